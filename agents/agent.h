@@ -1,0 +1,66 @@
+/* agent.h — the interface every bot implements: built-in ones (random,
+ * later search agents) and the proxy that seats an external bot.
+ *
+ * An agent is named by a spec string like a game ("random(seed=3)") and is
+ * created for one configured game. It is asked to act for a seat given the
+ * true state; it must use only what that seat may know (search agents call
+ * the game's determinize first). Agents are registered in agents.def.
+ */
+#ifndef PARLOR_AGENT_H
+#define PARLOR_AGENT_H
+
+#include <stdint.h>
+
+#include "../common/params.h"
+#include "../engine/game.h"
+
+#define AGENT_API_VERSION 1
+
+struct agent_def {
+    const char *name;               /* registry key, e.g. "random" */
+    const char *doc;                /* one line: how it plays */
+    int api_version;                /* AGENT_API_VERSION */
+    const struct param_def *params; /* option table */
+    int nparams;                    /* entries in params */
+    /* Creates private data for game g into *self. Returns 0 or a code
+     * with a message. */
+    int (*create)(const struct game *g, const struct param_values *p,
+                  void **self, char *err, size_t errlen);
+    /* Chooses seat's action in st (seat is to act). Returns 0 or a code
+     * (an external bot that fails forfeits). */
+    int (*act)(void *self, const struct game *g, const void *st, int seat,
+               int *action);
+    /* Restarts the agent's randomness from seed (each episode/deal set). */
+    void (*reseed)(void *self, uint64_t seed);
+    /* Frees self (NULL-safe). */
+    void (*destroy)(void *self);
+};
+
+typedef struct agent agent_t;
+
+/* The registry, in agents.def order, and its length. */
+extern const struct agent_def *const agent_registry[];
+extern const int agent_registry_count;
+
+/* Finds an agent kind by name; NULL if none. */
+const struct agent_def *agent_find(const char *name);
+
+/* Creates the agent named by spec for game g (copied). Returns a new agent
+ * owned by the caller (free with agent_destroy) or NULL with a message naming the
+ * unknown agent, option or value and what is allowed. */
+agent_t *agent_new(const char *spec, const struct game *g, char *err,
+                   size_t errlen);
+
+/* Asks a for seat's action in st. Returns 0 or a negative code. */
+int agent_act(agent_t *a, const void *st, int seat, int *action);
+
+/* Reseeds a's randomness, combining seed with the spec's own seed. */
+void agent_reseed(agent_t *a, uint64_t seed);
+
+/* The agent's canonical spec string (borrowed, lives as long as a). */
+const char *agent_spec(const agent_t *a);
+
+/* Frees *a and sets it to NULL (NULL-safe). */
+void agent_destroy(agent_t **a);
+
+#endif

@@ -1,0 +1,61 @@
+/* mem.c — checked allocation with a failure-injection hook for tests. */
+#include "mem.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The test hook is the one process-wide setting here; it is atomic so that
+ * threaded tests can use it, and it is never set outside tests. */
+static atomic_long fail_countdown;
+
+static int hook_fires(void)
+{
+    long n = atomic_load(&fail_countdown);
+    if (n <= 0)
+        return 0;
+    return atomic_fetch_sub(&fail_countdown, 1) == 1;
+}
+
+static void *checked(void *p, size_t n)
+{
+    if (!p && n) {
+        fprintf(stderr, "parlor: out of memory allocating %zu bytes\n", n);
+        abort();
+    }
+    return p;
+}
+
+void *mem_alloc(size_t n)
+{
+    if (hook_fires())
+        return NULL;
+    return checked(calloc(1, n ? n : 1), n);
+}
+
+void *mem_realloc(void *p, size_t n)
+{
+    if (hook_fires())
+        return NULL;
+    return checked(realloc(p, n ? n : 1), n);
+}
+
+char *mem_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = mem_alloc(n);
+    if (d)
+        memcpy(d, s, n);
+    return d;
+}
+
+void mem_free(void *p)
+{
+    free(p);
+}
+
+void mem_fail_after(long n)
+{
+    atomic_store(&fail_countdown, n);
+}

@@ -1,0 +1,138 @@
+/* cards.c — names, parsing and deck building for the standard pack. */
+#include "cards.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/err.h"
+#include "../common/rng.h"
+
+static const char *const rank_names[14] = {"?", "A", "2", "3", "4",  "5",
+                                           "6", "7", "8", "9", "10", "J",
+                                           "Q", "K"};
+static const char *const suit_symbols[4] = {"♣", "♦", "♥", "♠"};
+static const char suit_letters[4] = {'C', 'D', 'H', 'S'};
+
+const struct card_codec cards_standard = {CARDS_IN_PACK, card_name,
+                                          card_parse};
+
+int card_name(int c, char *buf, size_t len)
+{
+    return snprintf(buf, len, "%s%s", rank_names[card_rank(c)],
+                    suit_symbols[card_suit(c)]);
+}
+
+int card_name_ascii(int c, char *buf, size_t len)
+{
+    return snprintf(buf, len, "%s%c", rank_names[card_rank(c)],
+                    suit_letters[card_suit(c)]);
+}
+
+static int parse_rank(const char *s, const char **end)
+{
+    int c = toupper((unsigned char)*s);
+    if (c == '1' && s[1] == '0')
+        return *end = s + 2, 10;
+    if (c >= '2' && c <= '9')
+        return *end = s + 1, c - '0';
+    static const char letters[] = "A23456789TJQK";
+    const char *p = strchr(letters, c);
+    if (!c || !p)
+        return -1;
+    *end = s + 1;
+    return (int)(p - letters) + 1;
+}
+
+static int parse_suit(const char *s, const char **end)
+{
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(suit_symbols[i]);
+        if (!strncmp(s, suit_symbols[i], n))
+            return *end = s + n, i;
+        if (toupper((unsigned char)*s) == suit_letters[i])
+            return *end = s + 1, i;
+    }
+    return -1;
+}
+
+int card_parse(const char *s, const char **end)
+{
+    const char *p;
+    int rank = parse_rank(s, &p);
+    if (rank < 0)
+        return ERR_SYNTAX;
+    int suit = parse_suit(p, &p);
+    if (suit < 0)
+        return ERR_SYNTAX;
+    if (end)
+        *end = p;
+    return card_make(rank, suit);
+}
+
+int hand_format(hand_t h, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (; h && used < len; h &= h - 1) {
+        used += (size_t)snprintf(buf + used, len - used, "%s",
+                                 used ? " " : "");
+        if (used < len)
+            used += (size_t)card_name(hand_first(h), buf + used, len - used);
+    }
+    return (int)used;
+}
+
+static const char *skip_separators(const char *s)
+{
+    while (*s && (isspace((unsigned char)*s) || *s == ','))
+        s++;
+    return s;
+}
+
+int deck_parse(const struct card_codec *codec, const char *text,
+               uint8_t *out, int max, char *err, size_t errlen)
+{
+    uint8_t seen[256] = {0};
+    int n = 0;
+    for (const char *s = skip_separators(text); *s; s = skip_separators(s)) {
+        const char *end = s;
+        int c = codec->parse(s, &end);
+        size_t toklen = strcspn(s, " \t\n,");
+        if (c < 0 || (end != s + toklen))
+            return err_set(err, errlen, ERR_SYNTAX,
+                           "'%.*s' is not a card name (e.g. 10H, QS, A♦)",
+                           (int)toklen, s);
+        if (seen[c])
+            return err_set(err, errlen, ERR_INVAL,
+                           "card '%.*s' appears twice in the deck",
+                           (int)toklen, s);
+        if (n == max)
+            return err_set(err, errlen, ERR_RANGE,
+                           "deck has more than %d cards", max);
+        seen[c] = 1;
+        out[n++] = (uint8_t)c;
+        s = end;
+    }
+    return n;
+}
+
+int deck_build(uint8_t *deck, int n, const uint8_t *pre, int npre,
+               struct rng *rng)
+{
+    uint8_t used[256] = {0};
+    if (npre > n)
+        return ERR_INVAL;
+    for (int i = 0; i < npre; i++) {
+        if (pre[i] >= n || used[pre[i]])
+            return ERR_INVAL;
+        used[pre[i]] = 1;
+        deck[i] = pre[i];
+    }
+    int k = npre;
+    for (int c = 0; c < n; c++)
+        if (!used[c])
+            deck[k++] = (uint8_t)c;
+    rng_shuffle_u8(rng, deck + npre, n - npre);
+    return 0;
+}
