@@ -1,0 +1,352 @@
+/* thirty_one_view.c — what a Thirty-One seat sees: the observation tensor,
+ * the structured view, action names and the text description.
+ *
+ * Everything here reads the state (thirty_one.h) and shows only the seat's
+ * own hand and public facts: the discard pile, cards seen taken into hands,
+ * the reshuffled set, pennies, who deals, knocks and acts, and the cards
+ * shown at the last round's end. Rules and decisions: thirty_one.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "thirty_one.h"
+
+/* ==== types ============================================================ */
+
+#define MAX_VALUE4 41 /* A K Q J of one suit: the most four cards count */
+
+/* Offsets of the observation tensor's segments for n players. */
+struct layout {
+    int hand, taken, top, pile, restock, known, pennies, county, out;
+    int dealer, knocker, actor, phase, stock, value, turns, size;
+};
+
+const char *const thirty_one__view_keys[] = {
+    "hand",   "value",      "taken",      "discard", "pile",
+    "stock",  "reshuffled", "known",      "pennies", "status",
+    "dealer", "knocker",    "phase",      "round",   "turns",
+    "kitty",  "history",    "last_round", NULL};
+
+/* ==== observation ====================================================== */
+
+static void layout_of(int n, struct layout *L)
+{
+    int o = 0;
+    L->hand = o, o += CARDS_IN_PACK;
+    L->taken = o, o += CARDS_IN_PACK;
+    L->top = o, o += CARDS_IN_PACK;
+    L->pile = o, o += CARDS_IN_PACK;
+    L->restock = o, o += CARDS_IN_PACK;
+    L->known = o, o += n * CARDS_IN_PACK;
+    L->pennies = o, o += n;
+    L->county = o, o += n;
+    L->out = o, o += n;
+    L->dealer = o, o += n;
+    L->knocker = o, o += n;
+    L->actor = o, o += n;
+    L->phase = o++;
+    L->stock = o++;
+    L->value = o++;
+    L->turns = o++;
+    L->size = o;
+}
+
+int thirty_one__obs_size(int players)
+{
+    struct layout L;
+    layout_of(players, &L);
+    return L.size;
+}
+
+static void plane(float *out, hand_t h)
+{
+    for (; h; h &= h - 1)
+        out[hand_first(h)] = 1;
+}
+
+/* The per-seat segments, in seat order relative to the observer. */
+static void observe_seats(const struct game *g,
+                          const struct thirty_one_state *st, int seat,
+                          const struct layout *L, float *out)
+{
+    int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
+    for (int k = 0; k < n; k++) {
+        int p = (seat + k) % n;
+        plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
+        out[L->pennies + k] = lives ? (float)st->pennies[p] / lives : 0;
+        out[L->county + k] = !thirty_one__is_out(st, p) && st->pennies[p] == 0;
+        out[L->out + k] = thirty_one__is_out(st, p);
+        out[L->dealer + k] = p == st->dealer;
+        out[L->knocker + k] = p == st->knocker;
+        out[L->actor + k] = st->phase != T31_PH_OVER && p == st->turn;
+    }
+}
+
+void thirty_one__observe(const struct game *g, const void *vst, int seat,
+                         float *out)
+{
+    const struct thirty_one_state *st = vst;
+    struct layout L;
+    layout_of(g->dims.players, &L);
+    memset(out, 0, sizeof *out * (size_t)L.size);
+    plane(out + L.hand, st->hand[seat]);
+    if (st->taken != NO_CARD)
+        out[L.taken + st->taken] = 1;
+    if (st->npile)
+        out[L.top + st->pile[st->npile - 1]] = 1;
+    plane(out + L.pile, thirty_one__cards_of(st->pile, st->npile));
+    plane(out + L.restock, st->restock);
+    observe_seats(g, st, seat, &L, out);
+    out[L.phase] = st->phase == T31_PH_DISCARD;
+    out[L.stock] = (float)(CARDS_IN_PACK - st->top) / CARDS_IN_PACK;
+    out[L.value] = (float)thirty_one__hand_value(st->hand[seat]) / MAX_VALUE4;
+    out[L.turns] = (float)st->turns / (int)g->params.v[T31_P_MAX_TURNS];
+}
+
+int thirty_one__obs_layout(const struct game *g, struct obs_segment *out,
+                           int max)
+{
+    struct layout L;
+    layout_of(g->dims.players, &L);
+    int n = g->dims.players;
+    const struct obs_segment seg[] = {
+        {"hand", L.hand, 52, "own cards, one per card id"},
+        {"taken", L.taken, 52, "card taken from the pile this turn (kept)"},
+        {"top", L.top, 52, "face-up top card of the discard pile"},
+        {"pile", L.pile, 52, "every card in the discard pile"},
+        {"reshuffled", L.restock, 52,
+         "cards reshuffled into the stock this round"},
+        {"known", L.known, n * 52,
+         "per seat from self clockwise: cards seen taken into its hand"},
+        {"pennies", L.pennies, n, "per seat: pennies left / lives"},
+        {"county", L.county, n, "per seat: 1 if on the county"},
+        {"out", L.out, n, "per seat: 1 if out of the game"},
+        {"dealer", L.dealer, n, "per seat: 1 for this round's dealer"},
+        {"knocker", L.knocker, n, "per seat: 1 for the knocker"},
+        {"to_act", L.actor, n, "per seat: 1 for the seat to act"},
+        {"phase", L.phase, 1, "1 when the actor must discard"},
+        {"stock", L.stock, 1, "cards in the stock / 52"},
+        {"value", L.value, 1, "own hand's best one-suit total / 41"},
+        {"turns", L.turns, 1, "turns this round / max_turns"},
+    };
+    int k = (int)(sizeof seg / sizeof seg[0]);
+    k = k < max ? k : max;
+    memcpy(out, seg, sizeof seg[0] * (size_t)k);
+    return k;
+}
+
+/* ==== structured view and action names ================================= */
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str_with_body(pk, s, strlen(s));
+}
+
+static void pack_card(msgpack_packer *pk, int c)
+{
+    char buf[8];
+    int len = card_name(c, buf, sizeof buf);
+    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+}
+
+static void pack_hand(msgpack_packer *pk, hand_t h)
+{
+    msgpack_pack_array(pk, (size_t)hand_count(h));
+    for (; h; h &= h - 1)
+        pack_card(pk, hand_first(h));
+}
+
+static void pack_seat(msgpack_packer *pk, int seat)
+{
+    if (seat == T31_NO_SEAT)
+        msgpack_pack_nil(pk);
+    else
+        msgpack_pack_int(pk, seat);
+}
+
+static const char *status_name(const struct thirty_one_state *st, int p)
+{
+    return thirty_one__is_out(st, p) ? "out" : st->pennies[p] ? "in" : "county";
+}
+
+/* Writes the name of a history code (an action, "take" with its card). */
+static int hist_name(int code, char *buf, size_t len)
+{
+    char c[8];
+    if (code >= T31_H_TAKE) {
+        card_name(code - T31_H_TAKE, c, sizeof c);
+        return snprintf(buf, len, "take %s", c);
+    }
+    if (code >= T31_DISCARD) {
+        card_name(code - T31_DISCARD, c, sizeof c);
+        return snprintf(buf, len, "discard %s", c);
+    }
+    return snprintf(buf, len, "%s", code == T31_DRAW ? "draw" : "knock");
+}
+
+/* This round's actions as [seat, name]; seats follow the turn order. */
+static void pack_history(const struct game *g,
+                         const struct thirty_one_state *st, msgpack_packer *pk)
+{
+    int seat = thirty_one__next_live(st, st->dealer, g->dims.players);
+    char name[GAME_NAME_MAX];
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        int code = st->hist[i];
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, seat);
+        hist_name(code, name, sizeof name);
+        pack_str(pk, name);
+        if (code == T31_KNOCK || (code >= T31_DISCARD && code < T31_H_TAKE))
+            seat = thirty_one__next_live(st, seat, g->dims.players);
+    }
+}
+
+static void pack_last_round(const struct game *g,
+                            const struct thirty_one_state *st,
+                            msgpack_packer *pk)
+{
+    static const char *const ends[] = {"none", "knock", "31", "31 at deal",
+                                       "void"};
+    int n = g->dims.players;
+    msgpack_pack_map(pk, 3);
+    pack_str(pk, "end");
+    pack_str(pk, ends[st->last_end]);
+    pack_str(pk, "shown");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int p = 0; p < n; p++)
+        pack_hand(pk, st->shown[p]);
+    pack_str(pk, "lost");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int p = 0; p < n; p++)
+        msgpack_pack_int(pk, st->lost[p]);
+}
+
+static void pack_seats(const struct game *g, const struct thirty_one_state *st,
+                       msgpack_packer *pk)
+{
+    int n = g->dims.players;
+    pack_str(pk, "known");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int p = 0; p < n; p++)
+        pack_hand(pk, st->known[p]);
+    pack_str(pk, "pennies");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int p = 0; p < n; p++)
+        msgpack_pack_int(pk, st->pennies[p]);
+    pack_str(pk, "status");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int p = 0; p < n; p++)
+        pack_str(pk, status_name(st, p));
+}
+
+int thirty_one__view(const struct game *g, const void *vst, int seat,
+                     msgpack_packer *pk)
+{
+    static const char *const phases[] = {"draw", "discard", "over"};
+    const struct thirty_one_state *st = vst;
+    pack_str(pk, "hand");
+    pack_hand(pk, st->hand[seat]);
+    pack_str(pk, "value");
+    msgpack_pack_int(pk, thirty_one__hand_value(st->hand[seat]));
+    pack_str(pk, "taken");
+    if (st->taken == NO_CARD)
+        msgpack_pack_nil(pk);
+    else
+        pack_card(pk, st->taken);
+    pack_str(pk, "discard");
+    if (st->npile)
+        pack_card(pk, st->pile[st->npile - 1]);
+    else
+        msgpack_pack_nil(pk);
+    pack_str(pk, "pile");
+    msgpack_pack_array(pk, st->npile);
+    for (int i = 0; i < st->npile; i++)
+        pack_card(pk, st->pile[i]);
+    pack_str(pk, "stock");
+    msgpack_pack_int(pk, CARDS_IN_PACK - st->top);
+    pack_str(pk, "reshuffled");
+    pack_hand(pk, st->restock);
+    pack_seats(g, st, pk);
+    pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_str(pk, "knocker");
+    pack_seat(pk, st->knocker);
+    pack_str(pk, "phase");
+    pack_str(pk, phases[st->phase]);
+    pack_str(pk, "round");
+    msgpack_pack_int(pk, st->rounds + (st->phase != T31_PH_OVER));
+    pack_str(pk, "turns");
+    msgpack_pack_int(pk, st->turns);
+    pack_str(pk, "kitty");
+    msgpack_pack_int(pk, thirty_one__kitty(g, st));
+    pack_str(pk, "history");
+    pack_history(g, st, pk);
+    pack_str(pk, "last_round");
+    pack_last_round(g, st, pk);
+    return 0;
+}
+
+int thirty_one__action_name(const struct game *g, const void *vst, int action,
+                            char *buf, size_t len)
+{
+    const struct thirty_one_state *st = vst;
+    (void)g;
+    if (action == T31_TAKE && st->phase == T31_PH_DRAW && st->npile)
+        return hist_name(T31_H_TAKE + st->pile[st->npile - 1], buf, len);
+    if (action == T31_TAKE)
+        return snprintf(buf, len, "take");
+    return hist_name(action, buf, len);
+}
+
+/* ==== description ===================================================== */
+
+/* Appends to buf (len bytes) at *w; *w counts what was wanted, as
+ * snprintf does, so truncation is detected once at the end. */
+static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
+{
+    va_list ap;
+    size_t at = *w < len ? *w : len;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+    *w += k > 0 ? (size_t)k : 0;
+}
+
+int thirty_one__describe(const struct game *g, const void *vst, int seat,
+                         char *buf, size_t len)
+{
+    const struct thirty_one_state *st = vst;
+    char top[8] = "-", cards[64];
+    size_t w = 0;
+    if (st->npile)
+        card_name(st->pile[st->npile - 1], top, sizeof top);
+    append(buf, len, &w,
+           "Thirty-One round %d: stock %d, discard %s "
+           "(%d cards), kitty %d\n",
+           st->rounds + 1, CARDS_IN_PACK - st->top, top, st->npile,
+           thirty_one__kitty(g, st));
+    for (int p = 0; p < g->dims.players; p++) {
+        bool mine = seat < 0 || seat == p;
+        hand_t h = mine ? st->hand[p] : st->known[p]; /* 0 once out */
+        hand_format(h, cards, sizeof cards);
+        append(buf, len, &w, "seat %d%s: %d pennies, %s", p,
+               p == st->dealer ? " (dealer)" : "", st->pennies[p],
+               status_name(st, p));
+        if (h && mine)
+            append(buf, len, &w, "; hand %s (value %d)", cards,
+                   thirty_one__hand_value(h));
+        else if (h)
+            append(buf, len, &w, "; holds %s", cards);
+        append(buf, len, &w, "\n");
+    }
+    if (st->phase == T31_PH_OVER)
+        append(buf, len, &w, "game over\n");
+    else if (st->knocker != T31_NO_SEAT)
+        append(buf, len, &w, "seat %d knocked; ", st->knocker);
+    if (st->phase != T31_PH_OVER)
+        append(buf, len, &w, "seat %d to %s\n", st->turn,
+               st->phase == T31_PH_DRAW ? "draw, take or knock" : "discard");
+    return (int)w;
+}
