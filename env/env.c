@@ -1,0 +1,491 @@
+/* env.c — the environment of env.h: episode bookkeeping around one game.
+ *
+ * An env is one heap block: the struct, then the game state, the legal
+ * masks of every seat and one observation, so reset and step allocate
+ * nothing. Legality is checked against the masks computed for the current
+ * timestep before anything moves, which is what keeps an env untouched by
+ * an illegal action (opponent agents are not even consulted).
+ */
+#include "env.h"
+
+#include <stdalign.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../agents/agent.h"
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "../common/rng.h"
+
+/* Mixed into the reset seed so opponents' streams differ from the deal's. */
+#define ENV_OPPONENT_SALT 0x6f70706f6e656e74ull
+
+enum env_phase {
+    ENV_FRESH,  /* never reset */
+    ENV_LIVE,   /* an episode is running: the caller must act */
+    ENV_OVER,   /* terminated or truncated: reset to go on */
+    ENV_BROKEN, /* an opponent failed mid-step: reset to go on */
+};
+
+struct env {
+    struct game game;                /* the configured rules */
+    struct env_shape shape;          /* sizes reported to the caller */
+    int max_steps;                   /* steps per episode, 0: no cap */
+    agent_t *opp[GAME_MAX_PLAYERS];  /* seat's agent; NULL: caller drives */
+    enum env_phase phase;            /* where the episode stands */
+    uint32_t to_move;                /* seats to act at this timestep */
+    uint32_t last_actors;            /* seats that acted in the last move */
+    int seat;                        /* observing seat of the timestep */
+    int steps;                       /* env steps this episode */
+    bool terminated, truncated;      /* end flags of the timestep */
+    double ret[GAME_MAX_PLAYERS];    /* game returns at the timestep */
+    double reward[GAME_MAX_PLAYERS]; /* reward of the last step per seat */
+    int joint[GAME_MAX_PLAYERS];     /* actions being applied, by seat */
+    void *state;                     /* the game state, inside mem */
+    uint64_t *legal;                 /* players x mask_words, inside mem */
+    float *obs;                      /* the seat's observation, inside mem */
+    char err[320];                   /* text of the last failure */
+    alignas(max_align_t) unsigned char mem[]; /* state, masks, obs */
+};
+
+/* ---- construction ------------------------------------------------------ */
+
+static size_t round_up(size_t n)
+{
+    size_t a = alignof(max_align_t);
+    return (n + a - 1) / a * a;
+}
+
+static size_t state_bytes(const struct game *g)
+{
+    return round_up(g->def->state_size);
+}
+
+static size_t legal_bytes(const struct env_shape *s)
+{
+    return round_up((size_t)s->players * (size_t)s->mask_words * 8);
+}
+
+static int check_options(const struct game *g, const struct env_options *o,
+                         char *err, size_t errlen)
+{
+    if (o->max_steps < 0)
+        return err_set(err, errlen, ERR_RANGE,
+                       "max_steps: %d is negative (0 means no cap)",
+                       o->max_steps);
+    bool single = o->opponents && o->opponents[0];
+    if (single && (o->learner < 0 || o->learner >= g->dims.players))
+        return err_set(err, errlen, ERR_RANGE,
+                       "learner: seat %d does not exist in %s (seats 0..%d)",
+                       o->learner, g->spec, g->dims.players - 1);
+    return 0;
+}
+
+/* Copies item [from, to) of the opponent list into out, trimmed. */
+static int copy_item(const char *from, const char *to, int idx, char *out,
+                     char *err, size_t errlen)
+{
+    while (from < to && (*from == ' ' || *from == '\t'))
+        from++;
+    while (to > from && (to[-1] == ' ' || to[-1] == '\t'))
+        to--;
+    if (from == to)
+        return err_set(err, errlen, ERR_SYNTAX,
+                       "opponents: spec %d of the list is empty", idx + 1);
+    if (to - from >= GAME_SPEC_MAX)
+        return err_set(err, errlen, ERR_RANGE,
+                       "opponents: spec %d is longer than %d characters",
+                       idx + 1, GAME_SPEC_MAX - 1);
+    memcpy(out, from, (size_t)(to - from));
+    out[to - from] = '\0';
+    return 0;
+}
+
+/* Splits list at the commas outside parentheses ("a(x=1,y=2),b") into at
+ * most max items. Returns their number or a negative code. */
+static int split_specs(const char *list, char (*items)[GAME_SPEC_MAX], int max,
+                       char *err, size_t errlen)
+{
+    int n = 0, depth = 0;
+    const char *start = list;
+    for (const char *p = list;; p++) {
+        if (*p == '(')
+            depth++;
+        else if (*p == ')')
+            depth--;
+        if (*p && (*p != ',' || depth > 0))
+            continue;
+        if (n == max)
+            return err_set(err, errlen, ERR_RANGE,
+                           "opponents: more than %d specs in '%s'", max, list);
+        int rc = copy_item(start, p, n, items[n], err, errlen);
+        if (rc)
+            return rc;
+        n++;
+        if (!*p)
+            return n;
+        start = p + 1;
+    }
+}
+
+/* Creates one agent per seat other than the learner from opts->opponents. */
+static int make_opponents(env_t *e, const char *list, char *err, size_t errlen)
+{
+    char items[GAME_MAX_PLAYERS][GAME_SPEC_MAX];
+    char sub[256];
+    int players = e->shape.players;
+    int n = split_specs(list, items, GAME_MAX_PLAYERS, err, errlen);
+    if (n < 0)
+        return n;
+    if (n != 1 && n != players - 1)
+        return err_set(err, errlen, ERR_INVAL,
+                       "opponents: %d specs for the %d other seats of %s "
+                       "(give one per seat, or one for all)",
+                       n, players - 1, e->game.spec);
+    for (int s = 0, k = 0; s < players; s++) {
+        if (s == e->shape.learner)
+            continue;
+        const char *spec = items[n == 1 ? 0 : k++];
+        e->opp[s] = agent_new(spec, &e->game, sub, sizeof sub);
+        if (!e->opp[s])
+            return err_set(err, errlen, ERR_INVAL,
+                           "opponents: seat %d ('%s'): %s", s, spec, sub);
+    }
+    return 0;
+}
+
+env_t *env_new_game(const struct game *g, const struct env_options *opts,
+                    char *err, size_t errlen)
+{
+    static const struct env_options defaults = {0, NULL, 0};
+    const struct env_options *o = opts ? opts : &defaults;
+    if (check_options(g, o, err, errlen))
+        return NULL;
+    bool single = o->opponents && o->opponents[0];
+    struct env_shape shape = {
+        .players = g->dims.players,
+        .num_actions = g->dims.num_actions,
+        .mask_words = (g->dims.num_actions + 63) / 64,
+        .obs_size = g->dims.obs_size,
+        .learner = single ? o->learner : -1,
+        .joint = (g->def->flags & GAME_SIMULTANEOUS) != 0,
+    };
+    size_t sb = state_bytes(g), lb = legal_bytes(&shape);
+    env_t *e =
+        mem_alloc(sizeof *e + sb + lb + (size_t)shape.obs_size * sizeof(float));
+    if (!e) {
+        err_set(err, errlen, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    e->game = *g;
+    e->shape = shape;
+    e->max_steps = o->max_steps;
+    e->state = e->mem;
+    e->legal = (uint64_t *)(void *)(e->mem + sb);
+    e->obs = (float *)(void *)(e->mem + sb + lb);
+    if (single && make_opponents(e, o->opponents, err, errlen))
+        env_destroy(&e);
+    return e;
+}
+
+env_t *env_new(const char *spec, const struct env_options *opts, char *err,
+               size_t errlen)
+{
+    struct game g;
+    if (!spec)
+        return err_set(err, errlen, ERR_INVAL, "no game spec given"), NULL;
+    if (game_make(&g, spec, err, errlen))
+        return NULL;
+    return env_new_game(&g, opts, err, errlen);
+}
+
+void env_destroy(env_t **e)
+{
+    if (!e || !*e)
+        return;
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++)
+        agent_destroy(&(*e)->opp[s]);
+    mem_free(*e);
+    *e = NULL;
+}
+
+/* ---- stepping ---------------------------------------------------------- */
+
+static bool is_single(const env_t *e)
+{
+    return e->shape.learner >= 0;
+}
+
+static uint32_t game_to_move(const env_t *e)
+{
+    return e->game.def->to_move(&e->game, e->state);
+}
+
+static uint64_t *legal_row(const env_t *e, int seat)
+{
+    return e->legal + (size_t)seat * (size_t)e->shape.mask_words;
+}
+
+/* Asks the agents of the acting seats in m for their actions (the
+ * caller's own seats are already in e->joint) and applies them. */
+static int apply_with_agents(env_t *e, uint32_t m)
+{
+    for (uint32_t r = m; r; r &= r - 1) {
+        int s = __builtin_ctz(r);
+        if (!e->opp[s])
+            continue;
+        int rc = agent_act(e->opp[s], e->state, s, &e->joint[s]);
+        if (rc)
+            return err_set(e->err, sizeof e->err, rc,
+                           "opponent %s at seat %d failed: %s",
+                           agent_spec(e->opp[s]), s, err_str(rc));
+    }
+    int rc = (m & (m - 1)) ? game_apply_joint(&e->game, e->state, e->joint)
+                           : game_apply(&e->game, e->state, __builtin_ctz(m),
+                                        e->joint[__builtin_ctz(m)]);
+    if (rc)
+        return err_set(e->err, sizeof e->err, rc,
+                       "an opponent's move (seats 0x%x to act) was "
+                       "refused: %s",
+                       m, err_str(rc));
+    e->last_actors = m;
+    return 0;
+}
+
+/* Single-agent: plays the opponents until the learner acts or the end. */
+static int play_opponents(env_t *e)
+{
+    uint32_t m;
+    while ((m = game_to_move(e)) && !((m >> e->shape.learner) & 1)) {
+        int rc = apply_with_agents(e, m);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Computes the observing seat, its observation and the legal masks. */
+static void settle(env_t *e)
+{
+    const struct game *g = &e->game;
+    uint32_t m = game_to_move(e);
+    e->to_move = m;
+    e->terminated = m == 0;
+    e->truncated =
+        !e->terminated && e->max_steps > 0 && e->steps >= e->max_steps;
+    e->phase = e->terminated || e->truncated ? ENV_OVER : ENV_LIVE;
+    if (is_single(e))
+        e->seat = e->shape.learner;
+    else if (m)
+        e->seat = __builtin_ctz(m);
+    else
+        e->seat = e->last_actors ? __builtin_ctz(e->last_actors) : 0;
+    memset(e->legal, 0, legal_bytes(&e->shape));
+    if (is_single(e))
+        m &= 1u << e->shape.learner;
+    for (; m; m &= m - 1)
+        game_legal_mask(g, e->state, __builtin_ctz(m),
+                        legal_row(e, __builtin_ctz(m)));
+    g->def->observe(g, e->state, e->seat, e->obs);
+}
+
+/* Updates returns and rewards after a move, then settles the timestep. */
+static void account(env_t *e)
+{
+    double now[GAME_MAX_PLAYERS];
+    e->game.def->returns(&e->game, e->state, now);
+    for (int s = 0; s < e->shape.players; s++) {
+        e->reward[s] = now[s] - e->ret[s];
+        e->ret[s] = now[s];
+    }
+    settle(e);
+}
+
+static void fill(const env_t *e, struct env_timestep *ts)
+{
+    if (!ts)
+        return;
+    ts->to_move = e->to_move;
+    ts->seat = e->seat;
+    ts->obs = e->obs;
+    ts->legal = legal_row(e, e->seat);
+    ts->legal_all = e->legal;
+    ts->reward = e->reward;
+    ts->returns = e->ret;
+    ts->terminated = e->terminated;
+    ts->truncated = e->truncated;
+    ts->steps = e->steps;
+}
+
+int env_reset(env_t *e, uint64_t seed, struct env_timestep *ts)
+{
+    e->err[0] = '\0';
+    e->phase = ENV_BROKEN;
+    int rc = game_init(&e->game, e->state, seed, NULL, 0);
+    if (rc)
+        return err_set(e->err, sizeof e->err, rc,
+                       "%s: could not start a game: %s", e->game.spec,
+                       err_str(rc));
+    for (int s = 0; s < e->shape.players; s++)
+        if (e->opp[s])
+            agent_reseed(e->opp[s],
+                         rng_derive(seed ^ ENV_OPPONENT_SALT, (uint64_t)s));
+    e->steps = 0;
+    e->last_actors = 0;
+    if (is_single(e) && (rc = play_opponents(e)))
+        return rc;
+    e->game.def->returns(&e->game, e->state, e->ret);
+    memset(e->reward, 0, sizeof e->reward);
+    settle(e);
+    fill(e, ts);
+    return 0;
+}
+
+/* Refuses to step when no episode is running. */
+static int check_live(env_t *e)
+{
+    static const char *const why[] = {
+        [ENV_FRESH] = "no episode yet: call reset first",
+        [ENV_OVER] = "the episode is over (terminated or truncated): reset",
+        [ENV_BROKEN] = "the episode was abandoned after a failure: reset",
+    };
+    e->err[0] = '\0';
+    if (e->phase == ENV_LIVE)
+        return 0;
+    return err_set(e->err, sizeof e->err, ERR_STATE, "%s", why[e->phase]);
+}
+
+/* Checks action against seat's mask of the current timestep. */
+static int check_action(env_t *e, int seat, int action)
+{
+    const uint64_t *row = legal_row(e, seat);
+    if (action >= 0 && action < e->shape.num_actions &&
+        ((row[action >> 6] >> (action & 63)) & 1))
+        return 0;
+    int n =
+        snprintf(e->err, sizeof e->err,
+                 "action %d is not legal for seat %d (legal:", action, seat);
+    int shown = 0;
+    for (int a = 0; a < e->shape.num_actions && shown < 12; a++) {
+        if (!((row[a >> 6] >> (a & 63)) & 1) || n >= (int)sizeof e->err)
+            continue;
+        n += snprintf(e->err + n, sizeof e->err - (size_t)n, " %d", a);
+        shown++;
+    }
+    if (n < (int)sizeof e->err)
+        snprintf(e->err + n, sizeof e->err - (size_t)n, "%s)",
+                 shown == 12 ? " ..." : "");
+    return ERR_ILLEGAL_ACTION;
+}
+
+int env_check_step(env_t *e, int action)
+{
+    int rc = check_live(e);
+    if (rc)
+        return rc;
+    if (is_single(e))
+        return check_action(e, e->shape.learner, action);
+    if (e->to_move & (e->to_move - 1))
+        return err_set(e->err, sizeof e->err, ERR_STATE,
+                       "%d seats act at once (mask 0x%x): use the joint step",
+                       __builtin_popcount(e->to_move), e->to_move);
+    return check_action(e, __builtin_ctz(e->to_move), action);
+}
+
+int env_check_joint(env_t *e, const int *actions)
+{
+    if (is_single(e))
+        return err_set(e->err, sizeof e->err, ERR_INVAL,
+                       "single-agent env: the learner steps alone");
+    int rc = check_live(e);
+    for (uint32_t m = e->to_move; m && !rc; m &= m - 1)
+        rc = check_action(e, __builtin_ctz(m), actions[__builtin_ctz(m)]);
+    return rc;
+}
+
+/* Ends a step: a failure mid-move abandons the episode. */
+static int finish(env_t *e, int rc, struct env_timestep *ts)
+{
+    if (rc) {
+        e->phase = ENV_BROKEN;
+        return rc;
+    }
+    e->steps++;
+    account(e);
+    fill(e, ts);
+    return 0;
+}
+
+int env_step(env_t *e, int action, struct env_timestep *ts)
+{
+    int rc = env_check_step(e, action);
+    if (rc)
+        return rc;
+    int seat = is_single(e) ? e->shape.learner : __builtin_ctz(e->to_move);
+    e->joint[seat] = action;
+    rc = apply_with_agents(e, e->to_move);
+    if (!rc && is_single(e))
+        rc = play_opponents(e);
+    return finish(e, rc, ts);
+}
+
+int env_step_joint(env_t *e, const int *actions, struct env_timestep *ts)
+{
+    int rc = env_check_joint(e, actions);
+    if (rc)
+        return rc;
+    for (uint32_t m = e->to_move; m; m &= m - 1)
+        e->joint[__builtin_ctz(m)] = actions[__builtin_ctz(m)];
+    return finish(e, apply_with_agents(e, e->to_move), ts);
+}
+
+/* ---- queries ----------------------------------------------------------- */
+
+int env_observe(env_t *e, int seat, float *out)
+{
+    e->err[0] = '\0';
+    if (seat < 0 || seat >= e->shape.players)
+        return err_set(e->err, sizeof e->err, ERR_RANGE,
+                       "seat %d does not exist (seats 0..%d)", seat,
+                       e->shape.players - 1);
+    if (e->phase == ENV_FRESH)
+        return err_set(e->err, sizeof e->err, ERR_STATE,
+                       "no episode yet: call reset first");
+    e->game.def->observe(&e->game, e->state, seat, out);
+    return 0;
+}
+
+int env_timestep(const env_t *e, struct env_timestep *ts)
+{
+    if (e->phase == ENV_FRESH || e->phase == ENV_BROKEN)
+        return ERR_STATE;
+    fill(e, ts);
+    return 0;
+}
+
+const struct env_shape *env_shape(const env_t *e)
+{
+    return &e->shape;
+}
+
+const struct game *env_game(const env_t *e)
+{
+    return &e->game;
+}
+
+const void *env_state(const env_t *e)
+{
+    return e->phase == ENV_FRESH ? NULL : e->state;
+}
+
+const char *env_opponent(const env_t *e, int seat)
+{
+    if (seat < 0 || seat >= e->shape.players || !e->opp[seat])
+        return NULL;
+    return agent_spec(e->opp[seat]);
+}
+
+const char *env_errmsg(const env_t *e)
+{
+    return e->err;
+}
