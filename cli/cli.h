@@ -1,0 +1,83 @@
+/* cli.h — what the parlor command's files share: the subcommand table
+ * entry, the exit codes and the helpers that report errors alike.
+ *
+ * Every subcommand is a function taking (argc, argv) with argv[0] its own
+ * name and returning an exit code. Messages go to stderr as one line that
+ * starts "parlor CMD:"; library messages are passed on unchanged because
+ * they already name the culprit and what is allowed.
+ */
+#ifndef PARLOR_CLI_H
+#define PARLOR_CLI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "../engine/game.h"
+
+enum cli_exit {
+    CLI_OK = 0,    /* success */
+    CLI_FAIL = 1,  /* runtime error, or a player quit */
+    CLI_USAGE = 2, /* bad command line: unknown game, option, agent... */
+};
+
+/* One subcommand, as listed in main.c's dispatch table. */
+struct cli_cmd {
+    const char *name;                 /* as typed: "games" */
+    int (*fn)(int argc, char **argv); /* argv[0] is name; returns exit */
+    const char *args;                 /* synopsis of the arguments */
+    const char *help;                 /* one line for `parlor help` */
+    const char *detail;               /* options, for `parlor CMD --help` */
+};
+
+/* The subcommands (cmd_*.c). */
+int cmd_games(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
+
+/* Prints the synopsis and options of subcommand cmd to out. */
+void cli_usage(const char *cmd, FILE *out);
+
+/* Prints "parlor CMD: message" and cmd's synopsis to stderr; returns
+ * CLI_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Reports what getopt_long refused (code ':' missing value, else unknown
+ * option) at argv[optind - 1]; returns CLI_USAGE. */
+int cli_bad_option(const char *cmd, int code, char **argv);
+
+/* Prints "parlor CMD: message" to stderr; returns CLI_FAIL. */
+int cli_fail(const char *cmd, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Configures g from spec; on error prints the library's message and
+ * returns CLI_USAGE, else CLI_OK. */
+int cli_make_game(const char *cmd, const char *spec, struct game *g);
+
+/* Parses the whole of s as a finite number in [min, max]. */
+bool cli_parse_double(const char *s, double min, double max, double *out);
+
+/* Parses the whole of s as an unsigned decimal 64-bit integer. */
+bool cli_parse_u64(const char *s, uint64_t *out);
+
+/* Returns the game's description of st for seat (-1: everything) as a
+ * string the caller frees with mem_free. */
+char *cli_describe(const struct game *g, const void *st, int seat);
+
+/* Names action in st into buf (GAME_NAME_MAX bytes), always terminated. */
+void cli_action_name(const struct game *g, const void *st, int action,
+                     char *buf);
+
+/* A JSON string of s, or null when s is NULL or not valid UTF-8. */
+json_t *cli_json_str(const char *s);
+
+/* A JSON number of v, or null when v is not finite. */
+json_t *cli_json_real(double v);
+
+/* Prints root (stolen) to stdout with a newline; returns CLI_OK, or
+ * CLI_FAIL when root is NULL or cannot be written. */
+int cli_json_emit(const char *cmd, json_t *root);
+
+#endif

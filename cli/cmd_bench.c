@@ -1,0 +1,423 @@
+/* cmd_bench.c — `parlor bench`: how fast a game runs, on one thread.
+ *
+ * Playouts pick uniformly among the legal actions with the bench's own
+ * generator and call the game's legal/apply ops directly, the unchecked
+ * path an RL rollout takes (legality holds by construction). A decision is
+ * one seat's choice; a step is one apply (a joint step counts once); a deal
+ * is one episode from init to terminal, and ns per decision includes the
+ * inits. The observation, view, clone and determinize are timed apart over
+ * states sampled from playouts. The actions hash is FNV-1a 64 over the
+ * actions (32-bit little-endian) of episodes dealt with seeds 1..1000,
+ * choices drawn from one generator seeded 1: it changes when behaviour does.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "../common/rng.h"
+#include "cli.h"
+
+#define CHECK_EVERY 1024   /* decisions between two looks at the clock */
+#define SAMPLES 256        /* states the per-op timings run over */
+#define HASH_EPISODES 1000 /* episodes the actions hash covers */
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+/* The game and the buffers the runs share. */
+struct bench {
+    struct game g;              /* the configuration timed */
+    const struct game_def *def; /* g.def, for the ops */
+    size_t size;                /* bytes of a state */
+    void *st;                   /* the playout state */
+    int *buf;                   /* legal actions, max_legal */
+    struct rng rng;             /* the playouts' choices */
+    uint8_t *samples;           /* SAMPLES states for the per-op timings */
+    uint8_t *work;              /* SAMPLES scratch states */
+    int seat[SAMPLES];          /* a seat to act in each sample */
+    int nsamples;               /* samples gathered */
+    float *obs;                 /* one observation */
+};
+
+/* What a run measured. */
+struct bench_result {
+    double secs;               /* length of the timed playouts */
+    uint64_t decisions, steps; /* seat choices, apply calls */
+    uint64_t deals;            /* episodes played to the end */
+    double obs_ns, view_ns;    /* per observe / game_view call */
+    double clone_ns, det_ns;   /* per memcpy clone / determinize */
+    double view_bytes;         /* average packed view size */
+    uint64_t hash;             /* the actions hash */
+};
+
+/* ---- static helpers ---------------------------------------------------- */
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Makes the compiler assume the memory at p is read here, so that the
+ * work being timed cannot be dropped as dead. */
+static inline void keep(const void *p)
+{
+    __asm__ volatile("" : : "r"(p) : "memory");
+}
+
+static inline uint64_t fnv_action(uint64_t h, int action)
+{
+    uint32_t v = (uint32_t)action;
+    for (int i = 0; i < 4; i++) {
+        h ^= (v >> (8 * i)) & 0xff;
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static uint8_t *sample(const struct bench *b, int i)
+{
+    return b->samples + (size_t)i * b->size;
+}
+
+/* Several seats act: one uniform choice each, applied jointly. */
+static int joint_step(struct bench *b, uint32_t m, uint64_t *hash)
+{
+    int joint[GAME_MAX_PLAYERS], d = 0;
+    for (; m; m &= m - 1, d++) {
+        int s = __builtin_ctz(m);
+        int n = b->def->legal(&b->g, b->st, s, b->buf);
+        if (n <= 0)
+            return 0;
+        joint[s] = b->buf[rng_below(&b->rng, (uint32_t)n)];
+        if (hash)
+            *hash = fnv_action(*hash, joint[s]);
+    }
+    b->def->apply_joint(&b->g, b->st, joint);
+    return d;
+}
+
+/* One random step for the seats in m; returns the decisions taken, 0 when
+ * an acting seat has no legal action (a bug in the game). */
+static inline int random_step(struct bench *b, uint32_t m, uint64_t *hash)
+{
+    if (m & (m - 1))
+        return joint_step(b, m, hash);
+    int n = b->def->legal(&b->g, b->st, __builtin_ctz(m), b->buf);
+    if (n <= 0)
+        return 0;
+    int a = b->buf[rng_below(&b->rng, (uint32_t)n)];
+    if (hash)
+        *hash = fnv_action(*hash, a);
+    b->def->apply(&b->g, b->st, a);
+    return 1;
+}
+
+/* Plays one episode from seed to the end (hash may be NULL). */
+static int episode(struct bench *b, uint64_t seed, uint64_t *hash)
+{
+    uint32_t m;
+    if (b->def->init(&b->g, b->st, seed, NULL, 0))
+        return ERR_STATE;
+    for (int n = 0; (m = b->def->to_move(&b->g, b->st)); n++)
+        if (n >= b->g.dims.max_length || !random_step(b, m, hash))
+            return ERR_STATE;
+    return 0;
+}
+
+/* ---- the runs ---------------------------------------------------------- */
+
+/* True when secs have passed since t0 and an episode has ended. */
+static bool time_up(int *check, double t0, double secs,
+                    const struct bench_result *r)
+{
+    *check = CHECK_EVERY;
+    return r->deals > 0 && now() - t0 >= secs;
+}
+
+/* Random playouts for secs seconds (at least one whole episode). */
+static int playouts(struct bench *b, double secs, struct bench_result *r)
+{
+    int check = CHECK_EVERY;
+    double t0 = now();
+    bool done = false;
+    uint32_t m;
+    r->decisions = r->steps = r->deals = 0;
+    for (uint64_t seed = 1; !done; seed++) {
+        if (b->def->init(&b->g, b->st, seed, NULL, 0))
+            return ERR_STATE;
+        for (int n = 0; (m = b->def->to_move(&b->g, b->st)) && !done; n++) {
+            int d = n < b->g.dims.max_length ? random_step(b, m, NULL) : 0;
+            if (!d)
+                return ERR_STATE;
+            r->decisions += (uint64_t)d;
+            r->steps++;
+            if ((check -= d) <= 0)
+                done = time_up(&check, t0, secs, r);
+        }
+        r->deals += !m;
+        if (!done && --check <= 0)
+            done = time_up(&check, t0, secs, r);
+    }
+    r->secs = now() - t0;
+    return 0;
+}
+
+static int actions_hash(struct bench *b, uint64_t *hash)
+{
+    *hash = FNV_OFFSET;
+    rng_seed(&b->rng, 1);
+    for (uint64_t seed = 1; seed <= HASH_EPISODES; seed++)
+        if (episode(b, seed, hash))
+            return ERR_STATE;
+    return 0;
+}
+
+/* Keeps about one state in four of random episodes as samples. */
+static int gather_samples(struct bench *b)
+{
+    uint32_t m;
+    uint64_t first = 1u << 20;
+    for (uint64_t seed = first; b->nsamples < SAMPLES; seed++) {
+        if (seed - first > 100000)
+            return 0; /* episodes end at once: keep what there is */
+        if (b->def->init(&b->g, b->st, seed, NULL, 0))
+            return ERR_STATE;
+        for (int n = 0; (m = b->def->to_move(&b->g, b->st)); n++) {
+            if (b->nsamples < SAMPLES && !rng_below(&b->rng, 4)) {
+                memcpy(sample(b, b->nsamples), b->st, b->size);
+                b->seat[b->nsamples++] = __builtin_ctz(m);
+            }
+            if (n >= b->g.dims.max_length || !random_step(b, m, NULL))
+                return ERR_STATE;
+        }
+    }
+    return 0;
+}
+
+/* ---- the per-op timings ------------------------------------------------ */
+
+static double time_obs(struct bench *b, double budget)
+{
+    uint64_t ops = 0;
+    double t0 = now(), t;
+    do {
+        for (int i = 0; i < b->nsamples; i++) {
+            b->def->observe(&b->g, sample(b, i), b->seat[i], b->obs);
+            keep(b->obs);
+        }
+        ops += (uint64_t)b->nsamples;
+    } while ((t = now()) - t0 < budget);
+    return (t - t0) * 1e9 / (double)ops;
+}
+
+static double time_view(struct bench *b, double budget, double *bytes)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    uint64_t ops = 0, total = 0;
+    double t0 = now(), t;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    do {
+        for (int i = 0; i < b->nsamples; i++) {
+            msgpack_sbuffer_clear(&sb);
+            game_view(&b->g, sample(b, i), b->seat[i], &pk);
+            keep(sb.data);
+            total += sb.size;
+        }
+        ops += (uint64_t)b->nsamples;
+    } while ((t = now()) - t0 < budget);
+    msgpack_sbuffer_destroy(&sb);
+    *bytes = (double)total / (double)ops;
+    return (t - t0) * 1e9 / (double)ops;
+}
+
+static double time_clone(struct bench *b, double budget)
+{
+    uint64_t ops = 0;
+    double t0 = now(), t;
+    do {
+        for (int i = 0; i < b->nsamples; i++) {
+            memcpy(b->work, sample(b, i), b->size);
+            keep(b->work);
+        }
+        ops += (uint64_t)b->nsamples;
+    } while ((t = now()) - t0 < budget);
+    return (t - t0) * 1e9 / (double)ops;
+}
+
+/* Determinizes copies of the samples; the copying is not timed. */
+static double time_determinize(struct bench *b, double budget)
+{
+    struct rng rng;
+    uint64_t ops = 0;
+    double spent = 0;
+    rng_seed(&rng, 7);
+    do {
+        memcpy(b->work, b->samples, (size_t)b->nsamples * b->size);
+        double t0 = now();
+        for (int i = 0; i < b->nsamples; i++)
+            b->def->determinize(&b->g, b->work + (size_t)i * b->size,
+                                b->seat[i], &rng);
+        keep(b->work);
+        spent += now() - t0;
+        ops += (uint64_t)b->nsamples;
+    } while (spent < budget);
+    return spent * 1e9 / (double)ops;
+}
+
+static int run(struct bench *b, double secs, struct bench_result *r)
+{
+    struct bench_result warm = {0};
+    double budget = fmin(fmax(secs / 10, 0.02), 1.0);
+    if (actions_hash(b, &r->hash))
+        return cli_fail("bench",
+                        "%s: a random episode went wrong (no legal "
+                        "action, or longer than max_length)",
+                        b->g.spec);
+    rng_seed(&b->rng, 2);
+    if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm) ||
+        playouts(b, secs, r))
+        return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
+    r->obs_ns = time_obs(b, budget);
+    r->view_ns = time_view(b, budget, &r->view_bytes);
+    r->clone_ns = time_clone(b, budget);
+    r->det_ns = time_determinize(b, budget);
+    return CLI_OK;
+}
+
+/* ---- output ------------------------------------------------------------ */
+
+/* Writes a rate with an SI prefix: "15.48 M". */
+static const char *si(double v, char *buf, size_t len)
+{
+    static const char prefix[] = " kMGT";
+    int k = 0;
+    while (v >= 1000 && k < 4) {
+        v /= 1000;
+        k++;
+    }
+    snprintf(buf, len, "%7.2f %c", v, prefix[k]);
+    return buf;
+}
+
+static int print_text(const struct bench *b, const struct bench_result *r)
+{
+    double s = r->secs;
+    char rate[32];
+    printf("bench %s: %.2f s of uniform random playouts, one thread\n",
+           b->g.spec, s);
+    printf("  decisions   %12llu  %s/s  %8.1f ns each (deal included)\n",
+           (unsigned long long)r->decisions,
+           si((double)r->decisions / s, rate, sizeof rate),
+           s * 1e9 / (double)r->decisions);
+    printf("  steps       %12llu  %s/s\n", (unsigned long long)r->steps,
+           si((double)r->steps / s, rate, sizeof rate));
+    printf("  deals       %12llu  %s/s  (episodes, init to end)\n",
+           (unsigned long long)r->deals,
+           si((double)r->deals / s, rate, sizeof rate));
+    printf("  observe     %10.1f ns  (%d floats)\n", r->obs_ns,
+           b->g.dims.obs_size);
+    printf("  view        %10.1f ns  (msgpack, %.0f bytes on average)\n",
+           r->view_ns, r->view_bytes);
+    printf("  clone       %10.1f ns  (memcpy of %zu bytes)\n", r->clone_ns,
+           b->size);
+    printf("  determinize %10.1f ns\n", r->det_ns);
+    printf("Bench: %016llx\n", (unsigned long long)r->hash);
+    return CLI_OK;
+}
+
+static int print_json(const struct bench *b, const struct bench_result *r)
+{
+    char hash[32];
+    double s = r->secs;
+    snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->hash);
+    return cli_json_emit(
+        "bench",
+        json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
+                  "s:o, s:o, s:o, s:I, s:i, s:i, s:s}",
+                  "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
+                  (json_int_t)r->decisions, "steps", (json_int_t)r->steps,
+                  "deals", (json_int_t)r->deals, "decisions_per_sec",
+                  cli_json_real((double)r->decisions / s), "steps_per_sec",
+                  cli_json_real((double)r->steps / s), "deals_per_sec",
+                  cli_json_real((double)r->deals / s), "ns_per_decision",
+                  cli_json_real(s * 1e9 / (double)r->decisions), "obs_ns",
+                  cli_json_real(r->obs_ns), "view_ns",
+                  cli_json_real(r->view_ns), "clone_ns",
+                  cli_json_real(r->clone_ns), "determinize_ns",
+                  cli_json_real(r->det_ns), "view_bytes",
+                  cli_json_real(r->view_bytes), "state_size",
+                  (json_int_t)b->size, "obs_size", b->g.dims.obs_size,
+                  "samples", b->nsamples, "actions_hash", hash));
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+/* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
+static int parse_args(int argc, char **argv, const char **spec, double *secs,
+                      bool *json)
+{
+    static const struct option opts[] = {
+        {"seconds", required_argument, NULL, 's'},
+        {"json", no_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        if (c == 'h')
+            return cli_usage("bench", stdout), -1;
+        else if (c == 'j')
+            *json = true;
+        else if (c != 's')
+            return cli_bad_option("bench", c, argv);
+        else if (!cli_parse_double(optarg, 0, 86400, secs))
+            return cli_usage_error("bench",
+                                   "--seconds wants a number from 0 "
+                                   "to 86400, got '%s'",
+                                   optarg);
+    }
+    if (argc - optind != 1)
+        return cli_usage_error("bench", argc == optind ? "which game?"
+                                                       : "one game at a time");
+    *spec = argv[optind];
+    return CLI_OK;
+}
+
+int cmd_bench(int argc, char **argv)
+{
+    const char *spec = NULL;
+    double secs = 3;
+    bool json = false;
+    struct bench b;
+    struct bench_result r = {0};
+    int rc = parse_args(argc, argv, &spec, &secs, &json);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    memset(&b, 0, sizeof b);
+    rc = cli_make_game("bench", spec, &b.g);
+    if (rc)
+        return rc;
+    b.def = b.g.def;
+    b.size = b.def->state_size;
+    b.st = mem_alloc(b.size);
+    b.buf = mem_alloc(sizeof(int) * (size_t)b.g.dims.max_legal);
+    b.samples = mem_alloc(SAMPLES * b.size);
+    b.work = mem_alloc(SAMPLES * b.size);
+    b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
+    rc = run(&b, secs, &r);
+    if (!rc)
+        rc = json ? print_json(&b, &r) : print_text(&b, &r);
+    mem_free(b.obs);
+    mem_free(b.work);
+    mem_free(b.samples);
+    mem_free(b.buf);
+    mem_free(b.st);
+    return rc;
+}

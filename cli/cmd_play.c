@@ -1,0 +1,345 @@
+/* cmd_play.c — `parlor play`: one game at the terminal, people and bots.
+ *
+ * Each seat is a person ("human") or an agent spec. A person sees the
+ * game's description from their seat and a numbered list of the legal
+ * actions, and answers with a number or an action's name; a wrong entry
+ * is explained and asked again. Every step is printed ("seat 2 (random):
+ * play 10♥"), then the final state and each seat's return. The deal and
+ * the agents are seeded from --seed, so a game replays exactly.
+ */
+#include <ctype.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../agents/agent.h"
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "cli.h"
+
+#define LABEL_MAX GAME_SPEC_MAX /* a seat's label: "human" or a spec */
+
+/* What the command line asked for. */
+struct play_opts {
+    const char *spec;  /* the game */
+    const char *seats; /* comma list of agent specs and "human"; NULL */
+    const char *deck;  /* deck prefix text; NULL for none */
+    uint64_t seed;     /* deal and agent seed */
+    bool quiet;        /* no step trace */
+};
+
+/* One game in progress. */
+struct play {
+    struct game g;                           /* the configured game */
+    void *st;                                /* its state, owned */
+    int *buf;                                /* legal actions, max_legal */
+    agent_t *agent[GAME_MAX_PLAYERS];        /* NULL for a person */
+    char label[GAME_MAX_PLAYERS][LABEL_MAX]; /* "human" or agent spec */
+    bool quiet;                              /* no step trace */
+    char *line;                              /* a person's input, getline's */
+    size_t cap;                              /* bytes allocated for line */
+};
+
+/* Why read_choice() did not return an action. */
+enum { CHOICE_OK, CHOICE_SHOW, CHOICE_WRONG };
+
+/* ---- seats ------------------------------------------------------------- */
+
+/* Cuts list at its top-level commas (agent specs may hold commas inside
+ * parentheses) into item[], NUL-terminating in place; returns the count
+ * or -1 when there are more than max. */
+static int split_seats(char *list, char **item, int max)
+{
+    int n = 0, depth = 0;
+    item[n++] = list;
+    for (char *c = list; *c; c++) {
+        depth += (*c == '(') - (*c == ')');
+        if (*c != ',' || depth > 0)
+            continue;
+        if (n == max)
+            return -1;
+        *c = '\0';
+        item[n++] = c + 1;
+    }
+    return n;
+}
+
+static char *trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}
+
+static int seat_setup(struct play *p, int seat, char *spec, uint64_t seed)
+{
+    char err[1024];
+    spec = trim(spec);
+    if (!strcmp(spec, "human")) {
+        snprintf(p->label[seat], sizeof p->label[seat], "human");
+        return CLI_OK;
+    }
+    p->agent[seat] = agent_new(spec, &p->g, err, sizeof err);
+    if (!p->agent[seat]) {
+        fprintf(stderr, "parlor play: seat %d: %s\n", seat, err);
+        return CLI_USAGE;
+    }
+    /* The seat is mixed in so that equal agents do not play alike. */
+    agent_reseed(p->agent[seat], rng_derive(seed, (uint64_t)seat));
+    snprintf(p->label[seat], sizeof p->label[seat], "%s",
+             agent_spec(p->agent[seat]));
+    return CLI_OK;
+}
+
+static int seats_setup(struct play *p, const char *seats, uint64_t seed)
+{
+    char list[4096], *item[GAME_MAX_PLAYERS];
+    int players = p->g.dims.players;
+    if (seats && strlen(seats) >= sizeof list)
+        return cli_usage_error("play", "--seats is too long");
+    if (seats) {
+        snprintf(list, sizeof list, "%s", seats);
+    } else {
+        size_t used = (size_t)snprintf(list, sizeof list, "human");
+        for (int s = 1; s < players; s++)
+            used +=
+                (size_t)snprintf(list + used, sizeof list - used, ",random");
+    }
+    int n = split_seats(list, item, GAME_MAX_PLAYERS);
+    if (n != players)
+        return cli_usage_error("play", "--seats names %s%d seat(s); %s has %d",
+                               n < 0 ? "more than " : "",
+                               n < 0 ? GAME_MAX_PLAYERS : n, p->g.spec,
+                               players);
+    for (int s = 0; s < players; s++) {
+        int rc = seat_setup(p, s, item[s], seed);
+        if (rc)
+            return rc;
+    }
+    return CLI_OK;
+}
+
+/* ---- a person's turn --------------------------------------------------- */
+
+static void show_turn(struct play *p, int seat, int n)
+{
+    char name[GAME_NAME_MAX];
+    char *text = cli_describe(&p->g, p->st, seat);
+    size_t len = strlen(text);
+    printf("\n%s%s", text, len && text[len - 1] == '\n' ? "" : "\n");
+    mem_free(text);
+    printf("seat %d, your move:\n", seat);
+    for (int i = 0; i < n; i++) {
+        cli_action_name(&p->g, p->st, p->buf[i], name);
+        printf("  %2d: %s\n", i + 1, name);
+    }
+}
+
+static int read_choice(struct play *p, int seat, int n, const char *text,
+                       int *action)
+{
+    char err[1024];
+    uint64_t k;
+    if (!strcmp(text, "?"))
+        return CHOICE_SHOW;
+    if (!text[0]) {
+        printf("type a number from 1 to %d or an action's name "
+               "(? shows the list again)\n",
+               n);
+        return CHOICE_WRONG;
+    }
+    if (cli_parse_u64(text, &k)) {
+        if (k >= 1 && k <= (uint64_t)n) {
+            *action = p->buf[k - 1];
+            return CHOICE_OK;
+        }
+        printf("there is no action %s: choose 1 to %d, or type a name\n", text,
+               n);
+        return CHOICE_WRONG;
+    }
+    int a = game_action_parse(&p->g, p->st, seat, text, err, sizeof err);
+    if (a < 0) {
+        printf("%s\n", err);
+        return CHOICE_WRONG;
+    }
+    *action = a;
+    return CHOICE_OK;
+}
+
+static int human_turn(struct play *p, int seat, int *action)
+{
+    int n = p->g.def->legal(&p->g, p->st, seat, p->buf);
+    if (n <= 0)
+        return cli_fail("play",
+                        "seat %d is to act but has no legal action "
+                        "(a bug in %s)",
+                        seat, p->g.def->name);
+    show_turn(p, seat, n);
+    for (;;) {
+        printf("seat %d> ", seat);
+        fflush(stdout);
+        if (getline(&p->line, &p->cap, stdin) < 0) {
+            putchar('\n');
+            return cli_fail("play", "input ended; game abandoned");
+        }
+        char *text = trim(p->line);
+        if (!isatty(STDIN_FILENO))
+            printf("%s\n", text); /* a scripted game reads as typed */
+        int rc = read_choice(p, seat, n, text, action);
+        if (rc == CHOICE_OK)
+            return CLI_OK;
+        if (rc == CHOICE_SHOW)
+            show_turn(p, seat, n);
+    }
+}
+
+/* ---- the game ---------------------------------------------------------- */
+
+static int choose(struct play *p, int seat, int *action)
+{
+    if (!p->agent[seat])
+        return human_turn(p, seat, action);
+    int rc = agent_act(p->agent[seat], p->st, seat, action);
+    if (rc)
+        return cli_fail("play", "seat %d (%s) could not act: %s", seat,
+                        p->label[seat], err_str(rc));
+    return CLI_OK;
+}
+
+/* Chooses an action for every acting seat, prints the step, applies it. */
+static int step(struct play *p, uint32_t acting)
+{
+    int joint[GAME_MAX_PLAYERS];
+    char name[GAME_NAME_MAX];
+    for (uint32_t m = acting; m; m &= m - 1) {
+        int rc = choose(p, __builtin_ctz(m), &joint[__builtin_ctz(m)]);
+        if (rc)
+            return rc;
+    }
+    for (uint32_t m = acting; m && !p->quiet; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        cli_action_name(&p->g, p->st, joint[s], name);
+        printf("seat %d (%s): %s\n", s, p->label[s], name);
+    }
+    int rc = game_apply_joint(&p->g, p->st, joint);
+    if (rc)
+        return cli_fail("play", "the game refused a move: %s", err_str(rc));
+    return CLI_OK;
+}
+
+static void report(const struct play *p, uint64_t seed)
+{
+    double ret[GAME_MAX_PLAYERS];
+    char *text = cli_describe(&p->g, p->st, -1);
+    size_t len = strlen(text);
+    printf("\n%s%s", text, len && text[len - 1] == '\n' ? "" : "\n");
+    mem_free(text);
+    p->g.def->returns(&p->g, p->st, ret);
+    printf("\nresult of %s, seed %llu:\n", p->g.spec, (unsigned long long)seed);
+    for (int s = 0; s < p->g.dims.players; s++)
+        printf("  seat %d (%s): %g\n", s, p->label[s], ret[s]);
+}
+
+static int start(struct play *p, const struct play_opts *o)
+{
+    uint8_t deck[256];
+    char err[1024];
+    int ndeck = 0, max = p->g.def->cards->ncards;
+    if (o->deck) {
+        ndeck = game_deck_parse(&p->g, o->deck, deck, max < 256 ? max : 256,
+                                err, sizeof err);
+        if (ndeck < 0) {
+            fprintf(stderr, "parlor play: --deck: %s\n", err);
+            return CLI_USAGE;
+        }
+    }
+    if (game_init(&p->g, p->st, o->seed, ndeck ? deck : NULL, ndeck))
+        return cli_usage_error("play", "%s cannot start with that deck",
+                               p->g.spec);
+    return CLI_OK;
+}
+
+static int run(struct play *p, const struct play_opts *o)
+{
+    int rc = start(p, o);
+    for (int n = 0; !rc; n++) {
+        uint32_t acting = p->g.def->to_move(&p->g, p->st);
+        if (!acting) {
+            report(p, o->seed);
+            return CLI_OK;
+        }
+        if (n >= p->g.dims.max_length)
+            return cli_fail("play", "%s did not end within its %d steps",
+                            p->g.spec, p->g.dims.max_length);
+        rc = step(p, acting);
+    }
+    return rc;
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+/* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
+static int parse_args(int argc, char **argv, struct play_opts *o)
+{
+    static const struct option opts[] = {
+        {"seats", required_argument, NULL, 's'},
+        {"seed", required_argument, NULL, 'r'},
+        {"deck", required_argument, NULL, 'd'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hq", opts, NULL)) != -1) {
+        if (c == 'h')
+            return cli_usage("play", stdout), -1;
+        else if (c == 's')
+            o->seats = optarg;
+        else if (c == 'd')
+            o->deck = optarg;
+        else if (c == 'q')
+            o->quiet = true;
+        else if (c != 'r')
+            return cli_bad_option("play", c, argv);
+        else if (!cli_parse_u64(optarg, &o->seed))
+            return cli_usage_error("play",
+                                   "--seed wants a number from 0 to "
+                                   "2^64-1, got '%s'",
+                                   optarg);
+    }
+    if (argc - optind != 1)
+        return cli_usage_error("play", argc == optind ? "which game?"
+                                                      : "one game at a time");
+    o->spec = argv[optind];
+    return CLI_OK;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    struct play_opts o = {.seed = 1};
+    int rc = parse_args(argc, argv, &o);
+    if (rc)
+        return rc < 0 ? CLI_OK : rc;
+    struct play *p = mem_alloc(sizeof *p);
+    p->quiet = o.quiet;
+    rc = cli_make_game("play", o.spec, &p->g);
+    if (!rc) {
+        p->st = mem_alloc(p->g.def->state_size);
+        p->buf = mem_alloc(sizeof(int) * (size_t)p->g.dims.max_legal);
+        rc = seats_setup(p, o.seats, o.seed);
+    }
+    if (!rc)
+        rc = run(p, &o);
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++)
+        agent_destroy(&p->agent[s]);
+    free(p->line); /* getline's buffer comes from malloc */
+    mem_free(p->buf);
+    mem_free(p->st);
+    mem_free(p);
+    return rc;
+}

@@ -1,0 +1,236 @@
+/* main.c — the parlor command: a table of subcommands {name, fn, help}
+ * and the small helpers they share (usage, errors, numbers, JSON).
+ *
+ * main() checks the game registry, finds the subcommand named by argv[1]
+ * and hands it the rest of the command line. Exit codes: 0 success,
+ * 1 runtime error, 2 bad usage.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../common/mem.h"
+#include "cli.h"
+
+static int cmd_help(int argc, char **argv);
+
+/* ---- the dispatch table ------------------------------------------------ */
+
+static const struct cli_cmd commands[] = {
+    {"games", cmd_games, "[NAME|SPEC] [--json] [--names]",
+     "list the games, or describe one: options, sizes, observation, actions",
+     "  --json     print JSON instead of text\n"
+     "  --names    print only the game names, one a line\n"},
+    {"play", cmd_play,
+     "SPEC [--seats S0,S1,...] [--seed N] [--deck CARDS] [--quiet]",
+     "play a game at the terminal against bots, or watch bots play",
+     "  --seats LIST  one agent spec or \"human\" per seat, comma-separated\n"
+     "                (default: human in seat 0, random elsewhere)\n"
+     "  --seed N      seed of the deal and of the agents (default 1)\n"
+     "  --deck CARDS  cards on top of the first deal's pack, e.g. "
+     "\"AS 10H QC\"\n"
+     "  --quiet       print only the result, not every step\n"
+     "At your turn type a number from the list or an action's name;\n"
+     "? shows the table again; end of input (Ctrl-D) quits.\n"},
+    {"bench", cmd_bench, "SPEC [--seconds S] [--json]",
+     "time random playouts and the observation, view, clone, determinize",
+     "  --seconds S  length of the playout run (default 3)\n"
+     "  --json       print one JSON object instead of text\n"
+     "The last line, \"Bench: HASH\", fingerprints the actions of 1000\n"
+     "seeded random episodes, so behaviour changes show.\n"},
+    {"help", cmd_help, "[COMMAND]", "show this help, or a command's", ""},
+};
+
+#define NCOMMANDS ((int)(sizeof commands / sizeof commands[0]))
+
+static const struct cli_cmd *find_cmd(const char *name)
+{
+    for (int i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static void print_overview(FILE *out)
+{
+    fprintf(out, "usage: parlor COMMAND [ARGS]\n\ncommands:\n");
+    for (int i = 0; i < NCOMMANDS; i++)
+        fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].help);
+    fprintf(out,
+            "\nA game is named by a spec: NAME or NAME(option=value,...),\n"
+            "e.g. 'spoil_five(players=4)'; `parlor games NAME` lists its\n"
+            "options. `parlor COMMAND --help` shows a command's options.\n"
+            "Exit status: 0 success, 1 runtime error, 2 bad usage.\n");
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_overview(stdout);
+        return CLI_OK;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h"))
+        cmd = "help";
+    if (!find_cmd(cmd))
+        return cli_usage_error("help", "unknown command '%s'", cmd);
+    cli_usage(cmd, stdout);
+    return CLI_OK;
+}
+
+int main(int argc, char **argv)
+{
+    char err[512];
+    if (game_registry_check(err, sizeof err)) {
+        fprintf(stderr, "parlor: %s\n", err);
+        return CLI_FAIL;
+    }
+    if (argc < 2) {
+        print_overview(stderr);
+        return CLI_USAGE;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        print_overview(stdout);
+        return CLI_OK;
+    }
+    const struct cli_cmd *c = find_cmd(argv[1]);
+    if (!c) {
+        fprintf(stderr, "parlor: unknown command '%s'\n", argv[1]);
+        print_overview(stderr);
+        return CLI_USAGE;
+    }
+    return c->fn(argc - 1, argv + 1);
+}
+
+/* ---- usage and errors -------------------------------------------------- */
+
+void cli_usage(const char *cmd, FILE *out)
+{
+    const struct cli_cmd *c = find_cmd(cmd);
+    if (!c)
+        return;
+    fprintf(out, "usage: parlor %s %s\n  %s\n", c->name, c->args, c->help);
+    if (c->detail[0])
+        fprintf(out, "\n%s", c->detail);
+}
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "parlor %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    const struct cli_cmd *c = find_cmd(cmd);
+    fprintf(stderr, "\nusage: parlor %s %s\n", cmd, c ? c->args : "");
+    fprintf(stderr, "(parlor %s --help for more)\n", cmd);
+    return CLI_USAGE;
+}
+
+int cli_bad_option(const char *cmd, int code, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (code == ':')
+        return cli_usage_error(cmd, "option '%s' needs a value", arg);
+    return cli_usage_error(cmd, "unknown option '%s'", arg);
+}
+
+int cli_fail(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "parlor %s: ", cmd);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return CLI_FAIL;
+}
+
+int cli_make_game(const char *cmd, const char *spec, struct game *g)
+{
+    char err[1024];
+    if (game_make(g, spec, err, sizeof err)) {
+        fprintf(stderr, "parlor %s: %s\n", cmd, err);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* ---- values ------------------------------------------------------------ */
+
+bool cli_parse_double(const char *s, double min, double max, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v) || v < min || v > max)
+        return false;
+    *out = v;
+    return true;
+}
+
+bool cli_parse_u64(const char *s, uint64_t *out)
+{
+    char *end;
+    if (*s < '0' || *s > '9')
+        return false; /* strtoull would accept "-1" and spaces */
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (*end || errno)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+char *cli_describe(const struct game *g, const void *st, int seat)
+{
+    size_t len = 4096;
+    char *buf = mem_alloc(len);
+    int n = g->def->describe(g, st, seat, buf, len);
+    if (n >= (int)len) {
+        /* The game tells how long the whole text is: one retry fits. */
+        len = (size_t)n + 1;
+        mem_free(buf);
+        buf = mem_alloc(len);
+        g->def->describe(g, st, seat, buf, len);
+    }
+    buf[len - 1] = '\0';
+    if (n < 0)
+        buf[0] = '\0';
+    return buf;
+}
+
+void cli_action_name(const struct game *g, const void *st, int action,
+                     char *buf)
+{
+    buf[0] = '\0';
+    game_action_name(g, st, action, buf, GAME_NAME_MAX);
+    buf[GAME_NAME_MAX - 1] = '\0';
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+json_t *cli_json_str(const char *s)
+{
+    json_t *j = s ? json_string(s) : NULL;
+    return j ? j : json_null();
+}
+
+json_t *cli_json_real(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
+}
+
+int cli_json_emit(const char *cmd, json_t *root)
+{
+    if (!root)
+        return cli_fail(cmd, "could not build the JSON output");
+    int rc = json_dumpf(root, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (rc || fputc('\n', stdout) == EOF || fflush(stdout))
+        return cli_fail(cmd, "could not write the output");
+    return CLI_OK;
+}

@@ -1,0 +1,466 @@
+/* test_cli.c — runs the built parlor binary (PARLOR_BIN) as a user would
+ * and checks exit codes and output: the game list and descriptions (text
+ * and JSON), the errors for unknown games, options and agents, bots-only
+ * and scripted human play, and bench's JSON.
+ *
+ * Expected facts come from the library's own tables (registry, option
+ * tables, configured dimensions), never from the CLI's output; the binary
+ * and this test link the same library, so they must agree.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+/* cmocka needs the four headers above first. */
+#include <cmocka.h>
+
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/game.h"
+
+/* One finished run of the binary. */
+struct run {
+    int code;  /* exit status; 128 + signal when killed */
+    char *out; /* all of stdout, NUL-terminated, malloc'd */
+    char *err; /* all of stderr, NUL-terminated, malloc'd */
+};
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static char *slurp(FILE *f)
+{
+    size_t len = 0, cap = 4096;
+    char *buf = malloc(cap);
+    assert_non_null(buf);
+    size_t n;
+    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+            assert_non_null(buf);
+        }
+    }
+    buf[len] = '\0';
+    return buf;
+}
+
+static void temp_file(char *path, const char *content)
+{
+    strcpy(path, "/tmp/parlor-cli-XXXXXX");
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    size_t len = content ? strlen(content) : 0;
+    assert_int_equal(write(fd, content ? content : "", len), (ssize_t)len);
+    close(fd);
+}
+
+/* Runs PARLOR_BIN with args (shell words, quoted by the caller) and input
+ * on stdin (NULL: empty). */
+static void run_cli(struct run *r, const char *input, const char *fmt, ...)
+{
+    char args[1024], cmd[2048], in[64], err[64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    temp_file(in, input);
+    temp_file(err, NULL);
+    snprintf(cmd, sizeof cmd, "%s %s <%s 2>%s", PARLOR_BIN, args, in, err);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    r->out = slurp(p);
+    int status = pclose(p);
+    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    FILE *e = fopen(err, "r");
+    assert_non_null(e);
+    r->err = slurp(e);
+    fclose(e);
+    unlink(in);
+    unlink(err);
+}
+
+static void run_free(struct run *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static void make_game(struct game *g, const char *spec)
+{
+    char err[512];
+    int rc = game_make(g, spec, err, sizeof err);
+    if (rc)
+        fail_msg("game_make(%s): %s", spec, err);
+}
+
+/* "random,random,..." for every seat of spec. */
+static void all_random(const char *spec, char *buf, size_t len)
+{
+    struct game g;
+    make_game(&g, spec);
+    size_t used = 0;
+    for (int s = 0; s < g.dims.players; s++)
+        used +=
+            (size_t)snprintf(buf + used, len - used, "%srandom", s ? "," : "");
+}
+
+static json_t *parse_json(const char *text)
+{
+    json_error_t e;
+    json_t *j = json_loads(text, 0, &e);
+    if (!j)
+        fail_msg("not JSON (%s at line %d): %.200s", e.text, e.line, text);
+    return j;
+}
+
+/* Counts the occurrences of needle in hay. */
+static int count(const char *hay, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* Expects a usage failure: exit 2, stderr naming culprit. */
+static void expect_usage(const char *culprit, const char *args)
+{
+    struct run r;
+    run_cli(&r, NULL, "%s", args);
+    if (r.code != 2 || !strstr(r.err, culprit))
+        fail_msg("parlor %s: exit %d, stderr '%s' (wanted 2 naming '%s')", args,
+                 r.code, r.err, culprit);
+    run_free(&r);
+}
+
+/* ---- help and the list ------------------------------------------------- */
+
+static void test_help(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "help");
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "games"));
+    assert_non_null(strstr(r.out, "play"));
+    assert_non_null(strstr(r.out, "bench"));
+    run_free(&r);
+    run_cli(&r, NULL, "--help");
+    assert_int_equal(r.code, 0);
+    run_free(&r);
+    run_cli(&r, NULL, "play --help");
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "--seats"));
+    run_free(&r);
+    run_cli(&r, NULL, "");
+    assert_int_equal(r.code, 2);
+    run_free(&r);
+    expect_usage("frobnicate", "frobnicate");
+    expect_usage("--bogus", "games --bogus");
+    expect_usage("--seed", "play thirty_one --seed");
+}
+
+static void test_games_list(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "games");
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "spoil_five"));
+    assert_non_null(strstr(r.out, "thirty_one"));
+    run_free(&r);
+
+    /* --names: exactly the registry, in order, one a line. */
+    char want[1024] = "";
+    for (int i = 0; i < game_registry_count; i++)
+        strcat(strcat(want, game_registry[i]->name), "\n");
+    run_cli(&r, NULL, "games --names");
+    assert_int_equal(r.code, 0);
+    assert_string_equal(r.out, want);
+    run_free(&r);
+}
+
+static void test_games_list_json(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "games --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    assert_true(json_is_array(j));
+    assert_int_equal(json_array_size(j), game_registry_count);
+    for (int i = 0; i < game_registry_count; i++) {
+        json_t *e = json_array_get(j, (size_t)i);
+        assert_string_equal(json_string_value(json_object_get(e, "name")),
+                            game_registry[i]->name);
+    }
+    json_decref(j);
+    run_free(&r);
+}
+
+/* The option table has a line "  NAME  TYPE  DEFAULT  ALLOWED  DOC". */
+static void expect_option_line(const char *out, const struct param_def *p)
+{
+    char head[128], def[64], allowed[256];
+    snprintf(head, sizeof head, "\n  %s ", p->name);
+    params_value_str(p, p->def, def, sizeof def);
+    params_allowed_str(p, allowed, sizeof allowed);
+    const char *line = strstr(out, head);
+    if (!line)
+        fail_msg("option %s is not listed", p->name);
+    char *text = strndup(line + 1, strcspn(line + 1, "\n"));
+    char *words = strtok(text + strlen(head) - 1, " ");
+    /* After the name: the type, then the default, then the range. */
+    assert_non_null(words);
+    words = strtok(NULL, " ");
+    assert_non_null(words);
+    assert_string_equal(words, def);
+    words = strtok(NULL, " ");
+    assert_non_null(words);
+    assert_string_equal(words, allowed);
+    free(text);
+}
+
+/* Every option of every game is listed with its default and range. */
+static void test_games_describe(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_registry_count; i++) {
+        const struct game_def *d = game_registry[i];
+        struct run r;
+        run_cli(&r, NULL, "games %s", d->name);
+        assert_int_equal(r.code, 0);
+        assert_non_null(strstr(r.out, d->long_name));
+        for (int k = 0; k < d->nparams; k++)
+            expect_option_line(r.out, &d->params[k]);
+        assert_non_null(strstr(r.out, "observation layout"));
+        assert_non_null(strstr(r.out, "actions"));
+        run_free(&r);
+    }
+}
+
+/* A spec instead of a name describes that configuration: the players
+ * asked for, and the dimensions the library computes for it. */
+static void test_games_describe_json(void **state)
+{
+    (void)state;
+    struct game g;
+    struct run r;
+    make_game(&g, "thirty_one(players=2)");
+    run_cli(&r, NULL, "games 'thirty_one(players=2)' --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    json_t *cfg = json_object_get(j, "config");
+    assert_int_equal(json_integer_value(json_object_get(cfg, "players")), 2);
+    assert_int_equal(json_integer_value(json_object_get(cfg, "num_actions")),
+                     g.dims.num_actions);
+    assert_int_equal(json_integer_value(json_object_get(cfg, "obs_size")),
+                     g.dims.obs_size);
+    assert_int_equal(json_array_size(json_object_get(j, "actions")),
+                     g.dims.num_actions);
+    assert_int_equal(json_array_size(json_object_get(j, "options")),
+                     g.def->nparams);
+    assert_true(json_array_size(json_object_get(j, "obs_layout")) > 0);
+    assert_true(json_array_size(json_object_get(j, "legal_at_start")) > 0);
+    json_decref(j);
+    run_free(&r);
+}
+
+/* ---- bad input --------------------------------------------------------- */
+
+static void test_unknown_names(void **state)
+{
+    (void)state;
+    expect_usage("nosuchgame", "games nosuchgame");
+    expect_usage("bogus", "games 'thirty_one(bogus=1)'");
+    expect_usage("99", "games 'thirty_one(players=99)'");
+    expect_usage("players", "bench 'spoil_five(players=99)'");
+    expect_usage("nosuchgame", "play nosuchgame --seats random,random");
+    expect_usage("nobot", "play 'thirty_one(players=2)' --seats random,nobot");
+    expect_usage("abc", "bench thirty_one --seconds abc");
+    expect_usage("ZZ", "play 'thirty_one(players=2)' --seats random,random "
+                       "--deck 'AS ZZ'");
+}
+
+/* Malformed input is refused with exit 2, never a crash. */
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "games '('",
+        "games 'thirty_one(players=)'",
+        "games 'thirty_one(players=2'",
+        "games a b",
+        "play",
+        "play 'thirty_one(players=2)' --seats ,",
+        "play 'thirty_one(players=2)' --seats 'random(seed=-1),random'",
+        "play 'thirty_one(players=2)' --seats random,random,random",
+        "play 'thirty_one(players=2)' --seats random,random --seed -3",
+        "play 'thirty_one(players=2)' --seats random,random --deck 'AS AS'",
+        "bench",
+        "bench thirty_one --seconds -1",
+        "bench thirty_one --seconds nan",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        struct run r;
+        run_cli(&r, NULL, "%s", bad[i]);
+        if (r.code != 2)
+            fail_msg("parlor %s: exit %d (wanted 2), stderr: %s", bad[i],
+                     r.code, r.err);
+        run_free(&r);
+    }
+}
+
+/* ---- play -------------------------------------------------------------- */
+
+static void test_play_bots(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_registry_count; i++) {
+        char seats[256];
+        const char *name = game_registry[i]->name;
+        all_random(name, seats, sizeof seats);
+        struct run r, again;
+        run_cli(&r, NULL, "play %s --seats %s --seed 5", name, seats);
+        if (r.code != 0)
+            fail_msg("play %s: exit %d: %s", name, r.code, r.err);
+        assert_non_null(strstr(r.out, "result"));
+        assert_non_null(strstr(r.out, "seat 0 (random)"));
+        /* Same seed, same game: the agents are reseeded from --seed. */
+        run_cli(&again, NULL, "play %s --seats %s --seed 5", name, seats);
+        assert_string_equal(r.out, again.out);
+        run_free(&again);
+        run_free(&r);
+    }
+}
+
+/* Enough "1" lines (always the first legal action) to finish a short game;
+ * the game is seeded, so the count needed never changes. */
+static char *scripted(const char *head)
+{
+    size_t len = strlen(head);
+    char *s = malloc(len + 2 * 5000 + 1);
+    assert_non_null(s);
+    memcpy(s, head, len);
+    for (int i = 0; i < 5000; i++)
+        memcpy(s + len + 2 * (size_t)i, "1\n", 2);
+    s[len + 2 * 5000] = '\0';
+    return s;
+}
+
+static void test_play_human(void **state)
+{
+    (void)state;
+    char *input = scripted("zzz\n99\n?\n");
+    struct run r;
+    run_cli(&r, input,
+            "play 'thirty_one(players=2,lives=1)' "
+            "--seats human,random --seed 3");
+    free(input);
+    if (r.code != 0)
+        fail_msg("exit %d: %s", r.code, r.err);
+    /* The name is refused naming it, the index is out of range, "?"
+     * shows the list again: the first move needed four prompts. */
+    const char *first = strstr(r.out, "seat 0 (human):");
+    assert_non_null(first);
+    assert_non_null(strstr(r.out, "'zzz'"));
+    assert_non_null(strstr(r.out, "no action 99"));
+    char *head = strndup(r.out, (size_t)(first - r.out));
+    assert_int_equal(count(head, "seat 0>"), 4);
+    assert_int_equal(count(head, "your move"), 2);
+    free(head);
+    assert_non_null(strstr(r.out, "result"));
+    run_free(&r);
+}
+
+/* A typed name is accepted; end of input abandons the game with exit 1. */
+static void test_play_human_eof(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, "draw\n", "play 'thirty_one(players=2)' --seats human,random");
+    assert_int_equal(r.code, 1);
+    assert_non_null(strstr(r.out, "seat 0 (human): draw"));
+    assert_non_null(strstr(r.err, "input ended"));
+    run_free(&r);
+}
+
+/* ---- bench ------------------------------------------------------------- */
+
+static void test_bench_json(void **state)
+{
+    (void)state;
+    static const char *const keys[] = {
+        "decisions_per_sec", "steps_per_sec",  "deals_per_sec",
+        "ns_per_decision",   "obs_ns",         "view_ns",
+        "clone_ns",          "determinize_ns",
+    };
+    for (int i = 0; i < game_registry_count; i++) {
+        struct run r;
+        run_cli(&r, NULL, "bench %s --seconds 0.2 --json",
+                game_registry[i]->name);
+        if (r.code != 0)
+            fail_msg("bench %s: exit %d: %s", game_registry[i]->name, r.code,
+                     r.err);
+        json_t *j = parse_json(r.out);
+        for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
+            json_t *v = json_object_get(j, keys[k]);
+            if (!json_is_number(v) || !(json_number_value(v) > 0))
+                fail_msg("bench %s: %s missing or not positive",
+                         game_registry[i]->name, keys[k]);
+        }
+        const char *hash =
+            json_string_value(json_object_get(j, "actions_hash"));
+        assert_non_null(hash);
+        assert_int_equal(strlen(hash), 16);
+        json_decref(j);
+        run_free(&r);
+    }
+}
+
+/* The actions hash depends on the seeds alone, not on how long the timed
+ * run lasts, and the text output ends with it as "Bench: <hash>". */
+static void test_bench_hash_repeats(void **state)
+{
+    (void)state;
+    struct run a, b;
+    run_cli(&a, NULL, "bench 'thirty_one(players=3)' --seconds 0 --json");
+    run_cli(&b, NULL, "bench 'thirty_one(players=3)' --seconds 0.05");
+    assert_int_equal(a.code, 0);
+    assert_int_equal(b.code, 0);
+    json_t *j = parse_json(a.out);
+    char line[64];
+    snprintf(line, sizeof line, "Bench: %s\n",
+             json_string_value(json_object_get(j, "actions_hash")));
+    const char *tail = strstr(b.out, "Bench: ");
+    assert_non_null(tail);
+    assert_string_equal(tail, line);
+    json_decref(j);
+    run_free(&a);
+    run_free(&b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_help),
+        cmocka_unit_test(test_games_list),
+        cmocka_unit_test(test_games_list_json),
+        cmocka_unit_test(test_games_describe),
+        cmocka_unit_test(test_games_describe_json),
+        cmocka_unit_test(test_unknown_names),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_play_bots),
+        cmocka_unit_test(test_play_human),
+        cmocka_unit_test(test_play_human_eof),
+        cmocka_unit_test(test_bench_json),
+        cmocka_unit_test(test_bench_hash_repeats),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
