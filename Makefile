@@ -1,6 +1,8 @@
 # parlor — one Makefile. `make help` lists the targets.
 
 BUILD   ?= build
+V       ?= 0
+Q       := $(if $(filter 1,$(V)),,@)
 CC      ?= cc
 OPT     ?= -O2 -g
 WARN    := -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes \
@@ -15,6 +17,7 @@ TESTLIBS  = $(shell pkg-config --libs cmocka 2>/dev/null)
 LDLIBS  += $(PKGLIBS) -lpthread -lm $(EXTRA_LDFLAGS)
 
 LIB_SRC  := $(wildcard common/*.c engine/*.c engine/games/*.c env/*.c \
+                       protocol/*.c tournament/*.c \
                        agents/*.c)
 CLI_SRC  := $(wildcard cli/*.c)
 TEST_SRC := $(sort $(shell find tests -name 'test_*.c' 2>/dev/null))
@@ -34,6 +37,7 @@ help:
 	@echo "make asan       the tests under AddressSanitizer + UBSan"
 	@echo "make bench      parlor bench over every game"
 	@echo "make demo       a seeded game between bots: trace and result"
+	@echo "make V=1        show full compiler command lines"
 	@echo "make deps       check and install build dependencies"
 	@echo "make format     clang-format the sources"
 	@echo "make clean      remove build outputs"
@@ -44,18 +48,22 @@ deps $(DEPS_OK): scripts/deps.sh
 
 $(BUILD)/%.o: %.c | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKGCFLAGS) -c $< -o $@
+	@echo "  CC      $<"
+	$(Q)$(CC) $(CFLAGS) $(PKGCFLAGS) -c $< -o $@
 
 $(LIB): $(LIB_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	@echo "  AR      $@"
+	$(Q)$(AR) rcs $@ $^
 
 $(BIN): $(CLI_OBJ) $(LIB)
-	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
+	@echo "  LD      $@"
+	$(Q)$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(LIB) $(LDLIBS)
 
 $(BUILD)/tests/%: tests/%.c $(LIB) | $(DEPS_OK)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKGCFLAGS) -I. -DPARLOR_BIN='"$(BIN)"' -o $@ $< \
+	@echo "  TEST-LD $@"
+	$(Q)$(CC) $(CFLAGS) $(PKGCFLAGS) -I. -DPARLOR_BIN='"$(BIN)"' -o $@ $< \
 	  $(LIB) $(TESTLIBS) $(LDLIBS)
 
 test: $(TESTS) $(BIN)

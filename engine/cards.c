@@ -14,7 +14,7 @@ static const char *const rank_names[14] = {"?", "A", "2", "3", "4",  "5",
 static const char *const suit_symbols[4] = {"♣", "♦", "♥", "♠"};
 static const char suit_letters[4] = {'C', 'D', 'H', 'S'};
 
-const struct card_codec cards_standard = {CARDS_IN_PACK, card_name,
+const struct card_codec cards_standard = {CARDS_IN_PACK, 1, card_name,
                                           card_parse};
 
 int card_name(int c, char *buf, size_t len)
@@ -103,14 +103,14 @@ int deck_parse(const struct card_codec *codec, const char *text,
             return err_set(err, errlen, ERR_SYNTAX,
                            "'%.*s' is not a card name (e.g. 10H, QS, A♦)",
                            (int)toklen, s);
-        if (seen[c])
+        if (seen[c] >= (codec->max_copies > 1 ? codec->max_copies : 1))
             return err_set(err, errlen, ERR_INVAL,
-                           "card '%.*s' appears twice in the deck",
+                           "card '%.*s' appears too often in the deck",
                            (int)toklen, s);
         if (n == max)
             return err_set(err, errlen, ERR_RANGE,
                            "deck has more than %d cards", max);
-        seen[c] = 1;
+        seen[c]++;
         out[n++] = (uint8_t)c;
         s = end;
     }

@@ -23,6 +23,8 @@ typedef uint64_t hand_t; /* bit c set when card c is held */
 /* How a game names its cards: used by spec decks, action names and views. */
 struct card_codec {
     int ncards;                                    /* distinct card ids */
+    int max_copies; /* most times one id may appear in a deck (0 means 1):
+                       multi-pack games name faces and map copies at init */
     int (*name)(int card, char *buf, size_t len);  /* "10♥"; returns length */
     int (*parse)(const char *s, const char **end); /* id or negative code */
 };
@@ -85,7 +87,8 @@ int card_parse(const char *s, const char **end);
 int hand_format(hand_t h, char *buf, size_t len);
 
 /* Parses a list of card names separated by spaces or commas using codec,
- * into out (at most max). Duplicates are refused. Returns the number of
+ * into out (at most max). An id repeated more than codec->max_copies times
+ * is refused. Returns the number of
  * cards or a negative code with a message naming the bad token. */
 int deck_parse(const struct card_codec *codec, const char *text,
                uint8_t *out, int max, char *err, size_t errlen);

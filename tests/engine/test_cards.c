@@ -66,7 +66,7 @@ static void test_deck_parse(void **state)
     assert_int_equal(deck_parse(&cards_standard, "AS as", d, 52, err,
                                 sizeof err),
                      ERR_INVAL);
-    assert_non_null(strstr(err, "twice"));
+    assert_non_null(strstr(err, "too often"));
     assert_int_equal(deck_parse(&cards_standard, "AS10H", d, 52, err,
                                 sizeof err),
                      ERR_SYNTAX);
