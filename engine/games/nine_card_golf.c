@@ -1,0 +1,800 @@
+/* nine_card_golf.c — Square 9 (Nine-Card Golf): improve a face-down 3x3
+ * layout one card a turn; lines of three matching ranks score nothing;
+ * lowest total over the holes wins.
+ *
+ * Sources: seed 004 (S4, the "BJ and Tony Morris" family page, Square 9)
+ * and RULES.md §7.5 (G1–G7) with §0 (E4, E5, E7). Packs: 2 decks for 2–3
+ * players, 3 for 4–5, one more per two more players (G1), each with its two
+ * jokers. Nine cards face down per player, one card turned up to start the
+ * discard pile, each player exposes one card turned sideways (S4, G2). A
+ * turn: draw the stock top or take the top discard, then replace a layout
+ * card with it, without looking; the replaced card is discarded face up. A
+ * drawn stock card may instead be discarded; a taken discard must be placed
+ * (G3). The sideways card may be replaced any number of times (the new card
+ * stays sideways); a face-down card once (the new card is face up and
+ * fixed); a fixed card never (G3). After a player's last face-down card is
+ * exposed, each other player has one more turn (S4). Scoring: every line of
+ * three (3 rows, 3 columns, 2 diagonals) whose cards share a rank scores 0;
+ * a card in two such lines counts once; jokers never match (G4). Other
+ * cards: A 1, 2–10 face value, J/Q 10, K 0, joker -2 (S4). Face-down cards
+ * are hidden from everyone, their owner included (G5). Nine holes, lowest
+ * total wins (G6; option holes, 18 for a full round). An empty stock is
+ * refilled from the discards below the top card, shuffled (G7).
+ *
+ * Decisions where the sources are silent:
+ * - Two to eight players (S4: "two or more"; eight takes G1's five decks
+ *   and keeps the state small). Option decks overrides G1's count;
+ *   configure refuses a pack too small to deal nine cards each, start the
+ *   discards and leave a stock card.
+ * - Seat 0 deals the first hole (E4 allows a seeded random dealer; a fixed
+ *   one lets tests name seats); the deal passes to the left (seat + 1) each
+ *   hole and the seat on the dealer's left starts. Clockwise = seat + 1.
+ * - Deal order: deck[0] to the dealer's left, one card at a time clockwise,
+ *   nine rounds; a player's k-th card (k = 0..8) lies at position k+1,
+ *   positions numbered row by row (1 2 3 / 4 5 6 / 7 8 9). The next deck
+ *   card starts the discard pile; the one after is the stock's top.
+ * - The exposure is each player's choice of position, an action ("expose
+ *   5"), taken in turn from the dealer's left before the first turn: the
+ *   position matters (the centre lies in four lines, a corner in three, an
+ *   edge in two) though no one knows the card before it is turned. Later
+ *   players see the earlier exposures (the table sees them anyway).
+ * - "Matching" means the same rank, suits ignored: J and Q both score 10
+ *   but do not match each other.
+ * - The stock is rebuilt (G7) at the end of the turn that emptied it, so
+ *   drawing from the stock is always possible.
+ * - The last-turn round starts when a player ends a turn with no face-down
+ *   card (the sideways card is exposed, so it does not count).
+ * - E7: a hole in which nobody has exposed his whole layout after
+ *   max_rounds turns per player is void: no one scores it, it counts as
+ *   played. A last-turn round already started always finishes.
+ * - Returns: score difference (zero-sum), each seat's return is the
+ *   average total of the other players minus its own total over the holes
+ *   scored so far; lower totals mean higher returns, and with two players
+ *   it is simply the opponent's total minus one's own. Bounds: a hole
+ *   scores between -18 and 90 per player, so returns lie within
+ *   +-108 * holes.
+ * - Suits play no part in the rules, but cards keep their names ("7♥") and
+ *   the pack is face-based (53 faces: 52 cards, then the joker) so that
+ *   deck prefixes and the view read naturally.
+ * - The view's history holds the current hole's last 48 actions; a drawn
+ *   stock card is not named there ("draw"); it shows once discarded or
+ *   placed face up.
+ * - Determinization is exact up to inference from the players' choices
+ *   (see g9_determinize).
+ *
+ * Action ids (fixed across states): 0..8 "expose p" (p = id+1), 9..17
+ * "replace p" (p = id-8) with the card held, 18 "draw" (stock), 19 "take
+ * 7♥" (the top discard, named after it), 20 "discard 7♥" (the drawn stock
+ * card, named after it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "../multipack.h"
+
+/* ---- types --------------------------------------------------------------- */
+
+#define G9_SEATS 8  /* most players */
+#define G9_DECKS 5  /* most decks (G1 gives 5 for 8) */
+#define G9_JOKERS 2 /* jokers in each deck */
+#define G9_DECK (CARDS_IN_PACK + G9_JOKERS)
+#define G9_CARDS (G9_DECKS * G9_DECK)
+#define G9_POS 9          /* layout positions */
+#define G9_ALL_DOWN 0x1ff /* all nine positions face down */
+#define G9_NONE 0xff      /* no sideways card yet */
+#define G9_HIST 48        /* actions kept for the view */
+#define G9_RANKS 14       /* A..K, then the joker */
+#define G9_MIN_HOLE (-18) /* nine jokers */
+#define G9_MAX_HOLE 90    /* nine ten-point cards, no line */
+
+enum {
+    ACT_EXPOSE = 0,
+    ACT_REPLACE = 9,
+    ACT_DRAW = 18,
+    ACT_TAKE = 19,
+    ACT_DISCARD = 20,
+    G9_ACTIONS = 21
+};
+
+enum { PH_EXPOSE, PH_SOURCE, PH_PLACE_DRAWN, PH_PLACE_TAKEN, PH_OVER };
+
+enum { OPT_PLAYERS, OPT_DECKS, OPT_HOLES, OPT_MAX_ROUNDS };
+
+struct g9_state {
+    struct rng rng;                 /* every shuffle after init */
+    int16_t total[G9_SEATS];        /* points over the holes scored */
+    int16_t last[G9_SEATS];         /* points of the last hole scored */
+    uint16_t down[G9_SEATS];        /* bit p: position p is face down */
+    uint16_t nstock;                /* cards in the stock */
+    uint16_t ndisc;                 /* cards in the discard pile */
+    uint16_t turns;                 /* turns finished this hole */
+    uint16_t nhist;                 /* actions this hole */
+    uint8_t grid[G9_SEATS][G9_POS]; /* faces in each layout */
+    uint8_t side[G9_SEATS];         /* sideways position, G9_NONE before */
+    uint8_t held;                   /* card in the mover's hand, NO_CARD */
+    uint8_t phase;                  /* PH_* */
+    uint8_t seat;                   /* seat to act */
+    uint8_t dealer;                 /* dealer of this hole */
+    int8_t finisher;                /* seat that exposed all, -1 none */
+    uint8_t left;                   /* last-round turns still to play */
+    uint8_t hole;                   /* holes finished (scored or void) */
+    uint8_t voids;                  /* holes voided by the E7 cap */
+    uint8_t reshuffled;             /* 1 once this hole's stock was rebuilt */
+    uint8_t stock[G9_CARDS];        /* faces; the top is stock[nstock-1] */
+    uint8_t disc[G9_CARDS];         /* faces; the top is disc[ndisc-1] */
+    uint8_t hist[G9_HIST][3];       /* ring: seat, action, card named */
+};
+
+static const struct param_def g9_params[] = {
+    {"players", PARAM_INT, 4, 2, G9_SEATS, NULL,
+     "number of players (S4: two or more)"},
+    {"decks", PARAM_INT, 0, 0, G9_DECKS, NULL,
+     "decks with two jokers each; 0 = 2 for 2-3 players, +1 per 2 more (G1)"},
+    {"holes", PARAM_INT, 9, 1, 18, NULL,
+     "holes (deals) in a game: 9 (G6); 18 for a full round"},
+    {"max_rounds", PARAM_INT, 30, 10, 100, NULL,
+     "turns per player before an unfinished hole is void (E7)"},
+};
+
+static const uint8_t lines[8][3] = {
+    {0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6},
+    {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
+};
+
+/* ---- static helpers ------------------------------------------------------ */
+
+static int nplayers(const struct game *g)
+{
+    return g->dims.players;
+}
+
+static int decks_for(const struct param_values *p)
+{
+    int d = (int)p->v[OPT_DECKS];
+    return d ? d : 1 + (int)p->v[OPT_PLAYERS] / 2;
+}
+
+static int holes(const struct game *g)
+{
+    return (int)g->params.v[OPT_HOLES];
+}
+
+static int turn_cap(const struct game *g)
+{
+    return (int)g->params.v[OPT_MAX_ROUNDS] * nplayers(g);
+}
+
+/* Rank index 0..12 (ace..king), 13 for the joker. */
+static int face_rank(int f)
+{
+    return f == MULTIPACK_JOKER ? 13 : f % 13;
+}
+
+/* S4's card points. */
+static int face_points(int f)
+{
+    int r = face_rank(f);
+    if (r == 13)
+        return -2;
+    if (r == 12)
+        return 0;
+    return r >= 9 ? 10 : r + 1;
+}
+
+/* A layout's points with every card face up (G4's lines). */
+static int layout_points(const uint8_t *g)
+{
+    unsigned zero = 0;
+    for (int l = 0; l < 8; l++) {
+        int r = face_rank(g[lines[l][0]]);
+        if (r == 13 || face_rank(g[lines[l][1]]) != r ||
+            face_rank(g[lines[l][2]]) != r)
+            continue;
+        zero |= 1u << lines[l][0] | 1u << lines[l][1] | 1u << lines[l][2];
+    }
+    int sum = 0;
+    for (int p = 0; p < G9_POS; p++)
+        if (!(zero >> p & 1))
+            sum += face_points(g[p]);
+    return sum;
+}
+
+/* Shuffles a fresh pack (the deck prefix on the first deal), deals the
+ * layouts, turns up the first discard and starts the exposures. */
+static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
+                int npre)
+{
+    int n = nplayers(g);
+    uint8_t pack[G9_CARDS];
+    int size = multipack_fill(pack, decks_for(&g->params), G9_JOKERS);
+    if (multipack_build(pack, size, pre, npre, &st->rng))
+        return ERR_INVAL;
+    for (int k = 0; k < G9_POS * n; k++)
+        st->grid[(st->dealer + 1 + k % n) % n][k / n] = pack[k];
+    for (int s = 0; s < n; s++) {
+        st->down[s] = G9_ALL_DOWN;
+        st->side[s] = G9_NONE;
+    }
+    st->disc[0] = pack[G9_POS * n];
+    st->ndisc = 1;
+    st->nstock = (uint16_t)(size - G9_POS * n - 1);
+    for (int i = 0; i < st->nstock; i++)
+        st->stock[i] = pack[size - 1 - i];
+    st->held = NO_CARD;
+    st->phase = PH_EXPOSE;
+    st->seat = (uint8_t)((st->dealer + 1) % n);
+    st->finisher = -1;
+    st->turns = 0;
+    st->nhist = 0;
+    st->reshuffled = 0;
+    return 0;
+}
+
+/* G7: the discards below the top card, shuffled, become the stock. */
+static void reshuffle(struct g9_state *st)
+{
+    int k = st->ndisc - 1;
+    memcpy(st->stock, st->disc, (size_t)k);
+    rng_shuffle_u8(&st->rng, st->stock, k);
+    st->nstock = (uint16_t)k;
+    st->disc[0] = st->disc[k];
+    st->ndisc = 1;
+    st->reshuffled = 1;
+}
+
+/* Ends the hole (scored, or void under the E7 cap), then deals the next
+ * or ends the game (the last layouts stay on view, all face up). */
+static void end_hole(const struct game *g, struct g9_state *st, bool scored)
+{
+    int n = nplayers(g);
+    for (int s = 0; s < n; s++) {
+        st->down[s] = 0; /* S4: the face-down cards are turned up */
+        st->last[s] = (int16_t)(scored ? layout_points(st->grid[s]) : 0);
+        st->total[s] = (int16_t)(st->total[s] + st->last[s]);
+    }
+    st->voids = (uint8_t)(st->voids + !scored);
+    if (++st->hole == holes(g)) {
+        st->phase = PH_OVER;
+        return;
+    }
+    st->dealer = (uint8_t)((st->dealer + 1) % n);
+    deal(g, st, NULL, 0);
+}
+
+/* After a turn: the last-turn round (S4), the E7 cap, the stock (G7). */
+static void end_turn(const struct game *g, struct g9_state *st)
+{
+    int n = nplayers(g);
+    st->turns++;
+    st->held = NO_CARD;
+    if (st->finisher < 0 && !st->down[st->seat]) {
+        st->finisher = (int8_t)st->seat;
+        st->left = (uint8_t)(n - 1);
+    } else if (st->finisher >= 0) {
+        st->left--;
+    }
+    if (st->finisher >= 0 && !st->left) {
+        end_hole(g, st, true);
+        return;
+    }
+    if (st->finisher < 0 && st->turns >= turn_cap(g)) {
+        end_hole(g, st, false);
+        return;
+    }
+    if (!st->nstock)
+        reshuffle(st);
+    st->seat = (uint8_t)((st->seat + 1) % n);
+    st->phase = PH_SOURCE;
+}
+
+static void record(struct g9_state *st, int action, int card)
+{
+    uint8_t *e = st->hist[st->nhist++ % G9_HIST];
+    e[0] = st->seat;
+    e[1] = (uint8_t)action;
+    e[2] = (uint8_t)card;
+}
+
+/* Places the held card at position p; the old card goes to the discards. */
+static void replace(struct g9_state *st, int p)
+{
+    uint8_t *cell = &st->grid[st->seat][p];
+    st->disc[st->ndisc++] = *cell;
+    *cell = st->held;
+    st->down[st->seat] &= (uint16_t) ~(1u << p);
+}
+
+/* Writes the action's name; card names take/discard (NO_CARD: unnamed). */
+static int name_action(int a, int card, char *buf, size_t len)
+{
+    char c[16] = "";
+    if (card != NO_CARD)
+        multipack_name(card, c, sizeof c);
+    if (a < ACT_REPLACE)
+        return snprintf(buf, len, "expose %d", a - ACT_EXPOSE + 1);
+    if (a < ACT_DRAW)
+        return snprintf(buf, len, "replace %d", a - ACT_REPLACE + 1);
+    if (a == ACT_DRAW)
+        return snprintf(buf, len, "draw");
+    if (a == ACT_TAKE)
+        return snprintf(buf, len, card == NO_CARD ? "take discard" : "take %s",
+                        c);
+    return snprintf(buf, len, card == NO_CARD ? "discard drawn" : "discard %s",
+                    c);
+}
+
+/* ---- API ----------------------------------------------------------------- */
+
+static int g9_configure(const struct param_values *p, struct game_dims *d,
+                        char *err, size_t errlen)
+{
+    int n = (int)p->v[OPT_PLAYERS], h = (int)p->v[OPT_HOLES];
+    int cap = (int)p->v[OPT_MAX_ROUNDS] * n;
+    if (decks_for(p) * G9_DECK < G9_POS * n + 2)
+        return err_set(err, errlen, ERR_INVAL,
+                       "decks=%d is too few for players=%d: a hole needs "
+                       "9 cards a player, a discard and a stock card",
+                       decks_for(p), n);
+    d->players = n;
+    d->teams = n;
+    for (int i = 0; i < n; i++)
+        d->team[i] = (int8_t)i;
+    d->num_actions = G9_ACTIONS;
+    d->max_legal = G9_POS + 1;
+    d->obs_size = (16 * G9_POS + 4) * n + 3 * G9_RANKS + 4 + 3;
+    d->obs_low = 0;
+    d->obs_high = 1;
+    /* Per hole: n exposures, at most cap + n - 1 turns of two moves. */
+    d->max_length = h * (n + 2 * (cap + n - 1));
+    d->ret_low = -(double)(G9_MAX_HOLE - G9_MIN_HOLE) * h;
+    d->ret_high = (double)(G9_MAX_HOLE - G9_MIN_HOLE) * h;
+    return 0;
+}
+
+static int g9_init(const struct game *g, void *vst, uint64_t seed,
+                   const uint8_t *deck, int ndeck)
+{
+    struct g9_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    return deal(g, st, deck, ndeck);
+}
+
+static uint32_t g9_to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct g9_state *st = vst;
+    return st->phase == PH_OVER ? 0 : 1u << st->seat;
+}
+
+static int g9_legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct g9_state *st = vst;
+    int k = 0;
+    if (!((g9_to_move(g, st) >> seat) & 1))
+        return 0;
+    if (st->phase == PH_EXPOSE) {
+        for (int p = 0; p < G9_POS; p++)
+            out[k++] = ACT_EXPOSE + p;
+        return k;
+    }
+    if (st->phase == PH_SOURCE) {
+        if (st->nstock)
+            out[k++] = ACT_DRAW;
+        if (st->ndisc)
+            out[k++] = ACT_TAKE;
+        return k;
+    }
+    unsigned open = st->down[seat] | 1u << st->side[seat];
+    for (int p = 0; p < G9_POS; p++)
+        if (open >> p & 1)
+            out[k++] = ACT_REPLACE + p;
+    if (st->phase == PH_PLACE_DRAWN)
+        out[k++] = ACT_DISCARD;
+    return k;
+}
+
+/* The exposure phase: the sideways card, then the next seat or play. */
+static void expose(const struct game *g, struct g9_state *st, int p)
+{
+    st->side[st->seat] = (uint8_t)p;
+    st->down[st->seat] &= (uint16_t) ~(1u << p);
+    if (st->seat == st->dealer)
+        st->phase = PH_SOURCE;
+    st->seat = (uint8_t)((st->seat + 1) % nplayers(g));
+}
+
+static int g9_apply(const struct game *g, void *vst, int action)
+{
+    struct g9_state *st = vst;
+    if (action < ACT_REPLACE) {
+        record(st, action, NO_CARD);
+        expose(g, st, action - ACT_EXPOSE);
+    } else if (action < ACT_DRAW) {
+        record(st, action, NO_CARD);
+        replace(st, action - ACT_REPLACE);
+        end_turn(g, st);
+    } else if (action == ACT_DRAW) {
+        record(st, action, NO_CARD);
+        st->held = st->stock[--st->nstock];
+        st->phase = PH_PLACE_DRAWN;
+    } else if (action == ACT_TAKE) {
+        st->held = st->disc[--st->ndisc];
+        record(st, action, st->held);
+        st->phase = PH_PLACE_TAKEN;
+    } else {
+        record(st, action, st->held);
+        st->disc[st->ndisc++] = st->held;
+        end_turn(g, st);
+    }
+    return 0;
+}
+
+static void g9_returns(const struct game *g, const void *vst, double *out)
+{
+    const struct g9_state *st = vst;
+    int n = nplayers(g);
+    double sum = 0;
+    for (int s = 0; s < n; s++)
+        sum += st->total[s];
+    for (int s = 0; s < n; s++)
+        out[s] = (sum - st->total[s]) / (n - 1) - st->total[s];
+}
+
+/* True when seat may see the card held by the player to act. */
+static bool held_visible(const struct g9_state *st, int seat)
+{
+    return st->held != NO_CARD &&
+           (st->phase == PH_PLACE_TAKEN || seat == st->seat);
+}
+
+/* One layout as seen by anyone: 16 floats a position. */
+static void observe_layout(const struct g9_state *st, int s, float *o)
+{
+    for (int p = 0; p < G9_POS; p++, o += 16) {
+        if (st->down[s] >> p & 1)
+            o[G9_RANKS] = 1;
+        else
+            o[face_rank(st->grid[s][p])] = 1;
+        o[G9_RANKS + 1] = st->side[s] == p;
+    }
+}
+
+static void g9_observe(const struct game *g, const void *vst, int seat,
+                       float *out)
+{
+    const struct g9_state *st = vst;
+    int n = nplayers(g), d = decks_for(&g->params);
+    memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
+    for (int s = 0; s < n; s++)
+        observe_layout(st, s, out + 16 * G9_POS * ((s - seat + n) % n));
+    float *o = out + 16 * G9_POS * n;
+    if (held_visible(st, seat))
+        o[face_rank(st->held)] = 1;
+    if (st->ndisc)
+        o[G9_RANKS + face_rank(st->disc[st->ndisc - 1])] = 1;
+    for (int i = 0; i < st->ndisc; i++) {
+        int r = face_rank(st->disc[i]);
+        o[2 * G9_RANKS + r] += 1.0f / (r == 13 ? G9_JOKERS * d : 4 * d);
+    }
+    o += 3 * G9_RANKS;
+    if (st->phase != PH_OVER)
+        o[st->phase] = 1;
+    o += 4;
+    o[0] = (float)st->nstock / (float)(G9_DECK * d);
+    o[1] = (float)st->hole / (float)holes(g);
+    o[2] = (float)st->turns / (float)(turn_cap(g) + n);
+    o += 3;
+    float span = (float)((G9_MAX_HOLE - G9_MIN_HOLE) * holes(g));
+    for (int s = 0; s < n; s++) {
+        int r = (s - seat + n) % n;
+        o[r] = (float)(st->total[s] - G9_MIN_HOLE * holes(g)) / span;
+        o[n + r] = st->phase != PH_OVER && s == st->seat;
+        o[2 * n + r] = s == st->dealer;
+        o[3 * n + r] = s == st->finisher;
+    }
+}
+
+static int g9_obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    int n = nplayers(g), L = 16 * G9_POS * n, R = G9_RANKS;
+    const struct obs_segment seg[] = {
+        {"layouts", 0, L,
+         "per seat (observer first), per position 1-9: "
+         "14 rank one-hot A..K,joker if face up; face-down "
+         "flag; sideways flag"},
+        {"held", L, R,
+         "rank one-hot of the card held, if the observer may "
+         "see it (own draw, or a taken discard)"},
+        {"discard", L + R, R, "rank one-hot of the top discard"},
+        {"discards", L + 2 * R, R,
+         "discard pile count by rank / copies of "
+         "that rank in the pack"},
+        {"phase", L + 3 * R, 4,
+         "one-hot: expose, draw or take, place the "
+         "drawn card, place the taken card"},
+        {"stock", L + 3 * R + 4, 1, "cards in the stock / pack size"},
+        {"hole", L + 3 * R + 5, 1, "holes finished / holes"},
+        {"turns", L + 3 * R + 6, 1, "turns this hole / (cap + players)"},
+        {"totals", L + 3 * R + 7, n,
+         "total points, (t + 18 holes) / (108 "
+         "holes), by relative seat"},
+        {"to_move", L + 3 * R + 7 + n, n, "1 at the seat to act (relative)"},
+        {"dealer", L + 3 * R + 7 + 2 * n, n, "1 at the dealer (relative)"},
+        {"finisher", L + 3 * R + 7 + 3 * n, n,
+         "1 at the seat whose layout "
+         "is all exposed (last round)"},
+    };
+    int k = (int)(sizeof seg / sizeof seg[0]);
+    for (int i = 0; i < k && i < max; i++)
+        out[i] = seg[i];
+    return k < max ? k : max;
+}
+
+static int g9_action_name(const struct game *g, const void *vst, int action,
+                          char *buf, size_t len)
+{
+    (void)g;
+    const struct g9_state *st = vst;
+    int card = NO_CARD;
+    if (action == ACT_TAKE && st->ndisc)
+        card = st->disc[st->ndisc - 1];
+    if (action == ACT_DISCARD)
+        card = st->held;
+    return name_action(action, card, buf, len);
+}
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str_with_body(pk, s, strlen(s));
+}
+
+static void pack_card(msgpack_packer *pk, int face)
+{
+    char name[16];
+    multipack_name(face, name, sizeof name);
+    pack_str(pk, name);
+}
+
+static void pack_layouts(const struct game *g, const struct g9_state *st,
+                         msgpack_packer *pk)
+{
+    int n = nplayers(g);
+    pack_str(pk, "grids");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++) {
+        msgpack_pack_array(pk, G9_POS);
+        for (int p = 0; p < G9_POS; p++) {
+            if (st->down[s] >> p & 1)
+                pack_str(pk, "?");
+            else
+                pack_card(pk, st->grid[s][p]);
+        }
+    }
+    pack_str(pk, "sideways");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++)
+        msgpack_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
+}
+
+static void pack_ints(msgpack_packer *pk, const char *key, const int16_t *v,
+                      int n)
+{
+    pack_str(pk, key);
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++)
+        msgpack_pack_int(pk, v[s]);
+}
+
+static void pack_history(const struct g9_state *st, msgpack_packer *pk)
+{
+    int k = st->nhist < G9_HIST ? st->nhist : G9_HIST;
+    char name[GAME_NAME_MAX];
+    pack_str(pk, "history");
+    msgpack_pack_array(pk, (size_t)k);
+    for (int i = st->nhist - k; i < st->nhist; i++) {
+        const uint8_t *e = st->hist[i % G9_HIST];
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, e[0]);
+        name_action(e[1], e[2], name, sizeof name);
+        pack_str(pk, name);
+    }
+}
+
+static const char *const phase_names[] = {"expose", "draw or take",
+                                          "place drawn", "place taken", "over"};
+
+static const char *const g9_view_keys[] = {
+    "hole",        "holes",      "dealer",  "phase", "grids",    "sideways",
+    "discard",     "discards",   "stock",   "held",  "finisher", "totals",
+    "last_scores", "void_holes", "history", NULL};
+
+static int g9_view(const struct game *g, const void *vst, int seat,
+                   msgpack_packer *pk)
+{
+    const struct g9_state *st = vst;
+    pack_str(pk, "hole");
+    msgpack_pack_int(pk, st->hole + (st->phase != PH_OVER));
+    pack_str(pk, "holes");
+    msgpack_pack_int(pk, holes(g));
+    pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_str(pk, "phase");
+    pack_str(pk, phase_names[st->phase]);
+    pack_layouts(g, st, pk);
+    pack_str(pk, "discard");
+    if (st->ndisc)
+        pack_card(pk, st->disc[st->ndisc - 1]);
+    else
+        msgpack_pack_nil(pk);
+    pack_str(pk, "discards");
+    msgpack_pack_int(pk, st->ndisc);
+    pack_str(pk, "stock");
+    msgpack_pack_int(pk, st->nstock);
+    pack_str(pk, "held");
+    if (held_visible(st, seat))
+        pack_card(pk, st->held);
+    else if (st->held != NO_CARD)
+        pack_str(pk, "?");
+    else
+        msgpack_pack_nil(pk);
+    pack_str(pk, "finisher");
+    msgpack_pack_int(pk, st->finisher);
+    pack_ints(pk, "totals", st->total, nplayers(g));
+    pack_ints(pk, "last_scores", st->last, nplayers(g));
+    pack_str(pk, "void_holes");
+    msgpack_pack_int(pk, st->voids);
+    pack_history(st, pk);
+    return 0;
+}
+
+/* Copies the face-down cards of every layout into pool (put false) or
+ * back from it (put true); returns how many. */
+static int pass_face_down(struct g9_state *st, int n, uint8_t *pool, bool put)
+{
+    int k = 0;
+    for (int s = 0; s < n; s++) {
+        for (int p = 0; p < G9_POS; p++) {
+            if (!(st->down[s] >> p & 1))
+                continue;
+            if (put)
+                st->grid[s][p] = pool[k++];
+            else
+                pool[k++] = st->grid[s][p];
+        }
+    }
+    return k;
+}
+
+/* Face-down cards (every layout, seat's own too: G5), the stock and a
+ * stock card another player holds are unseen by seat; they are dealt
+ * again at random into the same places. Face-up cards, the discards and
+ * seat's own drawn card stay. Once the stock has been rebuilt from the
+ * discards (G7) its cards are a public set (every card drawn since was
+ * shown when placed or thrown, but a hidden one in hand), so from then on
+ * the stock and a hidden drawn card are shuffled among themselves and the
+ * face-down cards among themselves. */
+static void g9_determinize(const struct game *g, void *vst, int seat,
+                           struct rng *rng)
+{
+    struct g9_state *st = vst;
+    int n = nplayers(g);
+    bool held = st->held != NO_CARD && !held_visible(st, seat);
+    uint8_t down[G9_CARDS + 1], rest[G9_CARDS + 1];
+    int kd = pass_face_down(st, n, down, false);
+    uint8_t *pool = st->reshuffled ? rest : down; /* the stock's group */
+    int k = st->reshuffled ? 0 : kd;
+    memcpy(pool + k, st->stock, st->nstock);
+    if (held)
+        pool[k + st->nstock] = st->held;
+    rng_shuffle_u8(rng, pool, k + st->nstock + held);
+    if (st->reshuffled)
+        rng_shuffle_u8(rng, down, kd);
+    pass_face_down(st, n, down, true);
+    memcpy(st->stock, pool + k, st->nstock);
+    if (held)
+        st->held = pool[k + st->nstock];
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* Writes row r of s's layout: "5:7♥" a position and its card, "?" face
+ * down unless shown ("?K♠" when shown), "~" after the sideways card. */
+static size_t row_text(const struct g9_state *st, int s, int r, bool show,
+                       char *buf, size_t len)
+{
+    size_t u = 0;
+    for (int p = 3 * r; p < 3 * r + 3 && u < len; p++) {
+        bool down = st->down[s] >> p & 1;
+        char c[16] = "";
+        if (show || !down)
+            multipack_name(st->grid[s][p], c, sizeof c);
+        u += (size_t)snprintf(buf + u, len - u, " %d:%s%s%s", p + 1,
+                              down ? "?" : "", c, st->side[s] == p ? "~" : "");
+    }
+    return u;
+}
+
+/* Writes the stock, top first, as one line. */
+static size_t stock_text(const struct g9_state *st, char *buf, size_t len)
+{
+    size_t u = (size_t)snprintf(buf, len, "stock (top first):");
+    for (int i = st->nstock - 1; i >= 0 && u < len; i--) {
+        u += (size_t)snprintf(buf + u, len - u, " ");
+        if (u < len)
+            u += (size_t)multipack_name(st->stock[i], buf + u, len - u);
+    }
+    if (u < len)
+        u += (size_t)snprintf(buf + u, len - u, "\n");
+    return u;
+}
+
+static int g9_describe(const struct game *g, const void *vst, int seat,
+                       char *buf, size_t len)
+{
+    const struct g9_state *st = vst;
+    char top[16] = "none", held[16] = "none";
+    if (st->ndisc)
+        multipack_name(st->disc[st->ndisc - 1], top, sizeof top);
+    if (st->held != NO_CARD)
+        snprintf(held, sizeof held, "?");
+    if (st->held != NO_CARD && (seat < 0 || held_visible(st, seat)))
+        multipack_name(st->held, held, sizeof held);
+    size_t u = (size_t)snprintf(buf, len,
+                                "hole %d of %d, %s; discard %s, "
+                                "stock %d, held %s\n",
+                                st->hole + 1, holes(g), phase_names[st->phase],
+                                top, st->nstock, held);
+    for (int s = 0; s < nplayers(g) && u < len; s++) {
+        u += (size_t)snprintf(
+            buf + u, len - u, "seat %d%s: total %d%s\n", s,
+            s == st->dealer ? " (dealer)" : "", st->total[s],
+            st->phase != PH_OVER && s == st->seat ? " <- to act" : "");
+        for (int r = 0; r < 3 && u < len; r++) {
+            u += row_text(st, s, r, seat < 0, buf + u, len - u);
+            if (u < len)
+                u += (size_t)snprintf(buf + u, len - u, "\n");
+        }
+    }
+    if (seat < 0 && u < len)
+        u += stock_text(st, buf + u, len - u);
+    return (int)(u < len ? u : len - 1);
+}
+
+/* ---- the descriptor ------------------------------------------------------ */
+
+static const char *const g9_test_specs[] = {
+    "nine_card_golf(players=2,holes=2)",
+    "nine_card_golf(players=5,decks=1,holes=1)",
+    "nine_card_golf(players=8,holes=1,max_rounds=10)",
+    "nine_card_golf(players=3,decks=5,holes=3)", NULL};
+
+static const struct card_codec g9_cards = {MULTIPACK_FACES, G9_JOKERS *G9_DECKS,
+                                           multipack_name, multipack_parse};
+
+const struct game_def nine_card_golf_game = {
+    .name = "nine_card_golf",
+    .long_name = "Square 9 (Nine-Card Golf)",
+    .source = "seed 004 (BJ and Tony Morris), Square 9; RULES.md 7.5",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
+    .state_size = sizeof(struct g9_state),
+    .params = g9_params,
+    .nparams = (int)(sizeof g9_params / sizeof g9_params[0]),
+    .cards = &g9_cards,
+    .view_keys = g9_view_keys,
+    .test_specs = g9_test_specs,
+    .configure = g9_configure,
+    .init = g9_init,
+    .to_move = g9_to_move,
+    .legal = g9_legal,
+    .apply = g9_apply,
+    .returns = g9_returns,
+    .observe = g9_observe,
+    .obs_layout = g9_obs_layout,
+    .view = g9_view,
+    .action_name = g9_action_name,
+    .determinize = g9_determinize,
+    .describe = g9_describe,
+};
