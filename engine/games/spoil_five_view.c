@@ -1,0 +1,615 @@
+/* spoil_five_view.c — what a Spoil-Five seat sees (tensor, structured
+ * view, action names, text) and the determinization of what it does not.
+ * Rules and decisions: see the header comment of spoil_five.c.
+ */
+#include <assert.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "spoil_five.h"
+
+const char *const spoil_five__view_keys[] = {
+    "hand",   "dealer", "trump",  "turn_up", "robbed",    "discard", "barred",
+    "buried", "trick",  "leader", "tricks",  "scores",    "pool",    "deal",
+    "deals",  "phase",  "jinker", "history", "last_deal", NULL};
+
+static const char *const phase_names[] = {
+    "five_ask", "five_answer", "dealer_rob", "rob", "play", "jink", "over"};
+
+/* ==== API: observation ================================================= */
+
+/* Offsets of the tensor's segments for n players. The card planes come
+ * first, then the one-hot groups (dealer .. phase, trump and turn_rank),
+ * then the values: observe() writes the planes and each group from bit
+ * masks with 8-float copies whose tail may spill into the next segments,
+ * which are written afterwards. */
+struct layout {
+    int hand, trick, gone, dealer, to_move, robbed, barred, jinker, phase;
+    int trump, turn_rank, tricks, score, pool, reduced, deal, fived, size;
+};
+
+static inline struct layout layout_of(int n)
+{
+    struct layout l;
+    l.hand = 0;
+    l.trick = l.hand + CARDS_IN_PACK;
+    l.gone = l.trick + CARDS_IN_PACK;
+    l.dealer = l.gone + CARDS_IN_PACK;
+    l.to_move = l.dealer + n;
+    l.robbed = l.to_move + n;
+    l.barred = l.robbed + n;
+    l.jinker = l.barred + n;
+    l.phase = l.jinker + n;
+    l.trump = l.phase + NPHASES;
+    l.turn_rank = l.trump + 4;
+    l.tricks = l.turn_rank + 13;
+    l.score = l.tricks + n;
+    l.pool = l.score + n;
+    l.reduced = l.pool + 1;
+    l.deal = l.reduced + 1;
+    l.fived = l.deal + 1;
+    l.size = l.fived + 1;
+    return l;
+}
+
+int spoil_five__obs_size(int n)
+{
+    return layout_of(n).size;
+}
+
+/* Floats of the 8 bits of each byte value: segments are written as a few
+ * wide copies, cheaper than zeroing the tensor and setting its ones (the
+ * tensor is rebuilt at every step of an RL loop). */
+#define BITS8(b)                                                               \
+    {                                                                          \
+        (b) & 1, (b) >> 1 & 1, (b) >> 2 & 1, (b) >> 3 & 1, (b) >> 4 & 1,       \
+            (b) >> 5 & 1, (b) >> 6 & 1, (b) >> 7 & 1                           \
+    }
+#define BITS8X4(b) BITS8(b), BITS8(b + 1), BITS8(b + 2), BITS8(b + 3)
+#define BITS8X16(b) BITS8X4(b), BITS8X4(b + 4), BITS8X4(b + 8), BITS8X4(b + 12)
+#define BITS8X64(b)                                                            \
+    BITS8X16(b), BITS8X16(b + 16), BITS8X16(b + 32), BITS8X16(b + 48)
+static _Alignas(64) const float byte_bits[256][8] = {
+    BITS8X64(0), BITS8X64(64), BITS8X64(128), BITS8X64(192)};
+
+/* The tensor costs its stores. On x86-64 observe() has a second build for
+ * AVX2 CPUs that moves 32 bytes per store where the base build moves 16;
+ * each helper below takes "wide" as a constant and is inlined into both. */
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+typedef float float8 __attribute__((vector_size(32), aligned(4), may_alias));
+
+/* Copies 8 floats: one vector move when wide (only an AVX2 build passes
+ * true; a base build would route the vector through the stack). */
+ALWAYS_INLINE void copy8(float *o, const float *src, bool wide)
+{
+    if (wide)
+        *(float8 *)o = *(const float8 *)src;
+    else
+        memcpy(o, src, 8 * sizeof *o);
+}
+
+/* Writes the first nbits bits of m as floats, rounded up to a multiple of
+ * 8: the tail spills over, so groups are written in offset order. */
+ALWAYS_INLINE void put_bits(float *o, uint64_t m, int nbits, bool wide)
+{
+    for (; nbits > 0; nbits -= 8, o += 8, m >>= 8)
+        copy8(o, byte_bits[m & 0xff], wide);
+}
+
+/* Writes the 64 bits of w as 64 floats (straight-line: it is inner). */
+ALWAYS_INLINE void put_word(float *o, uint64_t w, bool wide)
+{
+    copy8(o, byte_bits[w & 0xff], wide);
+    copy8(o + 8, byte_bits[(w >> 8) & 0xff], wide);
+    copy8(o + 16, byte_bits[(w >> 16) & 0xff], wide);
+    copy8(o + 24, byte_bits[(w >> 24) & 0xff], wide);
+    copy8(o + 32, byte_bits[(w >> 32) & 0xff], wide);
+    copy8(o + 40, byte_bits[(w >> 40) & 0xff], wide);
+    copy8(o + 48, byte_bits[(w >> 48) & 0xff], wide);
+    copy8(o + 56, byte_bits[w >> 56], wide);
+}
+
+/* Writes 156 bits, w0 w1 and the low 28 of w2, in 8-float copies; the
+ * last one spills 4 floats into the next segment. */
+ALWAYS_INLINE void put_stream(float *o, uint64_t w0, uint64_t w1, uint64_t w2,
+                              bool wide)
+{
+    put_word(o, w0, wide);
+    put_word(o + 64, w1, wide);
+    copy8(o + 128, byte_bits[w2 & 0xff], wide);
+    copy8(o + 136, byte_bits[(w2 >> 8) & 0xff], wide);
+    copy8(o + 144, byte_bits[(w2 >> 16) & 0xff], wide);
+    copy8(o + 152, byte_bits[(w2 >> 24) & 0xff], wide);
+}
+
+/* Writes the three card planes (hand, trick, gone: 52 bits each) as one
+ * stream of 156 bits. A 32-byte store across a 32-byte boundary costs two:
+ * on a buffer that is 16 bytes off (malloc's usual alignment) the first 4
+ * floats go alone and the rest of the stream follows aligned (spilling 8
+ * floats then, which the groups written next overwrite). */
+ALWAYS_INLINE void put_planes(float *o, hand_t a, hand_t b, hand_t c, bool wide)
+{
+    uint64_t w0 = a | b << 52, w1 = b >> 12 | c << 40, w2 = c >> 24;
+    if ((uintptr_t)o & 16) {
+        memcpy(o, byte_bits[w0 & 0xff], 4 * sizeof *o);
+        put_stream(o + 4, w0 >> 4 | w1 << 60, w1 >> 4 | w2 << 60, w2 >> 4,
+                   wide);
+    } else {
+        put_stream(o, w0, w1, w2, wide);
+    }
+}
+
+/* Bit of seat s's place relative to seat (bit 0: seat itself); 0 if none. */
+static uint64_t seat_bit(int s, int seat, int n)
+{
+    int r = s < seat ? s - seat + n : s - seat;
+    return (uint64_t)(s != NO_SEAT) << (r & 63); /* no branch */
+}
+
+void spoil_five__obs_scales(const struct game *g, const struct cfg *c,
+                            struct obs_scales *o)
+{
+    double span = g->dims.ret_high - g->dims.ret_low;
+    double pool = (double)c->deals *
+                  (c->n * (c->stake + c->spoil_stake) + c->dealer_stake);
+    o->score_low = c->target ? 0 : (float)g->dims.ret_low;
+    o->score_scale = c->target  ? 1.0f / c->target
+                     : span > 0 ? (float)(1 / span)
+                                : 0; /* all stakes 0 */
+    o->pool = pool > 0 ? (float)(1 / pool) : 0;
+    o->deal = 1.0f / c->deals;
+    o->seat = 1.0f / c->n;
+}
+
+/* Writes the groups dealer .. phase and trump, turn_rank, then tricks and
+ * score (relative seats). */
+ALWAYS_INLINE void observe_seats(const struct spoil_five_state *st, int seat,
+                                 const struct layout *l, float *out, bool wide)
+{
+    int n = st->cfg.n;
+    int robbed = st->barred == NO_SEAT ? st->rob_seat : NO_SEAT;
+    uint64_t m = seat_bit(st->dealer, seat, n) |
+                 seat_bit(st->turn, seat, n) << n |
+                 seat_bit(robbed, seat, n) << 2 * n |
+                 seat_bit(st->barred, seat, n) << 3 * n |
+                 seat_bit(st->jinker, seat, n) << 4 * n |
+                 (uint64_t)1 << (5 * n + st->phase); /* PH_OVER: past it */
+    put_bits(out + l->dealer, m, 5 * n + NPHASES, wide);
+    uint64_t up = (uint64_t)1 << st->trump |
+                  (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
+    put_bits(out + l->trump, up, 4 + 13, wide);
+    float lo = st->scales.score_low, scale = st->scales.score_scale;
+    for (int s = 0, r = n - seat; s < n; s++, r++) {
+        r -= r >= n ? n : 0;
+        float v = ((float)side_total(st, s) - lo) * scale;
+        out[l->tricks + r] = (float)st->won[s] * (1.0f / TRICKS);
+        out[l->score + r] = v < 1 ? v : 1.0f;
+    }
+}
+
+ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
+                                float *out, bool wide)
+{
+    int n = st->cfg.n;
+    struct layout l = layout_of(n);
+    hand_t own = seat == st->rob_seat && st->discard != NO_CARD
+                     ? card_bit(st->discard)
+                     : 0;
+    put_planes(out, st->hand[seat], st->table, st->gone | own, wide);
+    /* The trick plane tells who played each card. */
+    int r = st->leader < seat ? st->leader - seat + n : st->leader - seat;
+    for (int i = 0; i < st->ntrick; i++) {
+        out[l.trick + st->trick[i]] = (float)(r + 1) * st->scales.seat;
+        r += r + 1 == n ? 1 - n : 1;
+    }
+    observe_seats(st, seat, &l, out, wide);
+    out[l.pool] = (float)st->pool * st->scales.pool;
+    out[l.reduced] = st->reduced;
+    out[l.deal] = (float)st->deal_no * st->scales.deal;
+    out[l.fived] = st->fived;
+}
+
+#if defined(__x86_64__)
+__attribute__((target("avx2"))) static void
+observe_avx2(const struct spoil_five_state *st, int seat, float *out)
+{
+    observe_body(st, seat, out, true);
+}
+
+static void observe_base(const struct spoil_five_state *st, int seat,
+                         float *out)
+{
+    observe_body(st, seat, out, false);
+}
+
+void spoil_five__observe(const struct game *g, const void *st, int seat,
+                         float *out)
+{
+    (void)g;
+    if (__builtin_cpu_supports("avx2"))
+        observe_avx2(st, seat, out);
+    else
+        observe_base(st, seat, out);
+}
+#else
+void spoil_five__observe(const struct game *g, const void *st, int seat,
+                         float *out)
+{
+    (void)g;
+    observe_body(st, seat, out, false);
+}
+#endif
+
+int spoil_five__obs_layout(const struct game *g, struct obs_segment *out,
+                           int max)
+{
+    struct layout l = layout_of(g->dims.players);
+    int n = g->dims.players;
+    const struct obs_segment seg[] = {
+        {"hand", l.hand, 52, "own cards, by card id"},
+        {"trick", l.trick, 52,
+         "current trick: (relative seat of its player + 1) / players"},
+        {"gone", l.gone, 52,
+         "out of play: finished tricks, buried by fiving, own rob discard"},
+        {"dealer", l.dealer, n, "dealer, relative seat one-hot"},
+        {"to_move", l.to_move, n, "seat to act, relative one-hot"},
+        {"robbed", l.robbed, n, "seat holding the robbed turn-up"},
+        {"barred", l.barred, n, "seat that declined to rob (barred)"},
+        {"jinker", l.jinker, n, "seat that jinked"},
+        {"phase", l.phase, NPHASES,
+         "five_ask five_answer dealer_rob rob play jink, one-hot"},
+        {"trump", l.trump, 4, "trump suit (the turn-up's), one-hot ♣ ♦ ♥ ♠"},
+        {"turn_rank", l.turn_rank, 13, "the turn-up's rank, one-hot A..K"},
+        {"tricks", l.tricks, n, "tricks won this deal / 5, relative seats"},
+        {"score", l.score, n,
+         "side's chips so far scaled to the return range (target games: "
+         "points / target)"},
+        {"pool", l.pool, 1,
+         "pool / (deals * (players * (stake + spoil_stake) + dealer_stake))"},
+        {"reduced", l.reduced, 1, "a spoilt pool stands (reduced antes)"},
+        {"deal", l.deal, 1, "deals finished / deals (target games: cap)"},
+        {"fived", l.fived, 1, "the dealer fived this deal"},
+    };
+    int k = (int)(sizeof seg / sizeof seg[0]);
+    k = k < max ? k : max;
+    memcpy(out, seg, sizeof seg[0] * (size_t)k);
+    return k;
+}
+
+/* ==== API: names and view ============================================== */
+
+int spoil_five__action_name(const struct game *g, const void *vst, int a,
+                            char *buf, size_t len)
+{
+    (void)g;
+    (void)vst;
+    static const char *const names[] = {"decline",     "ask five",    "no five",
+                                        "accept five", "refuse five", "jink",
+                                        "claim"};
+    char c[8];
+    if (a < A_DECLINE) {
+        card_name(a % CARDS_IN_PACK, c, sizeof c);
+        return snprintf(buf, len, "%s %s", a < A_ROB ? "play" : "rob", c);
+    }
+    return snprintf(buf, len, "%s", names[a - A_DECLINE]);
+}
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str_with_body(pk, s, strlen(s));
+}
+
+static void pack_card(msgpack_packer *pk, int c)
+{
+    char buf[8];
+    int len = card_name(c, buf, sizeof buf);
+    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+}
+
+static void pack_hand(msgpack_packer *pk, hand_t h)
+{
+    msgpack_pack_array(pk, (size_t)hand_count(h));
+    for (; h; h &= h - 1)
+        pack_card(pk, hand_first(h));
+}
+
+static void pack_seat(msgpack_packer *pk, int seat)
+{
+    if (seat == NO_SEAT)
+        msgpack_pack_nil(pk);
+    else
+        msgpack_pack_int(pk, seat);
+}
+
+static void pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        msgpack_pack_int(pk, v[i]);
+}
+
+/* This deal's actions as [seat, name]; another's rob hides its card. */
+static void pack_history(const struct game *g,
+                         const struct spoil_five_state *st, int seat,
+                         msgpack_packer *pk)
+{
+    char name[GAME_NAME_MAX];
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        int s = st->hist[i][0], a = st->hist[i][1];
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, s);
+        if (a >= A_ROB && a < A_DECLINE && s != seat)
+            snprintf(name, sizeof name, "rob");
+        else
+            spoil_five__action_name(g, st, a, name, sizeof name);
+        pack_str(pk, name);
+    }
+}
+
+static void pack_last_deal(const struct spoil_five_state *st,
+                           msgpack_packer *pk)
+{
+    static const char *const outcomes[] = {
+        "none", "won", "spoilt", "jinked", "jink failed", "barred", "played"};
+    msgpack_pack_map(pk, 3);
+    pack_str(pk, "outcome");
+    pack_str(pk, outcomes[st->last_outcome]);
+    pack_str(pk, "winner");
+    pack_seat(pk, st->last_winner);
+    pack_str(pk, "tricks");
+    pack_u8s(pk, st->last_won, st->cfg.n);
+}
+
+static void pack_table(const struct spoil_five_state *st, int seat,
+                       msgpack_packer *pk)
+{
+    static const char *const suits[] = {"♣", "♦", "♥", "♠"};
+    pack_str(pk, "trump");
+    pack_str(pk, suits[st->trump]);
+    pack_str(pk, "turn_up");
+    pack_card(pk, st->turnup);
+    pack_str(pk, "robbed");
+    pack_seat(pk, st->barred == NO_SEAT ? st->rob_seat : NO_SEAT);
+    pack_str(pk, "discard");
+    if (seat == st->rob_seat && st->discard != NO_CARD)
+        pack_card(pk, st->discard);
+    else
+        msgpack_pack_nil(pk);
+    pack_str(pk, "barred");
+    pack_seat(pk, st->barred);
+    pack_str(pk, "buried");
+    pack_hand(pk, st->buried);
+    pack_str(pk, "trick");
+    msgpack_pack_array(pk, st->ntrick);
+    for (int i = 0; i < st->ntrick; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (st->leader + i) % st->cfg.n);
+        pack_card(pk, st->trick[i]);
+    }
+    pack_str(pk, "leader");
+    msgpack_pack_int(pk, st->leader);
+}
+
+int spoil_five__view(const struct game *g, const void *vst, int seat,
+                     msgpack_packer *pk)
+{
+    const struct spoil_five_state *st = cst(vst);
+    int n = st->cfg.n;
+    pack_str(pk, "hand");
+    pack_hand(pk, st->hand[seat]);
+    pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_table(st, seat, pk);
+    pack_str(pk, "tricks");
+    pack_u8s(pk, st->won, n);
+    pack_str(pk, "scores");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++)
+        msgpack_pack_int(pk, st->score[s]);
+    pack_str(pk, "pool");
+    msgpack_pack_int(pk, st->pool);
+    pack_str(pk, "deal");
+    msgpack_pack_int(pk, st->deal_no + (st->phase != PH_OVER));
+    pack_str(pk, "deals");
+    msgpack_pack_int(pk, st->cfg.deals);
+    pack_str(pk, "phase");
+    pack_str(pk, phase_names[st->phase]);
+    pack_str(pk, "jinker");
+    pack_seat(pk, st->jinker);
+    pack_str(pk, "history");
+    pack_history(g, st, seat, pk);
+    pack_str(pk, "last_deal");
+    pack_last_deal(st, pk);
+    return 0;
+}
+
+/* ==== API: determinization ============================================= */
+
+/* Where hidden cards may go: one bin per other seat, and one for the
+ * stock plus another player's rob discard. */
+struct bins {
+    int nb;                 /* bins in use */
+    hand_t allow[MAXP + 1]; /* cards each bin may take */
+    hand_t got[MAXP + 1];   /* cards placed */
+    int room[MAXP + 1];     /* places left */
+    int seat[MAXP + 1];     /* seat of a hand bin, NO_SEAT for the stock */
+};
+
+/* Places c, moving placed cards along an augmenting path if needed
+ * (Kuhn's matching); visited marks bins already tried on this path. */
+static bool bins_place(struct bins *b, int c, unsigned *visited, int start)
+{
+    for (int k = 0; k < b->nb; k++) {
+        int i = (start + k) % b->nb;
+        if (!hand_has(b->allow[i], c) || ((*visited >> i) & 1))
+            continue;
+        *visited |= 1u << i;
+        if (b->room[i] > 0) {
+            b->got[i] |= card_bit(c);
+            b->room[i]--;
+            return true;
+        }
+        for (hand_t h = b->got[i]; h; h &= h - 1) {
+            int d = hand_first(h);
+            if (bins_place(b, d, visited, start)) {
+                b->got[i] = (b->got[i] & ~card_bit(d)) | card_bit(c);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Puts the pool's cards into bins, each first into a bin drawn in
+ * proportion to its free places, as a random deal would. */
+static void bins_fill(struct bins *b, hand_t pool, struct rng *rng)
+{
+    uint8_t cards[CARDS_IN_PACK];
+    int n = 0, left = hand_count(pool);
+    for (; pool; pool &= pool - 1)
+        cards[n++] = (uint8_t)hand_first(pool);
+    rng_shuffle_u8(rng, cards, n);
+    for (int k = 0; k < n; k++, left--) {
+        int x = (int)rng_below(rng, (uint32_t)left), i = 0;
+        while (x >= b->room[i])
+            x -= b->room[i++];
+        unsigned visited = 0;
+        bool placed = bins_place(b, cards[k], &visited, i);
+        assert(placed); /* the true deal is one way to place them all */
+        (void)placed;
+    }
+}
+
+/* Cards of seat j that every other seat knows. */
+static hand_t public_in_hand(const struct spoil_five_state *st, int j)
+{
+    hand_t k = j == st->rob_seat ? st->rob_known : 0;
+    if (st->phase == PH_ROB && j == st->turn)
+        k |= card_bit(st->ace);
+    return k & st->hand[j];
+}
+
+static void bins_setup(const struct spoil_five_state *st, int seat,
+                       struct bins *b)
+{
+    memset(b, 0, sizeof *b);
+    for (int j = 0; j < st->cfg.n; j++) {
+        if (j == seat)
+            continue;
+        hand_t allow = ALL_CARDS & ~st->cant[j];
+        if (st->rob_open && st->rob_seat == NO_SEAT && st->phase == PH_PLAY &&
+            j == st->turn)
+            allow &= ~card_bit(st->ace);
+        b->allow[b->nb] = allow;
+        b->room[b->nb] = hand_count(st->hand[j] & ~public_in_hand(st, j));
+        b->seat[b->nb++] = j;
+    }
+    b->allow[b->nb] = ALL_CARDS;
+    b->room[b->nb] = CARDS_IN_PACK - st->deck_pos +
+                     (st->discard != NO_CARD && st->rob_seat != seat);
+    b->seat[b->nb++] = NO_SEAT;
+}
+
+/* Writes the stock back into the undealt part of the deck. */
+static void restock(struct spoil_five_state *st, hand_t stock, struct rng *rng)
+{
+    int lo = 0, hi = st->deck_pos;
+    for (int c = 0; c < CARDS_IN_PACK; c++) {
+        if (hand_has(stock, c))
+            st->deck[hi++] = (uint8_t)c;
+        else
+            st->deck[lo++] = (uint8_t)c;
+    }
+    rng_shuffle_u8(rng, st->deck + st->deck_pos, CARDS_IN_PACK - st->deck_pos);
+    st->deck_fixed = 0;
+}
+
+void spoil_five__determinize(const struct game *g, void *vst, int seat,
+                             struct rng *rng)
+{
+    (void)g;
+    struct spoil_five_state *st = vst;
+    hand_t seen = st->hand[seat] | st->gone | st->table | card_bit(st->turnup);
+    if (seat == st->rob_seat && st->discard != NO_CARD)
+        seen |= card_bit(st->discard);
+    for (int j = 0; j < st->cfg.n; j++)
+        if (j != seat)
+            seen |= public_in_hand(st, j);
+    struct bins b;
+    bins_setup(st, seat, &b);
+    bins_fill(&b, ALL_CARDS & ~seen, rng);
+    for (int i = 0; i + 1 < b.nb; i++)
+        st->hand[b.seat[i]] = public_in_hand(st, b.seat[i]) | b.got[i];
+    hand_t stock = b.got[b.nb - 1];
+    if (st->discard != NO_CARD && st->rob_seat != seat) {
+        int k = (int)rng_below(rng, (uint32_t)hand_count(stock));
+        st->discard = (uint8_t)hand_nth(stock, k);
+        stock &= ~card_bit(st->discard);
+    }
+    restock(st, stock, rng);
+    if (st->rob_open && st->rob_seat == NO_SEAT)
+        st->rob_holder = (uint8_t)holder_of(st, st->ace);
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== API: text ======================================================== */
+
+/* Appends printf-style text to buf (len bytes), advancing *used; output
+ * past the end is dropped but still counted, like snprintf. */
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + (*used < len ? *used : len),
+                      *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
+}
+
+static void describe_seat(const struct spoil_five_state *st, int s, int seat,
+                          char *buf, size_t len, size_t *used)
+{
+    char h[64] = "";
+    if (seat < 0 || seat == s)
+        hand_format(st->hand[s], h, sizeof h);
+    else
+        snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
+    appendf(buf, len, used, "seat %d%s: %s | tricks %d | %s %d%s\n", s,
+            s == st->dealer ? " (dealer)" : "", h, st->won[s],
+            st->cfg.target ? "points" : "chips", st->score[s],
+            st->phase != PH_OVER && s == st->turn ? "  <- to act" : "");
+}
+
+int spoil_five__describe(const struct game *g, const void *vst, int seat,
+                         char *buf, size_t len)
+{
+    (void)g;
+    const struct spoil_five_state *st = cst(vst);
+    char c[8], t[8];
+    size_t used = 0;
+    card_name(st->turnup, t, sizeof t);
+    appendf(buf, len, &used,
+            "Spoil-Five deal %d of %d, turn-up %s%s, pool %d%s, phase %s\n",
+            st->deal_no + (st->phase != PH_OVER), st->cfg.deals, t,
+            st->rob_seat != NO_SEAT && st->barred == NO_SEAT ? " (robbed)" : "",
+            st->pool,
+            st->reduced && st->phase != PH_OVER ? " (spoilt, reduced antes)"
+                                                : "",
+            phase_names[st->phase]);
+    for (int s = 0; s < st->cfg.n; s++)
+        describe_seat(st, s, seat, buf, len, &used);
+    if (st->discard != NO_CARD && (seat < 0 || seat == st->rob_seat)) {
+        card_name(st->discard, c, sizeof c);
+        appendf(buf, len, &used, "laid out by seat %d: %s\n", st->rob_seat, c);
+    }
+    appendf(buf, len, &used, "trick:");
+    for (int i = 0, s = st->leader; i < st->ntrick; i++) {
+        card_name(st->trick[i], c, sizeof c);
+        appendf(buf, len, &used, " %d:%s", s, c);
+        s = s + 1 == st->cfg.n ? 0 : s + 1;
+    }
+    appendf(buf, len, &used, "\n");
+    return (int)(used < len ? used : len - 1);
+}
