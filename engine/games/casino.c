@@ -1,0 +1,968 @@
+/* casino.c — Casino: a fishing game of captures and builds, 2-4 players
+ * (four may play as two partnerships), rounds scored to a target of 21.
+ *
+ * Rules: seed 004 (the "BJ and Tony Morris" family page, Casino) and
+ * RULES.md §7.4 (G1-G8) with the engine-wide E1, E4, E5, E7, E8. Move
+ * enumeration and names live in casino_moves.c; the state in casino.h.
+ *
+ * Decisions where the sources are silent or leave a choice:
+ * - Seats are clockwise; seat 0 deals first (E4 allows a seeded dealer; a
+ *   fixed one lets tests know who deals, tournaments rotate seats) and the
+ *   deal passes left (seat + 1) each round. The dealer's left leads.
+ * - Pack order: each deal gives four consecutive pack cards to each seat in
+ *   turn, from the dealer's left round to the dealer; on a round's first
+ *   deal the next four go face up to the table. With 2 players: deck[0..3]
+ *   seat 1, [4..7] seat 0, [8..11] table, [12..15] seat 1, and so on. The
+ *   explicit deck prefix orders the whole first round's pack; later rounds
+ *   are shuffled from the state RNG. (Dealing in fours instead of twos
+ *   changes nothing but makes test decks readable.)
+ * - Captures. A face card takes one loose face card of its rank, never two
+ *   (seed, G4). A numeral of rank r takes any non-empty union of disjoint
+ *   groups of table items, each group adding up to r: loose numerals, and
+ *   the r-build as a whole. The player chooses the groups: the seed says a
+ *   card "can" capture them and lets a capturing card trail (G5), so taking
+ *   only some is allowed. One move per set of items taken, however it
+ *   splits into groups (the split changes nothing). Builds of another value
+ *   cannot be taken (seed: a 9 cannot take a 7-build + 2) unless option
+ *   build_as_card (G2 a) lets a single build count as a card of its value.
+ * - Builds. A build of value v (2..10) is the played numeral plus table
+ *   items that split into groups adding up to v, the played card in one of
+ *   them; the player must still hold a card of rank v. The played card's
+ *   group is the card alone (rank v), or the card with loose cards, or the
+ *   card with exactly one single build (raising it, "way 1"; option
+ *   raise_with_table, G2 b, lets loose cards join that group too). The
+ *   other groups are loose cards adding up to v ("incorporate cards equal
+ *   to the new number", way 1; way 2's "alone or with loose cards"; the
+ *   seed's 9-build of 6-3 + 5-4 + 9). A multiple build never changes value:
+ *   it only joins a build of its own value, whole. build_as_card (G2 a)
+ *   lets single builds serve as cards in any group; it allows everything
+ *   raise_with_table does.
+ * - At most one build of each value lies on the table: a new build of
+ *   value v absorbs the existing v-build (two v-builds side by side are a
+ *   multiple build by the seed's definition, and joining it is way 2). So a
+ *   build is named by its value ("7-build"). A build is multiple when its
+ *   cards add up to more than its value.
+ * - Ownership: the seat that made a build or last added to it owns it
+ *   ("created or added to yourself, and no other player has added to it
+ *   since"); a partner's build is not one's own (G6). An owner may not
+ *   trail (seed) unless owner_may_trail (G2 c).
+ * - The capturing card: after any play a player must still hold a card of
+ *   the value of every build he owns. The seed asks it of a new build and
+ *   says an owner can "always" capture; G6 allows several builds if a
+ *   capturing card is held for each; pagat's wording [src 7] asks it of
+ *   every play. So an owner's last card of a value must take his build,
+ *   every seat always has a legal play, and no build outlives its deal.
+ * - Sweeps: a capture that leaves the table empty, except the round's last
+ *   play; counted always, scored (1 each) only with sweeps=true.
+ * - Round end: the table goes to the last capturer's side (to nobody if
+ *   nobody captured). Points (G1): most cards 3, most spades 1, 10♦ 2, 2♠ 1,
+ *   each ace 1; ties for most cards or spades score nothing.
+ *   cards_scoring=two_and_last: most cards 2, the round's last capture 1.
+ * - Game end (G7): a side at or above target and alone at the top wins;
+ *   both over with equal top scores: another round. After max_rounds
+ *   rounds without a winner the episode ends drawn (E7).
+ * - Returns: 0 until the end; then the winning side's seats +1 and every
+ *   other seat -1/(sides-1) (zero-sum; partners equal); a draw is 0.
+ * - Action ids: 0..51 trail card c. Then 52 + (c*10 + kind)*32 + k: card c
+ *   captures (kind 0) or builds value kind+1 (kinds 1..9), on the k-th
+ *   legal set of table items for that card and kind, ordered most cards
+ *   first, then by item mask (loose cards by id, then builds by value). So
+ *   "which card, capture or which build value" is stable (by card id, not
+ *   hand position: a card keeps its ids while held), k = 0 is the biggest
+ *   option, and only k depends on the table; names say exactly what a
+ *   move takes. 16692 ids, at most 4 + 4*10*32 = 1284 legal at once.
+ *   At most 32 options per (card, kind) are offered: the first 32 in that
+ *   order, so those dropped take the fewest cards. Only cluttered tables
+ *   have more (random play: about 1 decision in 400, up to ~1000
+ *   options); the search looks at most at 1024 table subsets and 50000
+ *   unions per block, bounds random play never came near.
+ * - Names: "trail 8♠"; "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦" (the groups,
+ *   highest first); "play 3♥ build 8 on 5♣", "play 2♠ build 9 on 7-build +
+ *   9♦" (the items joined to the played card first). A name longer than
+ *   GAME_NAME_MAX becomes "play 10♦ capture #k" / "play 3♥ build 8 #k".
+ * - Hidden: other hands and the undealt pack. Public: the table, builds and
+ *   owners, every capture (piles are face down but were seen taken), scores.
+ *   The tensor (see obs_layout; seats relative to the observer, clockwise):
+ *   own hand, loose table cards, per card the value/10 of its build, per
+ *   build value 2..10 present / multiple / owner, per seat its captures
+ *   this round (52 each), counts of cards, spades and sweeps, its side's
+ *   score and last round's points, dealer, last capturer, seat to act;
+ *   then undealt cards, the "last" announcement (G4) and rounds played.
+ *   The view adds the round's history as [seat, name] pairs.
+ *   Determinization resamples the hidden cards so that every build owner
+ *   holds a card of its value (rejection sampling, exact; after 64 misses a
+ *   constructive fallback that is consistent but not uniform).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "casino.h"
+
+/* ==== types and constants ============================================== */
+
+#define HAND 4               /* cards per deal to each seat */
+#define TABLE_DEAL 4         /* cards dealt to the table in a round */
+#define MAX_ROUNDS 200       /* largest max_rounds option */
+#define MAX_SWEEPS 24        /* most sweeps one seat makes in a round */
+#define ROUND_POINTS 11      /* points of a round without sweeps */
+#define DET_TRIES 64         /* rejection sampling attempts */
+#define BLOCK_BASE CASINO_TRAILS
+
+enum { P_PLAYERS, P_PARTNERS, P_TARGET, P_CARDS, P_SWEEPS, P_AS_CARD,
+       P_RAISE, P_OWNER_TRAIL, P_MAX_ROUNDS, NPARAMS };
+
+enum { CARDS_THREE, CARDS_TWO_AND_LAST };
+
+static const char *const cards_choices[] = {"three", "two_and_last", NULL};
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 2, 2, CASINO_MAXP, NULL, "number of players"},
+    {"partnerships", PARAM_BOOL, 0, 0, 1, NULL,
+     "four players as two partnerships, partners opposite (needs "
+     "players=4)"},
+    {"target", PARAM_INT, 21, 1, 100, NULL,
+     "points that win the game (seed: 21; some play 11 or 50)"},
+    {"cards_scoring", PARAM_ENUM, CARDS_THREE, 0, 0, cards_choices,
+     "three: 3 for most cards; two_and_last: 2 for most cards and 1 for "
+     "the round's last capture (seed variant)"},
+    {"sweeps", PARAM_BOOL, 0, 0, 1, NULL,
+     "a sweep (taking the whole table) scores 1 (seed variant, G1)"},
+    {"build_as_card", PARAM_BOOL, 0, 0, 1, NULL,
+     "a single build counts as a card of its value for captures and builds "
+     "(G2 a)"},
+    {"raise_with_table", PARAM_BOOL, 0, 0, 1, NULL,
+     "loose table cards may help a hand card raise a single build (G2 b)"},
+    {"owner_may_trail", PARAM_BOOL, 0, 0, 1, NULL,
+     "a build's owner may trail, keeping a card of its value (G2 c)"},
+    {"max_rounds", PARAM_INT, 50, 1, MAX_ROUNDS, NULL,
+     "rounds before the episode ends drawn (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "casino(players=4,partnerships=true)",
+    "casino(players=4,partnerships=true,sweeps=true,build_as_card=true,"
+    "owner_may_trail=true)",
+    "casino(players=3,raise_with_table=true,owner_may_trail=true,"
+    "cards_scoring=two_and_last)",
+    "casino(players=3,build_as_card=true,sweeps=true,target=11)",
+    "casino(players=4,raise_with_table=true,sweeps=true)",
+    NULL};
+
+static const char *const view_keys[] = {
+    "hand",   "table",      "builds", "won",           "sweeps",
+    "scores", "last_round", "dealer", "last_capturer", "round",
+    "deal",   "stock",      "last_deal", "history",    NULL};
+
+/* Offsets of the observation tensor's segments for n players. */
+struct layout {
+    int hand, loose, in_build, builds, multiple, owner, won, nwon, spades;
+    int sweeps, score, last, dealer, capturer, actor, stock, last_deal;
+    int round, size;
+};
+
+/* ==== static helpers: options and seats ================================ */
+
+static int nplayers(const struct game *g)
+{
+    return g->dims.players;
+}
+
+static int opt(const struct game *g, int p)
+{
+    return (int)g->params.v[p];
+}
+
+static struct casino_rules rules_of(const struct game *g)
+{
+    return (struct casino_rules){opt(g, P_AS_CARD) != 0,
+                                 opt(g, P_RAISE) != 0,
+                                 opt(g, P_OWNER_TRAIL) != 0};
+}
+
+static int side_of(const struct game *g, int seat)
+{
+    return g->dims.team[seat];
+}
+
+static hand_t table_cards(const struct casino_state *st)
+{
+    hand_t h = st->loose;
+    for (int v = 2; v <= CASINO_VMAX; v++)
+        h |= st->build[v];
+    return h;
+}
+
+static bool hands_empty(const struct game *g, const struct casino_state *st)
+{
+    for (int p = 0; p < nplayers(g); p++)
+        if (st->hand[p])
+            return false;
+    return true;
+}
+
+/* ==== static helpers: deals and scoring ================================ */
+
+/* Gives four pack cards to each seat from the dealer's left. */
+static void deal_hands(const struct game *g, struct casino_state *st)
+{
+    int n = nplayers(g);
+    for (int i = 1; i <= n; i++) {
+        int seat = (st->dealer + i) % n;
+        for (int k = 0; k < HAND; k++)
+            st->hand[seat] |= card_bit(st->pack[st->next++]);
+    }
+}
+
+/* Starts a round: a new pack (prefix pre on top), hands, the table. */
+static int start_round(const struct game *g, struct casino_state *st,
+                       const uint8_t *pre, int npre)
+{
+    int rc = deck_build(st->pack, CARDS_IN_PACK, pre, npre, &st->rng);
+    if (rc)
+        return rc;
+    memset(st->won, 0, sizeof st->won);
+    memset(st->build, 0, sizeof st->build);
+    memset(st->owner, CASINO_NO_SEAT, sizeof st->owner);
+    memset(st->sweeps, 0, sizeof st->sweeps);
+    st->loose = 0;
+    st->next = 0;
+    st->nhist = 0;
+    st->last_capturer = CASINO_NO_SEAT;
+    deal_hands(g, st);
+    for (int k = 0; k < TABLE_DEAL; k++)
+        st->loose |= card_bit(st->pack[st->next++]);
+    st->turn = (uint8_t)((st->dealer + 1) % nplayers(g));
+    return 0;
+}
+
+/* Cards and spades won per side; each side's points from single cards. */
+static void count_sides(const struct game *g, const struct casino_state *st,
+                        int *ncards, int *nspades, int *pts)
+{
+    for (int p = 0; p < nplayers(g); p++) {
+        int s = side_of(g, p);
+        hand_t w = st->won[p];
+        ncards[s] += hand_count(w);
+        nspades[s] += hand_count(w & suit_mask(SPADES));
+        pts[s] += hand_has(w, card_make(10, DIAMONDS)) ? 2 : 0;
+        pts[s] += hand_has(w, card_make(2, SPADES));
+        for (int su = 0; su < 4; su++)
+            pts[s] += hand_has(w, card_make(ACE, su));
+        if (opt(g, P_SWEEPS))
+            pts[s] += st->sweeps[p];
+    }
+}
+
+/* The side alone at the top of count[0..n), or -1 on a tie. */
+static int sole_best(const int *count, int n)
+{
+    int who = 0, ties = 0;
+    for (int s = 1; s < n; s++) {
+        if (count[s] > count[who]) {
+            who = s;
+            ties = 0;
+        } else if (count[s] == count[who]) {
+            ties++;
+        }
+    }
+    return ties ? -1 : who;
+}
+
+/* Scores the round's piles into last_points and the game totals. */
+static void score_round(const struct game *g, struct casino_state *st)
+{
+    int n = g->dims.teams, ncards[CASINO_MAXP] = {0};
+    int nspades[CASINO_MAXP] = {0}, pts[CASINO_MAXP] = {0};
+    bool two = opt(g, P_CARDS) == CARDS_TWO_AND_LAST;
+    count_sides(g, st, ncards, nspades, pts);
+    int most = sole_best(ncards, n), spades = sole_best(nspades, n);
+    if (most >= 0)
+        pts[most] += two ? 2 : 3;
+    if (spades >= 0)
+        pts[spades] += 1;
+    if (two && st->last_capturer != CASINO_NO_SEAT)
+        pts[side_of(g, st->last_capturer)] += 1;
+    for (int s = 0; s < n; s++) {
+        st->last_points[s] = (int8_t)pts[s];
+        st->score[s] = (int16_t)(st->score[s] + pts[s]);
+    }
+}
+
+/* After scoring: the winner, a drawn end at the cap, or another round. */
+static void close_round(const struct game *g, struct casino_state *st)
+{
+    int n = g->dims.teams, best[CASINO_MAXP];
+    st->rounds++;
+    for (int s = 0; s < n; s++)
+        best[s] = st->score[s];
+    int top = sole_best(best, n);
+    if (top >= 0 && st->score[top] >= opt(g, P_TARGET)) {
+        st->over = 1;
+        st->winner = (uint8_t)top;
+    } else if (st->rounds >= opt(g, P_MAX_ROUNDS)) {
+        st->over = 1;
+    } else {
+        st->dealer = (uint8_t)((st->dealer + 1) % nplayers(g));
+        start_round(g, st, NULL, 0);
+    }
+}
+
+static void end_round(const struct game *g, struct casino_state *st)
+{
+    if (st->last_capturer != CASINO_NO_SEAT)
+        st->won[st->last_capturer] |= table_cards(st);
+    st->loose = 0;
+    memset(st->build, 0, sizeof st->build);
+    score_round(g, st);
+    close_round(g, st);
+}
+
+/* ==== static helpers: plays ============================================ */
+
+static int encode(int card, int kind, int k)
+{
+    return BLOCK_BASE + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+}
+
+static void decode(int action, int *card, int *kind, int *k)
+{
+    int a = action - BLOCK_BASE;
+    *k = a % CASINO_OPTS;
+    a /= CASINO_OPTS;
+    *kind = a % CASINO_KINDS;
+    *card = a / CASINO_KINDS;
+}
+
+/* The items of option k of (card, kind) for the seat to play; false if
+ * there is no such legal option. */
+static bool block_items(const struct game *g, const struct casino_state *st,
+                        int card, int kind, int k, uint64_t *items)
+{
+    struct casino_rules ru = rules_of(g);
+    struct casino_blocks b;
+    if (st->over)
+        return false;
+    if (!hand_has(st->hand[st->turn], card))
+        return false;
+    casino__blocks(st, &ru, st->turn, card_bit(card), 1u << kind, &b);
+    if (k >= b.n[kind])
+        return false;
+    *items = b.items[kind][k];
+    return true;
+}
+
+/* Takes the items off the table; returns their cards. */
+static hand_t lift(struct casino_state *st, uint64_t items)
+{
+    hand_t h = items & ~CASINO_BUILD_BITS;
+    st->loose &= ~h;
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!(items & casino_build_bit(v)))
+            continue;
+        h |= st->build[v];
+        st->build[v] = 0;
+        st->owner[v] = CASINO_NO_SEAT;
+    }
+    return h;
+}
+
+static void capture(const struct game *g, struct casino_state *st, int card,
+                    uint64_t items)
+{
+    int seat = st->turn;
+    st->won[seat] |= lift(st, items) | card_bit(card);
+    st->last_capturer = (uint8_t)seat;
+    /* Clearing the table with the round's very last play is no sweep. */
+    if (!table_cards(st) &&
+        !(st->next == CARDS_IN_PACK && hands_empty(g, st)))
+        st->sweeps[seat]++;
+}
+
+static void make_build(struct casino_state *st, int card, int v,
+                       uint64_t items)
+{
+    st->build[v] = lift(st, items) | card_bit(card);
+    st->owner[v] = st->turn;
+}
+
+/* Passes the turn; deals again, or ends the round, when hands are empty. */
+static void next_turn(const struct game *g, struct casino_state *st)
+{
+    st->turn = (uint8_t)((st->turn + 1) % nplayers(g));
+    if (!hands_empty(g, st))
+        return;
+    if (st->next < CARDS_IN_PACK)
+        deal_hands(g, st);
+    else
+        end_round(g, st);
+}
+
+/* ==== API: configure, init, play ======================================= */
+
+static void layout_of(int n, struct layout *L)
+{
+    int o = 0, nb = CASINO_VMAX - 1;
+    L->hand = o, o += CARDS_IN_PACK;
+    L->loose = o, o += CARDS_IN_PACK;
+    L->in_build = o, o += CARDS_IN_PACK;
+    L->builds = o, o += nb;
+    L->multiple = o, o += nb;
+    L->owner = o, o += nb * n;
+    L->won = o, o += n * CARDS_IN_PACK;
+    L->nwon = o, o += n;
+    L->spades = o, o += n;
+    L->sweeps = o, o += n;
+    L->score = o, o += n;
+    L->last = o, o += n;
+    L->dealer = o, o += n;
+    L->capturer = o, o += n;
+    L->actor = o, o += n;
+    L->stock = o++;
+    L->last_deal = o++;
+    L->round = o++;
+    L->size = o;
+}
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    int n = (int)p->v[P_PLAYERS];
+    bool partners = p->v[P_PARTNERS] != 0;
+    struct layout L;
+    if (partners && n != 4)
+        return err_set(err, errlen, ERR_INVAL,
+                       "partnerships=true needs players=4 (two sides of "
+                       "two, partners opposite), not players=%d", n);
+    layout_of(n, &L);
+    d->players = n;
+    d->teams = partners ? 2 : n;
+    for (int i = 0; i < n; i++)
+        d->team[i] = (int8_t)(partners ? i % 2 : i);
+    d->num_actions = CASINO_NUM_ACTIONS;
+    d->max_legal = HAND + HAND * CASINO_KINDS * CASINO_OPTS;
+    d->obs_size = L.size;
+    d->obs_low = 0;
+    d->obs_high = 1;
+    d->max_length = CASINO_PLAYS * (int)p->v[P_MAX_ROUNDS];
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    struct casino_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->winner = CASINO_NO_SEAT;
+    return start_round(g, st, deck, ndeck);
+}
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    const struct casino_state *st = vst;
+    (void)g;
+    return st->over ? 0 : 1u << st->turn;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct casino_state *st = vst;
+    struct casino_rules ru = rules_of(g);
+    struct casino_blocks b[HAND];
+    int n = 0, i = 0;
+    if (st->over || seat != st->turn)
+        return 0;
+    for (hand_t h = st->hand[seat]; h; h &= h - 1)
+        if (casino__may_trail(st, &ru, seat, hand_first(h)))
+            out[n++] = hand_first(h);
+    casino__blocks(st, &ru, seat, st->hand[seat], (1u << CASINO_KINDS) - 1,
+                   b);
+    for (hand_t h = st->hand[seat]; h; h &= h - 1, i++)
+        for (int kind = 0; kind < CASINO_KINDS; kind++)
+            for (int k = 0; k < b[i].n[kind]; k++)
+                out[n++] = encode(hand_first(h), kind, k);
+    return n;
+}
+
+static int apply(const struct game *g, void *vst, int action)
+{
+    struct casino_state *st = vst;
+    int card = action, kind = CASINO_TRAIL, k = 0;
+    uint64_t items = 0;
+    if (action >= BLOCK_BASE) {
+        decode(action, &card, &kind, &k);
+        block_items(g, st, card, kind, k, &items);
+    }
+    st->hist_card[st->nhist] = (uint8_t)card;
+    st->hist_kind[st->nhist] = (uint8_t)kind;
+    st->hist_items[st->nhist++] = items;
+    st->hand[st->turn] &= ~card_bit(card);
+    if (kind == CASINO_TRAIL)
+        st->loose |= card_bit(card);
+    else if (kind == 0)
+        capture(g, st, card, items);
+    else
+        make_build(st, card, kind + 1, items);
+    next_turn(g, st);
+    return 0;
+}
+
+/* 0 until the end; then +1 for the winning side, the rest share -1. */
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    const struct casino_state *st = vst;
+    double lose = -1.0 / (g->dims.teams - 1);
+    for (int p = 0; p < nplayers(g); p++) {
+        if (!st->over || st->winner == CASINO_NO_SEAT)
+            out[p] = 0;
+        else
+            out[p] = side_of(g, p) == st->winner ? 1.0 : lose;
+    }
+}
+
+/* ==== API: observation ================================================= */
+
+static void plane(float *out, hand_t h)
+{
+    for (; h; h &= h - 1)
+        out[hand_first(h)] = 1;
+}
+
+static float clamp01(double x)
+{
+    return x > 1 ? 1.0f : (float)x;
+}
+
+static void observe_builds(const struct game *g,
+                           const struct casino_state *st, int seat,
+                           const struct layout *L, float *out)
+{
+    int n = nplayers(g);
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!st->build[v])
+            continue;
+        for (hand_t h = st->build[v]; h; h &= h - 1)
+            out[L->in_build + hand_first(h)] = (float)v / CASINO_VMAX;
+        out[L->builds + v - 2] = 1;
+        out[L->multiple + v - 2] = casino__multiple(st, v);
+        out[L->owner + (v - 2) * n + (st->owner[v] - seat + n) % n] = 1;
+    }
+}
+
+/* The per-seat segments, in seat order relative to the observer. */
+static void observe_seats(const struct game *g,
+                          const struct casino_state *st, int seat,
+                          const struct layout *L, float *out)
+{
+    int n = nplayers(g);
+    double scale = 1.0 / (opt(g, P_TARGET) + ROUND_POINTS);
+    for (int k = 0; k < n; k++) {
+        int p = (seat + k) % n, s = side_of(g, p);
+        plane(out + L->won + k * CARDS_IN_PACK, st->won[p]);
+        out[L->nwon + k] = (float)hand_count(st->won[p]) / CARDS_IN_PACK;
+        out[L->spades + k] =
+            (float)hand_count(st->won[p] & suit_mask(SPADES)) / 13;
+        out[L->sweeps + k] = (float)st->sweeps[p] / MAX_SWEEPS;
+        out[L->score + k] = clamp01(st->score[s] * scale);
+        out[L->last + k] =
+            (float)st->last_points[s] / (ROUND_POINTS + CASINO_PLAYS);
+        out[L->dealer + k] = p == st->dealer;
+        out[L->capturer + k] = p == st->last_capturer;
+        out[L->actor + k] = !st->over && p == st->turn;
+    }
+}
+
+static void observe(const struct game *g, const void *vst, int seat,
+                    float *out)
+{
+    const struct casino_state *st = vst;
+    struct layout L;
+    layout_of(nplayers(g), &L);
+    memset(out, 0, sizeof *out * (size_t)L.size);
+    plane(out + L.hand, st->hand[seat]);
+    plane(out + L.loose, st->loose);
+    observe_builds(g, st, seat, &L, out);
+    observe_seats(g, st, seat, &L, out);
+    out[L.stock] = (float)(CARDS_IN_PACK - st->next) /
+                   (CARDS_IN_PACK - TABLE_DEAL - 2 * HAND);
+    out[L.last_deal] = st->next == CARDS_IN_PACK;
+    out[L.round] = (float)st->rounds / opt(g, P_MAX_ROUNDS);
+}
+
+static int obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    struct layout L;
+    int n = nplayers(g), nb = CASINO_VMAX - 1;
+    layout_of(n, &L);
+    const struct obs_segment seg[] = {
+        {"hand", L.hand, 52, "own cards, one per card id"},
+        {"table", L.loose, 52, "loose cards on the table"},
+        {"in_build", L.in_build, 52,
+         "per card: value/10 of the build holding it, else 0"},
+        {"builds", L.builds, nb, "per value 2..10: 1 if a build of it lies"},
+        {"multiple", L.multiple, nb, "per value 2..10: 1 if that build is "
+         "multiple (its value can no longer change)"},
+        {"owner", L.owner, nb * n, "per value 2..10, per seat from self "
+         "clockwise: 1 for the build's owner"},
+        {"won", L.won, n * 52, "per seat from self clockwise: cards it "
+         "captured this round"},
+        {"won_count", L.nwon, n, "per seat: cards captured / 52"},
+        {"spades", L.spades, n, "per seat: spades captured / 13"},
+        {"sweeps", L.sweeps, n, "per seat: sweeps this round / 24"},
+        {"score", L.score, n, "per seat: its side's game total / (target "
+         "+ 11), at most 1"},
+        {"last_round", L.last, n, "per seat: its side's points in the last "
+         "round scored / 59"},
+        {"dealer", L.dealer, n, "per seat: 1 for this round's dealer"},
+        {"last_capturer", L.capturer, n, "per seat: 1 for the last seat to "
+         "capture this round"},
+        {"to_act", L.actor, n, "per seat: 1 for the seat to play"},
+        {"stock", L.stock, 1, "undealt cards / 40"},
+        {"last_deal", L.last_deal, 1, "1 once the last cards are dealt"},
+        {"round", L.round, 1, "rounds scored / max_rounds"},
+    };
+    int k = (int)(sizeof seg / sizeof seg[0]);
+    k = k < max ? k : max;
+    memcpy(out, seg, sizeof seg[0] * (size_t)k);
+    return k;
+}
+
+/* ==== API: view and names ============================================== */
+
+static void pack_str(msgpack_packer *pk, const char *s)
+{
+    msgpack_pack_str_with_body(pk, s, strlen(s));
+}
+
+static void pack_hand(msgpack_packer *pk, hand_t h)
+{
+    char buf[8];
+    msgpack_pack_array(pk, (size_t)hand_count(h));
+    for (; h; h &= h - 1) {
+        int len = card_name(hand_first(h), buf, sizeof buf);
+        msgpack_pack_str_with_body(pk, buf, (size_t)len);
+    }
+}
+
+static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
+{
+    int nb = 0;
+    for (int v = 2; v <= CASINO_VMAX; v++)
+        nb += st->build[v] != 0;
+    msgpack_pack_array(pk, (size_t)nb);
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!st->build[v])
+            continue;
+        msgpack_pack_map(pk, 4);
+        pack_str(pk, "value");
+        msgpack_pack_int(pk, v);
+        pack_str(pk, "cards");
+        pack_hand(pk, st->build[v]);
+        pack_str(pk, "multiple");
+        if (casino__multiple(st, v))
+            msgpack_pack_true(pk);
+        else
+            msgpack_pack_false(pk);
+        pack_str(pk, "owner");
+        msgpack_pack_int(pk, st->owner[v]);
+    }
+}
+
+/* The name of the round's play i; one too long for GAME_NAME_MAX is cut to
+ * its card, kind and number of cards taken (never mid-character). */
+static void history_name(const struct casino_state *st, int i, char *buf,
+                         size_t len)
+{
+    int card = st->hist_card[i], kind = st->hist_kind[i];
+    uint64_t items = st->hist_items[i];
+    char c[8];
+    if (casino__name(card, kind, items, buf, len) < (int)len)
+        return;
+    card_name(card, c, sizeof c);
+    if (kind)
+        snprintf(buf, len, "play %s build %d on %d items", c, kind + 1,
+                 hand_count(items));
+    else
+        snprintf(buf, len, "play %s capture %d items", c,
+                 hand_count(items));
+}
+
+/* This round's plays as [seat, name]; seats follow the turn order. */
+static void pack_history(const struct game *g, const struct casino_state *st,
+                         msgpack_packer *pk)
+{
+    char name[GAME_NAME_MAX];
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (st->dealer + 1 + i) % nplayers(g));
+        history_name(st, i, name, sizeof name);
+        pack_str(pk, name);
+    }
+}
+
+static void pack_ints(msgpack_packer *pk, const int *v, int n)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        msgpack_pack_int(pk, v[i]);
+}
+
+/* Per seat: sweeps, its side's score, its side's last round points. */
+static void pack_counts(const struct game *g, const struct casino_state *st,
+                        msgpack_packer *pk)
+{
+    int n = nplayers(g), sw[CASINO_MAXP], sc[CASINO_MAXP], last[CASINO_MAXP];
+    for (int p = 0; p < n; p++) {
+        sw[p] = st->sweeps[p];
+        sc[p] = st->score[side_of(g, p)];
+        last[p] = st->last_points[side_of(g, p)];
+    }
+    pack_str(pk, "sweeps");
+    pack_ints(pk, sw, n);
+    pack_str(pk, "scores");
+    pack_ints(pk, sc, n);
+    pack_str(pk, "last_round");
+    pack_ints(pk, last, n);
+}
+
+static int deal_number(const struct game *g, const struct casino_state *st)
+{
+    return (st->next - TABLE_DEAL) / (HAND * nplayers(g));
+}
+
+static int view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    const struct casino_state *st = vst;
+    pack_str(pk, "hand");
+    pack_hand(pk, st->hand[seat]);
+    pack_str(pk, "table");
+    pack_hand(pk, st->loose);
+    pack_str(pk, "builds");
+    pack_builds(st, pk);
+    pack_str(pk, "won");
+    msgpack_pack_array(pk, (size_t)nplayers(g));
+    for (int p = 0; p < nplayers(g); p++)
+        pack_hand(pk, st->won[p]);
+    pack_counts(g, st, pk);
+    pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_str(pk, "last_capturer");
+    if (st->last_capturer == CASINO_NO_SEAT)
+        msgpack_pack_nil(pk);
+    else
+        msgpack_pack_int(pk, st->last_capturer);
+    pack_str(pk, "round");
+    msgpack_pack_int(pk, st->rounds + !st->over);
+    pack_str(pk, "deal");
+    msgpack_pack_int(pk, deal_number(g, st));
+    pack_str(pk, "stock");
+    msgpack_pack_int(pk, CARDS_IN_PACK - st->next);
+    pack_str(pk, "last_deal");
+    if (st->next == CARDS_IN_PACK)
+        msgpack_pack_true(pk);
+    else
+        msgpack_pack_false(pk);
+    pack_str(pk, "history");
+    pack_history(g, st, pk);
+    return 0;
+}
+
+static int action_name(const struct game *g, const void *vst, int action,
+                       char *buf, size_t len)
+{
+    const struct casino_state *st = vst;
+    char name[GAME_NAME_MAX], c[8], what[16] = " capture";
+    int card, kind, k;
+    uint64_t items;
+    if (action < BLOCK_BASE)
+        return casino__name(action, CASINO_TRAIL, 0, buf, len);
+    decode(action, &card, &kind, &k);
+    if (block_items(g, st, card, kind, k, &items) &&
+        casino__name(card, kind, items, name, sizeof name) <
+            (int)sizeof name)
+        return snprintf(buf, len, "%s", name);
+    /* No such option here, or a name too long: the id's generic name. */
+    card_name(card, c, sizeof c);
+    if (kind)
+        snprintf(what, sizeof what, " build %d", kind + 1);
+    return snprintf(buf, len, "play %s%s #%d", c, what, k);
+}
+
+/* ==== API: determinization ============================================= */
+
+/* True if every build's owner holds a card of its value. */
+static bool owners_hold(const struct game *g, const struct casino_state *st)
+{
+    for (int p = 0; p < nplayers(g); p++)
+        if (casino__owned(st, p) & ~casino__ranks(st->hand[p]))
+            return false;
+    return true;
+}
+
+/* Deals pool to the hands of every seat but seat (size[p] cards each) and
+ * the rest to the undealt pack. */
+static void place(const struct game *g, struct casino_state *st, int seat,
+                  const int *size, const uint8_t *pool, int np)
+{
+    int k = 0;
+    for (int p = 0; p < nplayers(g); p++) {
+        if (p == seat)
+            continue;
+        st->hand[p] = 0;
+        for (int i = 0; i < size[p]; i++)
+            st->hand[p] |= card_bit(pool[k++]);
+    }
+    memcpy(st->pack + st->next, pool + k, (size_t)(np - k));
+}
+
+/* Moves into each owner's first slots of the shuffled pool a card of the
+ * value of each build it owns (consistent, not uniform: the fallback). */
+static void force_owners(const struct game *g, const struct casino_state *st,
+                         int seat, const int *size, uint8_t *pool, int np)
+{
+    uint64_t fixed = 0;
+    int slot = 0;
+    for (int p = 0; p < nplayers(g); p++) {
+        if (p == seat)
+            continue;
+        unsigned need = casino__owned(st, p);
+        for (int j = 0, at = slot; j < np && need; j++) {
+            unsigned r = 1u << card_rank(pool[j]);
+            if ((fixed >> j) & 1 || !(need & r))
+                continue;
+            uint8_t t = pool[at];
+            pool[at] = pool[j];
+            pool[j] = t;
+            fixed |= (uint64_t)1 << at++;
+            need &= ~r;
+            j = -1; /* the swap moved an unfixed card: look again */
+        }
+        slot += size[p];
+    }
+}
+
+static void determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    struct casino_state *st = vst;
+    int size[CASINO_MAXP] = {0}, np = 0, tries = 0;
+    uint8_t pool[CARDS_IN_PACK];
+    hand_t seen = st->hand[seat] | table_cards(st);
+    for (int p = 0; p < nplayers(g); p++) {
+        seen |= st->won[p];
+        if (p != seat)
+            size[p] = hand_count(st->hand[p]);
+    }
+    for (int c = 0; c < CARDS_IN_PACK; c++)
+        if (!hand_has(seen, c))
+            pool[np++] = (uint8_t)c;
+    do {
+        rng_shuffle_u8(rng, pool, np);
+        if (++tries == DET_TRIES)
+            force_owners(g, st, seat, size, pool, np);
+        place(g, st, seat, size, pool, np);
+    } while (!owners_hold(g, st) && tries < DET_TRIES);
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== API: description ================================================= */
+
+/* Appends to buf (len bytes) at *w; *w counts what was wanted, as
+ * snprintf does, so truncation is detected once at the end. */
+static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
+{
+    va_list ap;
+    size_t at = *w < len ? *w : len;
+    va_start(ap, fmt);
+    int k = vsnprintf(buf + at, len - at, fmt, ap);
+    va_end(ap);
+    *w += k > 0 ? (size_t)k : 0;
+}
+
+static void describe_table(const struct casino_state *st, char *buf,
+                           size_t len, size_t *w)
+{
+    char cards[CARDS_IN_PACK * 8];
+    hand_format(st->loose, cards, sizeof cards);
+    append(buf, len, w, "table: %s\n", st->loose ? cards : "(empty)");
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!st->build[v])
+            continue;
+        hand_format(st->build[v], cards, sizeof cards);
+        append(buf, len, w, "  %d-build (%s, seat %d's): %s\n", v,
+               casino__multiple(st, v) ? "multiple" : "single",
+               st->owner[v], cards);
+    }
+}
+
+static int describe(const struct game *g, const void *vst, int seat,
+                    char *buf, size_t len)
+{
+    const struct casino_state *st = vst;
+    char cards[64];
+    size_t w = 0;
+    append(buf, len, &w, "Casino round %d, deal %d%s, %d cards undealt\n",
+           st->rounds + !st->over, deal_number(g, st),
+           st->next == CARDS_IN_PACK ? " (last)" : "",
+           CARDS_IN_PACK - st->next);
+    describe_table(st, buf, len, &w);
+    for (int p = 0; p < nplayers(g); p++) {
+        hand_format(st->hand[p], cards, sizeof cards);
+        append(buf, len, &w, "seat %d%s: side %d score %d; won %d cards, "
+               "%d sweeps; ", p, p == st->dealer ? " (dealer)" : "",
+               side_of(g, p), st->score[side_of(g, p)],
+               hand_count(st->won[p]), st->sweeps[p]);
+        if (seat < 0 || seat == p)
+            append(buf, len, &w, "hand %s\n", st->hand[p] ? cards : "-");
+        else
+            append(buf, len, &w, "%d in hand\n", hand_count(st->hand[p]));
+    }
+    if (!st->over)
+        append(buf, len, &w, "seat %d to play\n", st->turn);
+    else if (st->winner == CASINO_NO_SEAT)
+        append(buf, len, &w, "game over: drawn\n");
+    else
+        append(buf, len, &w, "game over: side %d wins\n", st->winner);
+    return (int)w;
+}
+
+/* ==== the descriptor =================================================== */
+
+const struct game_def casino_game = {
+    .name = "casino",
+    .long_name = "Casino",
+    .source = "seed 004 (BJ and Tony Morris family page), Casino; "
+              "RULES.md §7.4",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
+             GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct casino_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &cards_standard,
+    .view_keys = view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = observe,
+    .obs_layout = obs_layout,
+    .view = view,
+    .action_name = action_name,
+    .determinize = determinize,
+    .describe = describe,
+};

@@ -1,0 +1,108 @@
+/* casino.h — Casino internals shared by casino.c (the game interface) and
+ * casino_moves.c (capture and build enumeration, move names).
+ *
+ * Only the two Casino files and the Casino tests include this header; the
+ * rest of parlor sees the game through casino_game alone. The state is
+ * plain data: the table is a bitset of loose cards plus one card bitset per
+ * build value (at most one build of each value lies on the table, see the
+ * decisions in casino.c), so a move is (hand card, kind, item mask) where
+ * the item mask holds loose cards as bits 0..51 and the build of value v
+ * as bit 50 + v (bits 52..60).
+ */
+#ifndef PARLOR_CASINO_H
+#define PARLOR_CASINO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../common/rng.h"
+#include "../cards.h"
+
+#define CASINO_MAXP 4        /* most seats */
+#define CASINO_PLAYS 48      /* hand cards played in one round */
+#define CASINO_VMAX 10       /* highest build value */
+#define CASINO_KINDS 10      /* per card: capture, then build 2..10 */
+#define CASINO_OPTS 32       /* options per (card, kind) block of ids */
+#define CASINO_TRAILS CARDS_IN_PACK /* ids 0..51: trail card c */
+#define CASINO_NUM_ACTIONS                                                 \
+    (CASINO_TRAILS + CARDS_IN_PACK * CASINO_KINDS * CASINO_OPTS)
+#define CASINO_NO_SEAT 0xff
+#define CASINO_TRAIL 0xff    /* history kind of a trail */
+#define CASINO_BUILD_SHIFT 50
+#define CASINO_BUILD_BITS (0x1ffull << 52) /* item bits of builds 2..10 */
+
+/* Item bit of the build of value v (2..10). */
+static inline uint64_t casino_build_bit(int v)
+{
+    return (uint64_t)1 << (CASINO_BUILD_SHIFT + v);
+}
+
+/* The rule variants the move enumeration needs (RULES.md §7.4 G2). */
+struct casino_rules {
+    bool as_card;     /* G2(a): a single build acts as a card of its value */
+    bool raise_table; /* G2(b): table cards may help raise a single build */
+    bool owner_trail; /* G2(c): a build's owner may trail */
+};
+
+struct casino_state {
+    struct rng rng;                     /* later rounds' packs */
+    hand_t hand[CASINO_MAXP];           /* cards held */
+    hand_t won[CASINO_MAXP];            /* cards captured this round */
+    hand_t loose;                       /* loose cards on the table */
+    hand_t build[CASINO_VMAX + 1];      /* cards of the build of value v */
+    uint64_t hist_items[CASINO_PLAYS];  /* this round: items each play used */
+    uint8_t hist_card[CASINO_PLAYS];    /* this round: card each play showed */
+    uint8_t hist_kind[CASINO_PLAYS];    /* 0 capture, v-1 build v, or trail */
+    uint8_t pack[CARDS_IN_PACK];        /* this round's pack, dealt in order */
+    int16_t score[CASINO_MAXP];         /* game total per side */
+    int8_t last_points[CASINO_MAXP];    /* per side: the last round scored */
+    uint8_t owner[CASINO_VMAX + 1];     /* seat that last made or added to v */
+    uint8_t sweeps[CASINO_MAXP];        /* sweeps per seat this round */
+    uint8_t next;                       /* index of the pack's next card */
+    uint8_t nhist;                      /* plays made this round */
+    uint8_t dealer;                     /* seat dealing this round */
+    uint8_t turn;                       /* seat to play */
+    uint8_t last_capturer;              /* seat, or CASINO_NO_SEAT */
+    uint8_t rounds;                     /* rounds scored this episode */
+    uint8_t over;                       /* 1 once the episode has ended */
+    uint8_t winner;                     /* winning side, or CASINO_NO_SEAT */
+};
+
+/* The ranks present in h, as bits 1 << rank. */
+unsigned casino__ranks(hand_t h);
+
+/* The build values seat owns, as bits 1 << v. */
+unsigned casino__owned(const struct casino_state *st, int seat);
+
+/* True if the build of value v is multiple: its cards add up to more. */
+bool casino__multiple(const struct casino_state *st, int v);
+
+/* True if seat may trail card (a card it holds). */
+bool casino__may_trail(const struct casino_state *st,
+                       const struct casino_rules *ru, int seat, int card);
+
+/* Item masks of a card's legal captures and builds, per kind. */
+struct casino_blocks {
+    uint64_t items[CASINO_KINDS][CASINO_OPTS]; /* in canonical order */
+    uint8_t n[CASINO_KINDS];                   /* how many per kind */
+};
+
+/* Fills out[i] with the item masks of seat's legal plays of the i-th card
+ * (ascending id) of cards that seat holds, in each kind whose bit is set in
+ * kinds (kind 0 capture, k >= 1 build of value k + 1; other kinds get 0),
+ * each block in its canonical order: most cards first, then the lower item
+ * mask. out has room for one entry per card held. */
+void casino__blocks(const struct casino_state *st,
+                    const struct casino_rules *ru, int seat, hand_t cards,
+                    unsigned kinds, struct casino_blocks *out);
+
+/* Number of cards an item mask stands for in state st. */
+int casino__weight(const struct casino_state *st, uint64_t items);
+
+/* Writes the readable name of playing card in kind on items ("trail 8♠",
+ * "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦", "play 3♥ build 8 on 5♣").
+ * Returns the length it needed, as snprintf does. */
+int casino__name(int card, int kind, uint64_t items, char *buf, size_t len);
+
+#endif
