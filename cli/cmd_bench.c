@@ -9,6 +9,11 @@
  * states sampled from playouts. The actions hash is FNV-1a 64 over the
  * actions (32-bit little-endian) of episodes dealt with seeds 1..1000,
  * choices drawn from one generator seeded 1: it changes when behaviour does.
+ *
+ * These machines are noisy, so absolute times do not compare across runs.
+ * Each run therefore also times a fixed reference workload (a Fisher-Yates
+ * shuffle of a 52-card pack), before and after the rest, and reports every
+ * figure as well as a ratio to it: ratios compare across runs and machines.
  */
 #include <getopt.h>
 #include <math.h>
@@ -49,6 +54,7 @@ struct bench_result {
     double obs_ns, view_ns;    /* per observe / game_view call */
     double clone_ns, det_ns;   /* per memcpy clone / determinize */
     double view_bytes;         /* average packed view size */
+    double base_ns;            /* per reference shuffle (the baseline) */
     uint64_t hash;             /* the actions hash */
 };
 
@@ -236,6 +242,26 @@ static double time_view(struct bench *b, double budget, double *bytes)
     return (t - t0) * 1e9 / (double)ops;
 }
 
+/* Times the reference workload: shuffling a 52-card pack. */
+static double time_baseline(double budget)
+{
+    uint8_t pack[52];
+    struct rng rng;
+    uint64_t ops = 0;
+    double t0 = now(), t;
+    rng_seed(&rng, 3);
+    for (int i = 0; i < 52; i++)
+        pack[i] = (uint8_t)i;
+    do {
+        for (int i = 0; i < 256; i++) {
+            rng_shuffle_u8(&rng, pack, 52);
+            keep(pack);
+        }
+        ops += 256;
+    } while ((t = now()) - t0 < budget);
+    return (t - t0) * 1e9 / (double)ops;
+}
+
 static double time_clone(struct bench *b, double budget)
 {
     uint64_t ops = 0;
@@ -280,6 +306,7 @@ static int run(struct bench *b, double secs, struct bench_result *r)
                         "action, or longer than max_length)",
                         b->g.spec);
     rng_seed(&b->rng, 2);
+    r->base_ns = time_baseline(budget / 2);
     if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm) ||
         playouts(b, secs, r))
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
@@ -287,6 +314,7 @@ static int run(struct bench *b, double secs, struct bench_result *r)
     r->view_ns = time_view(b, budget, &r->view_bytes);
     r->clone_ns = time_clone(b, budget);
     r->det_ns = time_determinize(b, budget);
+    r->base_ns = (r->base_ns + time_baseline(budget / 2)) / 2;
     return CLI_OK;
 }
 
@@ -307,26 +335,30 @@ static const char *si(double v, char *buf, size_t len)
 
 static int print_text(const struct bench *b, const struct bench_result *r)
 {
-    double s = r->secs;
+    double s = r->secs, base = r->base_ns;
+    double per = s * 1e9 / (double)r->decisions;
     char rate[32];
     printf("bench %s: %.2f s of uniform random playouts, one thread\n",
            b->g.spec, s);
-    printf("  decisions   %12llu  %s/s  %8.1f ns each (deal included)\n",
+    printf("  baseline    %10.1f ns  (52-card shuffle; x = ratio to it)\n",
+           base);
+    printf("  decisions   %12llu  %s/s  %8.1f ns each (deal included) "
+           "%6.3fx\n",
            (unsigned long long)r->decisions,
-           si((double)r->decisions / s, rate, sizeof rate),
-           s * 1e9 / (double)r->decisions);
+           si((double)r->decisions / s, rate, sizeof rate), per, per / base);
     printf("  steps       %12llu  %s/s\n", (unsigned long long)r->steps,
            si((double)r->steps / s, rate, sizeof rate));
     printf("  deals       %12llu  %s/s  (episodes, init to end)\n",
            (unsigned long long)r->deals,
            si((double)r->deals / s, rate, sizeof rate));
-    printf("  observe     %10.1f ns  (%d floats)\n", r->obs_ns,
-           b->g.dims.obs_size);
-    printf("  view        %10.1f ns  (msgpack, %.0f bytes on average)\n",
-           r->view_ns, r->view_bytes);
-    printf("  clone       %10.1f ns  (memcpy of %zu bytes)\n", r->clone_ns,
-           b->size);
-    printf("  determinize %10.1f ns\n", r->det_ns);
+    printf("  observe     %10.1f ns  %6.3fx  (%d floats)\n", r->obs_ns,
+           r->obs_ns / base, b->g.dims.obs_size);
+    printf("  view        %10.1f ns  %6.3fx  (msgpack, %.0f bytes on "
+           "average)\n",
+           r->view_ns, r->view_ns / base, r->view_bytes);
+    printf("  clone       %10.1f ns  %6.3fx  (memcpy of %zu bytes)\n",
+           r->clone_ns, r->clone_ns / base, b->size);
+    printf("  determinize %10.1f ns  %6.3fx\n", r->det_ns, r->det_ns / base);
     printf("Bench: %016llx\n", (unsigned long long)r->hash);
     return CLI_OK;
 }
@@ -339,7 +371,7 @@ static int print_json(const struct bench *b, const struct bench_result *r)
     return cli_json_emit(
         "bench",
         json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
-                  "s:o, s:o, s:o, s:I, s:i, s:i, s:s}",
+                  "s:o, s:o, s:o, s:I, s:i, s:i, s:s, s:o}",
                   "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
                   (json_int_t)r->decisions, "steps", (json_int_t)r->steps,
                   "deals", (json_int_t)r->deals, "decisions_per_sec",
@@ -353,7 +385,8 @@ static int print_json(const struct bench *b, const struct bench_result *r)
                   cli_json_real(r->det_ns), "view_bytes",
                   cli_json_real(r->view_bytes), "state_size",
                   (json_int_t)b->size, "obs_size", b->g.dims.obs_size,
-                  "samples", b->nsamples, "actions_hash", hash));
+                  "samples", b->nsamples, "actions_hash", hash,
+                  "baseline_ns", cli_json_real(r->base_ns)));
 }
 
 /* ---- API --------------------------------------------------------------- */

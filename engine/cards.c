@@ -17,16 +17,32 @@ static const char suit_letters[4] = {'C', 'D', 'H', 'S'};
 const struct card_codec cards_standard = {CARDS_IN_PACK, 1, card_name,
                                           card_parse};
 
+/* Joins rank and suit text into buf without printf: names are written in
+ * every view and action list, so this is on the structured-view path. */
+static int join_name(const char *rank, const char *suit, char *buf,
+                     size_t len)
+{
+    size_t a = strlen(rank), b = strlen(suit);
+    if (len == 0)
+        return (int)(a + b);
+    size_t n = a + b < len ? a + b : len - 1;
+    size_t ka = a < n ? a : n;
+    memcpy(buf, rank, ka);
+    memcpy(buf + ka, suit, n - ka);
+    buf[n] = '\0';
+    return (int)(a + b);
+}
+
 int card_name(int c, char *buf, size_t len)
 {
-    return snprintf(buf, len, "%s%s", rank_names[card_rank(c)],
-                    suit_symbols[card_suit(c)]);
+    return join_name(rank_names[card_rank(c)], suit_symbols[card_suit(c)],
+                     buf, len);
 }
 
 int card_name_ascii(int c, char *buf, size_t len)
 {
-    return snprintf(buf, len, "%s%c", rank_names[card_rank(c)],
-                    suit_letters[card_suit(c)]);
+    char suit[2] = {suit_letters[card_suit(c)], '\0'};
+    return join_name(rank_names[card_rank(c)], suit, buf, len);
 }
 
 static int parse_rank(const char *s, const char **end)
