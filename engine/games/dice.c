@@ -33,6 +33,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../view.h"
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -288,11 +289,6 @@ static int dice_obs_layout(const struct game *g, struct obs_segment *out,
 
 /* ---- view, names, text ------------------------------------------------- */
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
 /* Writes "roll 2 4 6" (unused dice after the end in brackets). */
 static int roll_text(const struct dice_roll *h, char *buf, size_t len)
 {
@@ -313,7 +309,7 @@ static void pack_history(const struct dice_state *s, msgpack_packer *pk)
         roll_text(h, buf, sizeof buf);
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, h->seat);
-        pack_str(pk, buf);
+        view_pack_str(pk, buf);
     }
 }
 
@@ -325,15 +321,15 @@ static int dice_view(const struct game *g, const void *st, int seat,
 {
     (void)seat;
     const struct dice_state *s = st;
-    pack_str(pk, "units");
+    view_pack_str(pk, "units");
     msgpack_pack_array(pk, (size_t)players_of(g));
     for (int i = 0; i < players_of(g); i++)
         msgpack_pack_int(pk, s->units[i]);
-    pack_str(pk, "pot");
+    view_pack_str(pk, "pot");
     msgpack_pack_int(pk, s->pot);
-    pack_str(pk, "turns");
+    view_pack_str(pk, "turns");
     msgpack_pack_int(pk, s->turns);
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(s, pk);
     return 0;
 }

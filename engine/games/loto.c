@@ -73,6 +73,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../view.h"
 
 /* ==== types and constants ============================================== */
 
@@ -618,26 +619,18 @@ static int loto_obs_layout(const struct game *g, struct obs_segment *out,
                                     "1 once won: first row, two rows, full "
                                     "card"},
     };
-    int k = (int)(sizeof seg / sizeof seg[0]);
-    k = k < max ? k : max;
-    memcpy(out, seg, sizeof seg[0] * (size_t)k);
-    return k;
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
 /* ==== API: view, names, text ============================================ */
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
 
 /* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}. */
 static void pack_card(msgpack_packer *pk, int card)
 {
     msgpack_pack_map(pk, 2);
-    pack_str(pk, "card");
+    view_pack_str(pk, "card");
     msgpack_pack_int(pk, card + 1);
-    pack_str(pk, "rows");
+    view_pack_str(pk, "rows");
     msgpack_pack_array(pk, ROWS);
     for (int r = 0; r < ROWS; r++) {
         msgpack_pack_array(pk, ROW_LEN);
@@ -666,7 +659,7 @@ static void pack_prizes(const struct loto_state *st, msgpack_packer *pk)
         if (!(st->claimed >> p & 1))
             continue;
         msgpack_pack_array(pk, 2);
-        pack_str(pk, names[p]);
+        view_pack_str(pk, names[p]);
         msgpack_pack_array(pk, (size_t)__builtin_popcount(st->winners[p]));
         for (int i = 0; i < GAME_MAX_PLAYERS; i++)
             if (st->winners[p] >> i & 1)
@@ -690,13 +683,13 @@ static void pack_history(const struct game *g, const struct loto_state *st,
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, i);
         snprintf(buf, sizeof buf, "take %d", st->ncards[i]);
-        pack_str(pk, buf);
+        view_pack_str(pk, buf);
     }
     for (int i = 0; i < st->ndrawn; i++) {
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, who);
         snprintf(buf, sizeof buf, "call %d", st->bag[i] + 1);
-        pack_str(pk, buf);
+        view_pack_str(pk, buf);
     }
 }
 
@@ -708,21 +701,21 @@ static int loto_view(const struct game *g, const void *vst, int seat,
 {
     (void)seat;
     const struct loto_state *st = vst;
-    pack_str(pk, "method");
-    pack_str(pk, methods[method(g)]);
-    pack_str(pk, "cards");
+    view_pack_str(pk, "method");
+    view_pack_str(pk, methods[method(g)]);
+    view_pack_str(pk, "cards");
     pack_cards(g, st, pk);
-    pack_str(pk, "drawn");
+    view_pack_str(pk, "drawn");
     msgpack_pack_array(pk, st->ndrawn);
     for (int i = 0; i < st->ndrawn; i++)
         msgpack_pack_int(pk, st->bag[i] + 1);
-    pack_str(pk, "pool");
+    view_pack_str(pk, "pool");
     msgpack_pack_int(pk, st->pool);
-    pack_str(pk, "drawing");
+    view_pack_str(pk, "drawing");
     msgpack_pack_int(pk, st->drawings);
-    pack_str(pk, "prizes");
+    view_pack_str(pk, "prizes");
     pack_prizes(st, pk);
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../view.h"
 #include "my_bird_sings.h"
 
 /* ==== API: observation ================================================== */
@@ -101,39 +102,10 @@ int my_bird_sings__obs_layout(const struct game *g, struct obs_segment *out,
         {"phase", L.phase, 4, "1 for the phase: sing, exchange, throw, draw"},
         {"deal", L.deal, 1, "deals finished / deals"},
     };
-    int k = (int)(sizeof seg / sizeof seg[0]);
-    k = k < max ? k : max;
-    memcpy(out, seg, sizeof seg[0] * (size_t)k);
-    return k;
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
 /* ==== API: view, names, text ============================================ */
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char buf[8];
-    int len = card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    msgpack_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, hand_first(h));
-}
-
-static void pack_ints8(msgpack_packer *pk, const uint8_t *v, int n)
-{
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
-}
 
 int my_bird_sings__action_name(const struct game *g, const void *vst,
                                int action, char *buf, size_t len)
@@ -183,7 +155,7 @@ static void pack_history(const struct game *g, const struct mbs_state *st,
         entry_name(g, e, seat, name, sizeof name);
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, e->seat);
-        pack_str(pk, name);
+        view_pack_str(pk, name);
     }
 }
 
@@ -194,11 +166,11 @@ static void pack_seats(const struct game *g, const struct mbs_state *st,
     uint8_t sizes[MBS_MAXP];
     for (int s = 0; s < n; s++)
         sizes[s] = (uint8_t)hand_count(st->hand[s]);
-    pack_str(pk, "hand_sizes");
-    pack_ints8(pk, sizes, n);
-    pack_str(pk, "tricks");
-    pack_ints8(pk, st->tricks, n);
-    pack_str(pk, "chips");
+    view_pack_str(pk, "hand_sizes");
+    view_pack_u8s(pk, sizes, n);
+    view_pack_str(pk, "tricks");
+    view_pack_u8s(pk, st->tricks, n);
+    view_pack_str(pk, "chips");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         msgpack_pack_int(pk, st->chips[s]);
@@ -215,41 +187,41 @@ int my_bird_sings__view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"sing", "exchange", "throw", "draw",
                                          "over"};
     const struct mbs_state *st = vst;
-    pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
-    pack_str(pk, "sent");
+    view_pack_str(pk, "hand");
+    view_pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "sent");
     if (st->sent[seat] == NO_CARD)
         msgpack_pack_nil(pk);
     else
-        pack_card(pk, st->sent[seat]);
-    pack_str(pk, "passed");
-    pack_hand(pk, mbs_passed_on(st, seat));
-    pack_str(pk, "dead");
-    pack_hand(pk, st->dead);
-    pack_str(pk, "stock");
+        view_pack_card(pk, st->sent[seat]);
+    view_pack_str(pk, "passed");
+    view_pack_hand(pk, mbs_passed_on(st, seat));
+    view_pack_str(pk, "dead");
+    view_pack_hand(pk, st->dead);
+    view_pack_str(pk, "stock");
     msgpack_pack_int(pk, mbs_stock_left(st));
     pack_seats(g, st, pk);
-    pack_str(pk, "pool");
+    view_pack_str(pk, "pool");
     msgpack_pack_int(pk, st->pool);
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
-    pack_str(pk, "leader");
+    view_pack_str(pk, "leader");
     msgpack_pack_int(pk, mbs_leader(g, st));
-    pack_str(pk, "circuit");
+    view_pack_str(pk, "circuit");
     msgpack_pack_int(pk, st->circuits + 1);
-    pack_str(pk, "phase");
-    pack_str(pk, phases[st->phase]);
-    pack_str(pk, "deal");
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, phases[st->phase]);
+    view_pack_str(pk, "deal");
     msgpack_pack_int(pk, st->deals + (st->phase != MBS_PH_OVER));
-    pack_str(pk, "last_song");
+    view_pack_str(pk, "last_song");
     if (st->song_seat < 0) {
         msgpack_pack_nil(pk);
     } else {
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, st->song_seat);
-        pack_hand(pk, st->song);
+        view_pack_hand(pk, st->song);
     }
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(g, st, seat, pk);
     return 0;
 }

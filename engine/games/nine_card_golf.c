@@ -73,6 +73,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../multipack.h"
+#include "../view.h"
 
 /* ---- types --------------------------------------------------------------- */
 
@@ -546,34 +547,29 @@ static int g9_action_name(const struct game *g, const void *vst, int action,
     return name_action(action, card, buf, len);
 }
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
 static void pack_card(msgpack_packer *pk, int face)
 {
     char name[16];
     multipack_name(face, name, sizeof name);
-    pack_str(pk, name);
+    view_pack_str(pk, name);
 }
 
 static void pack_layouts(const struct game *g, const struct g9_state *st,
                          msgpack_packer *pk)
 {
     int n = nplayers(g);
-    pack_str(pk, "grids");
+    view_pack_str(pk, "grids");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++) {
         msgpack_pack_array(pk, G9_POS);
         for (int p = 0; p < G9_POS; p++) {
             if (st->down[s] >> p & 1)
-                pack_str(pk, "?");
+                view_pack_str(pk, "?");
             else
                 pack_card(pk, st->grid[s][p]);
         }
     }
-    pack_str(pk, "sideways");
+    view_pack_str(pk, "sideways");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         msgpack_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
@@ -582,7 +578,7 @@ static void pack_layouts(const struct game *g, const struct g9_state *st,
 static void pack_ints(msgpack_packer *pk, const char *key, const int16_t *v,
                       int n)
 {
-    pack_str(pk, key);
+    view_pack_str(pk, key);
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         msgpack_pack_int(pk, v[s]);
@@ -592,14 +588,14 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
 {
     int k = st->nhist < G9_HIST ? st->nhist : G9_HIST;
     char name[GAME_NAME_MAX];
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     msgpack_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, e[0]);
         name_action(e[1], e[2], name, sizeof name);
-        pack_str(pk, name);
+        view_pack_str(pk, name);
     }
 }
 
@@ -615,36 +611,36 @@ static int g9_view(const struct game *g, const void *vst, int seat,
                    msgpack_packer *pk)
 {
     const struct g9_state *st = vst;
-    pack_str(pk, "hole");
+    view_pack_str(pk, "hole");
     msgpack_pack_int(pk, st->hole + (st->phase != PH_OVER));
-    pack_str(pk, "holes");
+    view_pack_str(pk, "holes");
     msgpack_pack_int(pk, holes(g));
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
-    pack_str(pk, "phase");
-    pack_str(pk, phase_names[st->phase]);
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, phase_names[st->phase]);
     pack_layouts(g, st, pk);
-    pack_str(pk, "discard");
+    view_pack_str(pk, "discard");
     if (st->ndisc)
         pack_card(pk, st->disc[st->ndisc - 1]);
     else
         msgpack_pack_nil(pk);
-    pack_str(pk, "discards");
+    view_pack_str(pk, "discards");
     msgpack_pack_int(pk, st->ndisc);
-    pack_str(pk, "stock");
+    view_pack_str(pk, "stock");
     msgpack_pack_int(pk, st->nstock);
-    pack_str(pk, "held");
+    view_pack_str(pk, "held");
     if (held_visible(st, seat))
         pack_card(pk, st->held);
     else if (st->held != NO_CARD)
-        pack_str(pk, "?");
+        view_pack_str(pk, "?");
     else
         msgpack_pack_nil(pk);
-    pack_str(pk, "finisher");
+    view_pack_str(pk, "finisher");
     msgpack_pack_int(pk, st->finisher);
     pack_ints(pk, "totals", st->total, nplayers(g));
     pack_ints(pk, "last_scores", st->last, nplayers(g));
-    pack_str(pk, "void_holes");
+    view_pack_str(pk, "void_holes");
     msgpack_pack_int(pk, st->voids);
     pack_history(st, pk);
     return 0;

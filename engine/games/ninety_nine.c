@@ -61,6 +61,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../multipack.h"
+#include "../view.h"
 
 /* ---- types --------------------------------------------------------------- */
 
@@ -438,18 +439,6 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
     return snprintf(buf, len, "play %s%s", card, how);
 }
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_card(msgpack_packer *pk, int face)
-{
-    char name[16];
-    card_name(face, name, sizeof name);
-    pack_str(pk, name);
-}
-
 static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
 {
     uint8_t h[NN_HAND];
@@ -466,7 +455,7 @@ static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
         }
     msgpack_pack_array(pk, (size_t)k);
     for (int i = 0; i < k; i++)
-        pack_card(pk, h[i]);
+        view_pack_card(pk, h[i]);
 }
 
 static void pack_history(const struct game *g, const struct nn_state *st,
@@ -480,7 +469,7 @@ static void pack_history(const struct game *g, const struct nn_state *st,
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, e[0]);
         nn_action_name(g, st, e[1], name, sizeof name);
-        pack_str(pk, name);
+        view_pack_str(pk, name);
     }
 }
 
@@ -493,30 +482,30 @@ static int nn_view(const struct game *g, const void *vst, int seat,
 {
     const struct nn_state *st = vst;
     int n = nplayers(g);
-    pack_str(pk, "hand");
+    view_pack_str(pk, "hand");
     pack_hand(st, seat, pk);
-    pack_str(pk, "total");
+    view_pack_str(pk, "total");
     msgpack_pack_int(pk, st->total);
-    pack_str(pk, "direction");
-    pack_str(pk, st->dir > 0 ? "clockwise" : "anticlockwise");
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "direction");
+    view_pack_str(pk, st->dir > 0 ? "clockwise" : "anticlockwise");
+    view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
-    pack_str(pk, "pennies");
+    view_pack_str(pk, "pennies");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         msgpack_pack_int(pk, st->pennies[s]);
-    pack_str(pk, "pot");
+    view_pack_str(pk, "pot");
     msgpack_pack_int(pk, st->pot);
-    pack_str(pk, "stock");
+    view_pack_str(pk, "stock");
     msgpack_pack_int(pk, st->nstock);
-    pack_str(pk, "pile");
+    view_pack_str(pk, "pile");
     msgpack_pack_array(pk, st->npile);
     for (int c = 0; c < CARDS_IN_PACK; c++)
         for (int k = 0; k < st->pile[c]; k++)
-            pack_card(pk, c);
-    pack_str(pk, "last_loser");
+            view_pack_card(pk, c);
+    view_pack_str(pk, "last_loser");
     msgpack_pack_int(pk, st->last_loser);
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;
 }

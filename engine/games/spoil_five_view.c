@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../view.h"
 #include "spoil_five.h"
 
 const char *const spoil_five__view_keys[] = {
@@ -271,10 +272,7 @@ int spoil_five__obs_layout(const struct game *g, struct obs_segment *out,
         {"deal", l.deal, 1, "deals finished / deals (target games: cap)"},
         {"fived", l.fived, 1, "the dealer fived this deal"},
     };
-    int k = (int)(sizeof seg / sizeof seg[0]);
-    k = k < max ? k : max;
-    memcpy(out, seg, sizeof seg[0] * (size_t)k);
-    return k;
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
 /* ==== API: names and view ============================================== */
@@ -295,40 +293,6 @@ int spoil_five__action_name(const struct game *g, const void *vst, int a,
     return snprintf(buf, len, "%s", names[a - A_DECLINE]);
 }
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char buf[8];
-    int len = card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    msgpack_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, hand_first(h));
-}
-
-static void pack_seat(msgpack_packer *pk, int seat)
-{
-    if (seat == NO_SEAT)
-        msgpack_pack_nil(pk);
-    else
-        msgpack_pack_int(pk, seat);
-}
-
-static void pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
-{
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
-}
-
 /* This deal's actions as [seat, name]; another's rob hides its card. */
 static void pack_history(const struct game *g,
                          const struct spoil_five_state *st, int seat,
@@ -344,7 +308,7 @@ static void pack_history(const struct game *g,
             snprintf(name, sizeof name, "rob");
         else
             spoil_five__action_name(g, st, a, name, sizeof name);
-        pack_str(pk, name);
+        view_pack_str(pk, name);
     }
 }
 
@@ -354,41 +318,41 @@ static void pack_last_deal(const struct spoil_five_state *st,
     static const char *const outcomes[] = {
         "none", "won", "spoilt", "jinked", "jink failed", "barred", "played"};
     msgpack_pack_map(pk, 3);
-    pack_str(pk, "outcome");
-    pack_str(pk, outcomes[st->last_outcome]);
-    pack_str(pk, "winner");
-    pack_seat(pk, st->last_winner);
-    pack_str(pk, "tricks");
-    pack_u8s(pk, st->last_won, st->cfg.n);
+    view_pack_str(pk, "outcome");
+    view_pack_str(pk, outcomes[st->last_outcome]);
+    view_pack_str(pk, "winner");
+    view_pack_seat(pk, st->last_winner);
+    view_pack_str(pk, "tricks");
+    view_pack_u8s(pk, st->last_won, st->cfg.n);
 }
 
 static void pack_table(const struct spoil_five_state *st, int seat,
                        msgpack_packer *pk)
 {
     static const char *const suits[] = {"♣", "♦", "♥", "♠"};
-    pack_str(pk, "trump");
-    pack_str(pk, suits[st->trump]);
-    pack_str(pk, "turn_up");
-    pack_card(pk, st->turnup);
-    pack_str(pk, "robbed");
-    pack_seat(pk, st->barred == NO_SEAT ? st->rob_seat : NO_SEAT);
-    pack_str(pk, "discard");
+    view_pack_str(pk, "trump");
+    view_pack_str(pk, suits[st->trump]);
+    view_pack_str(pk, "turn_up");
+    view_pack_card(pk, st->turnup);
+    view_pack_str(pk, "robbed");
+    view_pack_seat(pk, st->barred == NO_SEAT ? st->rob_seat : NO_SEAT);
+    view_pack_str(pk, "discard");
     if (seat == st->rob_seat && st->discard != NO_CARD)
-        pack_card(pk, st->discard);
+        view_pack_card(pk, st->discard);
     else
         msgpack_pack_nil(pk);
-    pack_str(pk, "barred");
-    pack_seat(pk, st->barred);
-    pack_str(pk, "buried");
-    pack_hand(pk, st->buried);
-    pack_str(pk, "trick");
+    view_pack_str(pk, "barred");
+    view_pack_seat(pk, st->barred);
+    view_pack_str(pk, "buried");
+    view_pack_hand(pk, st->buried);
+    view_pack_str(pk, "trick");
     msgpack_pack_array(pk, st->ntrick);
     for (int i = 0; i < st->ntrick; i++) {
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, (st->leader + i) % st->cfg.n);
-        pack_card(pk, st->trick[i]);
+        view_pack_card(pk, st->trick[i]);
     }
-    pack_str(pk, "leader");
+    view_pack_str(pk, "leader");
     msgpack_pack_int(pk, st->leader);
 }
 
@@ -397,30 +361,30 @@ int spoil_five__view(const struct game *g, const void *vst, int seat,
 {
     const struct spoil_five_state *st = cst(vst);
     int n = st->cfg.n;
-    pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "hand");
+    view_pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
     pack_table(st, seat, pk);
-    pack_str(pk, "tricks");
-    pack_u8s(pk, st->won, n);
-    pack_str(pk, "scores");
+    view_pack_str(pk, "tricks");
+    view_pack_u8s(pk, st->won, n);
+    view_pack_str(pk, "scores");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         msgpack_pack_int(pk, st->score[s]);
-    pack_str(pk, "pool");
+    view_pack_str(pk, "pool");
     msgpack_pack_int(pk, st->pool);
-    pack_str(pk, "deal");
+    view_pack_str(pk, "deal");
     msgpack_pack_int(pk, st->deal_no + (st->phase != PH_OVER));
-    pack_str(pk, "deals");
+    view_pack_str(pk, "deals");
     msgpack_pack_int(pk, st->cfg.deals);
-    pack_str(pk, "phase");
-    pack_str(pk, phase_names[st->phase]);
-    pack_str(pk, "jinker");
-    pack_seat(pk, st->jinker);
-    pack_str(pk, "history");
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, phase_names[st->phase]);
+    view_pack_str(pk, "jinker");
+    view_pack_seat(pk, st->jinker);
+    view_pack_str(pk, "history");
     pack_history(g, st, seat, pk);
-    pack_str(pk, "last_deal");
+    view_pack_str(pk, "last_deal");
     pack_last_deal(st, pk);
     return 0;
 }

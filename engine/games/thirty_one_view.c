@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../view.h"
 #include "thirty_one.h"
 
 /* ==== types ============================================================ */
@@ -130,40 +131,10 @@ int thirty_one__obs_layout(const struct game *g, struct obs_segment *out,
         {"value", L.value, 1, "own hand's best one-suit total / 41"},
         {"turns", L.turns, 1, "turns this round / max_turns"},
     };
-    int k = (int)(sizeof seg / sizeof seg[0]);
-    k = k < max ? k : max;
-    memcpy(out, seg, sizeof seg[0] * (size_t)k);
-    return k;
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
 }
 
 /* ==== structured view and action names ================================= */
-
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char buf[8];
-    int len = card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    msgpack_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, hand_first(h));
-}
-
-static void pack_seat(msgpack_packer *pk, int seat)
-{
-    if (seat == T31_NO_SEAT)
-        msgpack_pack_nil(pk);
-    else
-        msgpack_pack_int(pk, seat);
-}
 
 static const char *status_name(const struct thirty_one_state *st, int p)
 {
@@ -197,7 +168,7 @@ static void pack_history(const struct game *g,
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, seat);
         hist_name(code, name, sizeof name);
-        pack_str(pk, name);
+        view_pack_str(pk, name);
         if (code == T31_KNOCK || (code >= T31_DISCARD && code < T31_H_TAKE))
             seat = thirty_one__next_live(st, seat, g->dims.players);
     }
@@ -211,13 +182,13 @@ static void pack_last_round(const struct game *g,
                                        "void"};
     int n = g->dims.players;
     msgpack_pack_map(pk, 3);
-    pack_str(pk, "end");
-    pack_str(pk, ends[st->last_end]);
-    pack_str(pk, "shown");
+    view_pack_str(pk, "end");
+    view_pack_str(pk, ends[st->last_end]);
+    view_pack_str(pk, "shown");
     msgpack_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
-        pack_hand(pk, st->shown[p]);
-    pack_str(pk, "lost");
+        view_pack_hand(pk, st->shown[p]);
+    view_pack_str(pk, "lost");
     msgpack_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
         msgpack_pack_int(pk, st->lost[p]);
@@ -227,18 +198,18 @@ static void pack_seats(const struct game *g, const struct thirty_one_state *st,
                        msgpack_packer *pk)
 {
     int n = g->dims.players;
-    pack_str(pk, "known");
+    view_pack_str(pk, "known");
     msgpack_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
-        pack_hand(pk, st->known[p]);
-    pack_str(pk, "pennies");
+        view_pack_hand(pk, st->known[p]);
+    view_pack_str(pk, "pennies");
     msgpack_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
         msgpack_pack_int(pk, st->pennies[p]);
-    pack_str(pk, "status");
+    view_pack_str(pk, "status");
     msgpack_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
-        pack_str(pk, status_name(st, p));
+        view_pack_str(pk, status_name(st, p));
 }
 
 int thirty_one__view(const struct game *g, const void *vst, int seat,
@@ -246,44 +217,44 @@ int thirty_one__view(const struct game *g, const void *vst, int seat,
 {
     static const char *const phases[] = {"draw", "discard", "over"};
     const struct thirty_one_state *st = vst;
-    pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
-    pack_str(pk, "value");
+    view_pack_str(pk, "hand");
+    view_pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "value");
     msgpack_pack_int(pk, thirty_one__hand_value(st->hand[seat]));
-    pack_str(pk, "taken");
+    view_pack_str(pk, "taken");
     if (st->taken == NO_CARD)
         msgpack_pack_nil(pk);
     else
-        pack_card(pk, st->taken);
-    pack_str(pk, "discard");
+        view_pack_card(pk, st->taken);
+    view_pack_str(pk, "discard");
     if (st->npile)
-        pack_card(pk, st->pile[st->npile - 1]);
+        view_pack_card(pk, st->pile[st->npile - 1]);
     else
         msgpack_pack_nil(pk);
-    pack_str(pk, "pile");
+    view_pack_str(pk, "pile");
     msgpack_pack_array(pk, st->npile);
     for (int i = 0; i < st->npile; i++)
-        pack_card(pk, st->pile[i]);
-    pack_str(pk, "stock");
+        view_pack_card(pk, st->pile[i]);
+    view_pack_str(pk, "stock");
     msgpack_pack_int(pk, CARDS_IN_PACK - st->top);
-    pack_str(pk, "reshuffled");
-    pack_hand(pk, st->restock);
+    view_pack_str(pk, "reshuffled");
+    view_pack_hand(pk, st->restock);
     pack_seats(g, st, pk);
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
-    pack_str(pk, "knocker");
-    pack_seat(pk, st->knocker);
-    pack_str(pk, "phase");
-    pack_str(pk, phases[st->phase]);
-    pack_str(pk, "round");
+    view_pack_str(pk, "knocker");
+    view_pack_seat(pk, st->knocker);
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, phases[st->phase]);
+    view_pack_str(pk, "round");
     msgpack_pack_int(pk, st->rounds + (st->phase != T31_PH_OVER));
-    pack_str(pk, "turns");
+    view_pack_str(pk, "turns");
     msgpack_pack_int(pk, st->turns);
-    pack_str(pk, "kitty");
+    view_pack_str(pk, "kitty");
     msgpack_pack_int(pk, thirty_one__kitty(g, st));
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(g, st, pk);
-    pack_str(pk, "last_round");
+    view_pack_str(pk, "last_round");
     pack_last_round(g, st, pk);
     return 0;
 }

@@ -1,0 +1,34 @@
+/* view.h — small helpers that games share to pack their structured views
+ * (msgpack) and to document their observation tensors, so that every game
+ * names cards, hands and seats the same way. */
+#ifndef PARLOR_VIEW_H
+#define PARLOR_VIEW_H
+
+#include <msgpack.h>
+#include <stdint.h>
+
+#include "cards.h"
+#include "game.h"
+
+/* Packs a NUL-terminated string. */
+void view_pack_str(msgpack_packer *pk, const char *s);
+
+/* Packs a standard card as its name ("10♥"). */
+void view_pack_card(msgpack_packer *pk, int c);
+
+/* Packs a standard hand as an array of card names in id order. */
+void view_pack_hand(msgpack_packer *pk, hand_t h);
+
+/* Packs a seat number, or nil when seat is not a seat (negative or
+ * GAME_MAX_PLAYERS and above: the games' "no seat" markers). */
+void view_pack_seat(msgpack_packer *pk, int seat);
+
+/* Packs n small unsigned numbers as an array of ints. */
+void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
+
+/* Copies up to max of the n segments seg into out; returns how many (the
+ * body of every game's obs_layout op once its table is filled in). */
+int obs_layout_copy(struct obs_segment *out, int max,
+                    const struct obs_segment *seg, int n);
+
+#endif
