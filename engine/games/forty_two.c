@@ -1,0 +1,702 @@
+/* forty_two.c — Forty-two: four players in partnerships with the 28 cards
+ * 0-0 .. 6-6 of a Standard Trix pack; bid for the right to name the Honor
+ * (trump) suit, then seven sets; count cards and sets make 42 a hand.
+ *
+ * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
+ * terms" and "Forty-two"; RULES.md §5.0 and §5.2 (G1–G6), E4, E7, E8.
+ * Cards, names ("6-5") and ids come from engine/trix_pack.h: the 28 cards
+ * are ids 0..27, so a hand is a 28-bit uint32_t here.
+ *
+ * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3} (E8).
+ *   Seat 0 deals the first hand; the deal then passes left (E4 allows a
+ *   fixed first dealer; tests need to know who deals).
+ * - Pack order: deck[0] goes to the dealer's left, one card at a time
+ *   clockwise, the dealer last, seven each (seed). Later hands are
+ *   shuffled from the state RNG.
+ * - Bidding (G1): one chance each from the dealer's left, "bid N" with
+ *   min_bid <= N <= 42 above the current high, or "pass". If all four
+ *   would pass, the dealer may not pass and must bid exactly min_bid
+ *   (RULES.md wording; since each side scores what it takes and only a
+ *   failed bid costs, a low forced bid is never worse for him).
+ * - Naming (G4): the high bidder names a suit (Blanks .. Sixes) of which he
+ *   holds a card, "name Sixes"; he then leads and the first lead must be of
+ *   that suit (seed).
+ * - Following (G3): a set's suit is the upper number of the card led (a led
+ *   double leads its own suit). A player holding that suit plays it or any
+ *   Honor (a card of the named suit or any double); void, any card.
+ * - Winning a set (G2): the highest card of the named suit by sum; else the
+ *   highest double by sum; else the highest sum of the suit led. Sums within
+ *   one suit, and among doubles, are distinct, so there are no ties.
+ * - Scoring (G5): each set is 1 point, 3-2 / 4-1 / 5-0 are 5 and 5-5 / 6-4
+ *   are 10. A bidding side that takes at least its bid scores what it took;
+ *   otherwise it scores -(bid - taken), or -bid with full_bid_penalty
+ *   (seed's alternative). The opponents always score what they took.
+ *   Scores may go negative.
+ * - Game (G6): at the end of a hand, a side with >= target (100) wins; both
+ *   → the higher; an exact tie → the bidding side. Cap (E7): after
+ *   max_hands hands without a winner the higher score wins; equal → drawn.
+ * - Returns: +1 to the winning side, -1 to the other, 0 each while playing
+ *   and for a draw (a target-score game, E5).
+ * - Action ids: 0..27 "play 6-5" (card id); 28..69 "bid N" (27 + N);
+ *   70 "pass"; 71..77 "name Blanks" .. "name Sixes" (71 + suit).
+ * - Determinization: the three other hands are redealt from the cards this
+ *   seat has not seen, keeping their sizes and the suits each was seen to
+ *   lack (a set not followed with neither the suit nor an Honor), and,
+ *   before the first lead, the bidder keeps a card of the named suit.
+ *   Nothing else is hidden: every played card is public.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "../trix_pack.h"
+#include "../view.h"
+
+#define NP 4
+#define NCARDS 28
+#define TRICKS 7
+#define A_BID 27 /* bid N is A_BID + N */
+#define A_PASS 70
+#define A_NAME 71
+#define NUM_ACTIONS 78
+#define STEPS_PER_HAND (NP + 1 + NCARDS)
+#define NO_SEAT 0xff
+#define OBS_SIZE 208
+#define DOUBLES 0x8104225u /* ids 0, 2, 5, 9, 14, 20, 27 */
+
+enum { P_PLAYERS, P_MIN_BID, P_FULL_PENALTY, P_TARGET, P_MAX_HANDS, NPARAMS };
+enum { PH_BID, PH_NAME, PH_PLAY, PH_OVER };
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 4, 4, 4, NULL, "number of players (always 4)"},
+    {"min_bid", PARAM_INT, 1, 1, 42, NULL,
+     "lowest bid; the dealer must bid it when all others pass (G1)"},
+    {"full_bid_penalty", PARAM_BOOL, 0, 0, 1, NULL,
+     "a failing bidding side loses its whole bid instead of the shortfall "
+     "(seed's alternative, G5)"},
+    {"target", PARAM_INT, 100, 1, 1000, NULL, "points to win the game (G6)"},
+    {"max_hands", PARAM_INT, 60, 1, 1000, NULL,
+     "hands before the game ends on the higher score (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "forty_two(min_bid=30,full_bid_penalty=true)",
+    "forty_two(target=1,max_hands=1)",
+    NULL,
+};
+
+static const char *const view_keys[] = {
+    "hand",  "dealer", "phase", "bids",   "high_bid",   "bidder",  "honors",
+    "trick", "leader", "taken", "scores", "hand_sizes", "history", NULL,
+};
+
+struct forty_two_state {
+    struct rng rng;
+    uint32_t hand[NP];
+    uint32_t played;    /* cards of finished sets this hand (public) */
+    uint32_t lacks[NP]; /* cards each seat was seen not to hold */
+    int32_t score[2];
+    uint8_t phase, dealer, turn, high, bidder, trump, leader, ntrick, sets;
+    uint8_t nbids, winner, hands, nhist;
+    uint8_t bid[NP]; /* 0 not yet, A_PASS passed, else the bid */
+    uint8_t trick[NP];
+    uint8_t taken[2];
+    uint8_t hist[STEPS_PER_HAND][2];
+};
+
+/* ==== card facts ====================================================== */
+
+static uint32_t suit_bits(int s)
+{
+    return 0x7fu >> (6 - s) << (s * (s + 1) / 2);
+}
+
+static uint32_t honors(int trump)
+{
+    return suit_bits(trump) | DOUBLES;
+}
+
+/* Strength of card c in a set led in suit led: higher wins (G2). */
+static int strength(int c, int led, int trump)
+{
+    int u = trix_upper(c), s = trix_sum(c);
+    if (u == trump)
+        return 200 + s;
+    if (trix_lower(c) == u)
+        return 100 + s;
+    return u == led ? s : -1;
+}
+
+static int side(int seat)
+{
+    return seat & 1;
+}
+
+/* ==== deals ============================================================ */
+
+static int deal(struct forty_two_state *st, const uint8_t *pre, int npre)
+{
+    uint8_t deck[NCARDS];
+    int rc = deck_build(deck, NCARDS, pre, npre, &st->rng);
+    if (rc)
+        return rc;
+    memset(st->hand, 0, sizeof st->hand);
+    memset(st->lacks, 0, sizeof st->lacks);
+    memset(st->bid, 0, sizeof st->bid);
+    memset(st->taken, 0, sizeof st->taken);
+    for (int i = 0; i < NCARDS; i++)
+        st->hand[(st->dealer + 1 + i) % NP] |= 1u << deck[i];
+    st->played = 0;
+    st->phase = PH_BID;
+    st->turn = (uint8_t)((st->dealer + 1) % NP);
+    st->high = 0;
+    st->bidder = NO_SEAT;
+    st->trump = NO_SEAT;
+    st->ntrick = st->sets = st->nbids = st->nhist = 0;
+    return 0;
+}
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    (void)g;
+    struct forty_two_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->winner = NO_SEAT;
+    return deal(st, deck, ndeck);
+}
+
+/* ==== options ========================================================== */
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    d->players = NP;
+    d->teams = 2;
+    for (int s = 0; s < NP; s++)
+        d->team[s] = (int8_t)side(s);
+    d->num_actions = NUM_ACTIONS;
+    d->max_legal = 43; /* bids 1..42 and pass */
+    d->obs_size = OBS_SIZE;
+    d->obs_low = 0;
+    d->obs_high = 1;
+    d->max_length = STEPS_PER_HAND * (int)p->v[P_MAX_HANDS];
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+/* ==== rules ============================================================ */
+
+static int opt(const struct game *g, int p)
+{
+    return (int)g->params.v[p];
+}
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct forty_two_state *st = vst;
+    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+}
+
+static int legal_bids(const struct game *g, const struct forty_two_state *st,
+                      int *out)
+{
+    int lo = opt(g, P_MIN_BID), n = 0;
+    if (st->nbids == NP - 1 && st->high == 0) {
+        out[0] = A_BID + lo; /* the dealer's forced bid */
+        return 1;
+    }
+    if (st->high >= lo)
+        lo = st->high + 1;
+    for (int b = lo; b <= 42; b++)
+        out[n++] = A_BID + b;
+    out[n++] = A_PASS;
+    return n;
+}
+
+/* The cards seat may play now. */
+static uint32_t playable(const struct forty_two_state *st)
+{
+    uint32_t h = st->hand[st->turn];
+    if (st->ntrick == 0)
+        return st->sets == 0 ? h & suit_bits(st->trump) : h;
+    uint32_t follow = h & suit_bits(trix_upper(st->trick[0]));
+    return follow ? follow | (h & honors(st->trump)) : h;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct forty_two_state *st = vst;
+    int n = 0;
+    if (st->phase == PH_OVER || seat != st->turn)
+        return 0;
+    if (st->phase == PH_BID)
+        return legal_bids(g, st, out);
+    if (st->phase == PH_NAME) {
+        for (int s = 0; s <= 6; s++)
+            if (st->hand[seat] & suit_bits(s))
+                out[n++] = A_NAME + s;
+        return n;
+    }
+    for (uint32_t h = playable(st); h; h &= h - 1)
+        out[n++] = __builtin_ctz(h);
+    return n;
+}
+
+/* Ends the game if a side has won (G6) or the cap is reached (E7). */
+static void check_game_end(const struct game *g, struct forty_two_state *st,
+                           int bidding_side)
+{
+    int t = opt(g, P_TARGET), a = st->score[0], b = st->score[1];
+    bool over = a >= t || b >= t;
+    if (!over && st->hands < opt(g, P_MAX_HANDS))
+        return;
+    st->phase = PH_OVER;
+    if (a != b)
+        st->winner = a > b ? 0 : 1;
+    else
+        st->winner = over ? (uint8_t)bidding_side : 2; /* 2: drawn */
+}
+
+static void end_hand(const struct game *g, struct forty_two_state *st)
+{
+    int bs = side(st->bidder), made = st->taken[bs];
+    if (made >= st->high)
+        st->score[bs] += made;
+    else if (opt(g, P_FULL_PENALTY))
+        st->score[bs] -= st->high;
+    else
+        st->score[bs] -= st->high - made;
+    st->score[!bs] += st->taken[!bs];
+    st->hands++;
+    check_game_end(g, st, bs);
+    if (st->phase == PH_OVER)
+        return;
+    st->dealer = (uint8_t)((st->dealer + 1) % NP);
+    deal(st, NULL, 0);
+}
+
+static void finish_set(const struct game *g, struct forty_two_state *st)
+{
+    int led = trix_upper(st->trick[0]), best = 0, pts = 1;
+    for (int i = 0; i < NP; i++) {
+        if (strength(st->trick[i], led, st->trump) >
+            strength(st->trick[best], led, st->trump))
+            best = i;
+        pts += trix_points(st->trick[i]);
+        st->played |= 1u << st->trick[i];
+    }
+    int w = (st->leader + best) % NP;
+    st->taken[side(w)] = (uint8_t)(st->taken[side(w)] + pts);
+    st->leader = st->turn = (uint8_t)w;
+    st->ntrick = 0;
+    if (++st->sets == TRICKS)
+        end_hand(g, st);
+}
+
+static void play(const struct game *g, struct forty_two_state *st, int c)
+{
+    int seat = st->turn;
+    if (st->ntrick > 0) {
+        int led = trix_upper(st->trick[0]);
+        uint32_t bit = 1u << c;
+        if (!(bit & (suit_bits(led) | honors(st->trump))))
+            st->lacks[seat] |= suit_bits(led);
+    }
+    st->hand[seat] &= ~(1u << c);
+    st->trick[st->ntrick++] = (uint8_t)c;
+    if (st->ntrick < NP)
+        st->turn = (uint8_t)((seat + 1) % NP);
+    else
+        finish_set(g, st);
+}
+
+static void bid(struct forty_two_state *st, int a)
+{
+    int seat = st->turn;
+    st->bid[seat] = (uint8_t)(a == A_PASS ? A_PASS : a - A_BID);
+    if (a != A_PASS) {
+        st->high = (uint8_t)(a - A_BID);
+        st->bidder = (uint8_t)seat;
+    }
+    if (++st->nbids < NP) {
+        st->turn = (uint8_t)((seat + 1) % NP);
+        return;
+    }
+    st->phase = PH_NAME;
+    st->turn = st->bidder;
+}
+
+static int apply(const struct game *g, void *vst, int a)
+{
+    struct forty_two_state *st = vst;
+    st->hist[st->nhist][0] = st->turn;
+    st->hist[st->nhist++][1] = (uint8_t)a;
+    if (a < NCARDS) {
+        play(g, st, a);
+    } else if (a <= A_PASS) {
+        bid(st, a);
+    } else {
+        st->trump = (uint8_t)(a - A_NAME);
+        st->phase = PH_PLAY;
+        st->leader = st->bidder;
+    }
+    return 0;
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    (void)g;
+    const struct forty_two_state *st = vst;
+    for (int s = 0; s < NP; s++) {
+        if (st->phase != PH_OVER || st->winner == 2)
+            out[s] = 0;
+        else
+            out[s] = side(s) == st->winner ? 1 : -1;
+    }
+}
+
+/* ==== what a seat sees ================================================= */
+
+static int rel(int s, int seat)
+{
+    return (s - seat + NP) % NP;
+}
+
+static void put_cards(float *out, uint32_t h)
+{
+    for (; h; h &= h - 1)
+        out[__builtin_ctz(h)] = 1;
+}
+
+static float score_scale(const struct game *g, int score)
+{
+    float v = 0.5f + (float)score / (4.0f * (float)opt(g, P_TARGET));
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+static void observe(const struct game *g, const void *vst, int seat, float *out)
+{
+    const struct forty_two_state *st = vst;
+    memset(out, 0, OBS_SIZE * sizeof *out);
+    put_cards(out, st->hand[seat]);
+    put_cards(out + 28, st->played);
+    for (int i = 0; i < st->ntrick; i++)
+        out[56 + rel((st->leader + i) % NP, seat) * NCARDS + st->trick[i]] = 1;
+    for (int s = 0; s < NP; s++) {
+        int r = rel(s, seat);
+        if (st->bid[s] == A_PASS)
+            out[169 + 2 * r] = 1;
+        else
+            out[168 + 2 * r] = st->bid[s] / 42.0f;
+        out[204 + r] = (float)__builtin_popcount(st->hand[s]) / TRICKS;
+    }
+    out[176] = st->high / 42.0f;
+    if (st->bidder != NO_SEAT)
+        out[177 + rel(st->bidder, seat)] = 1;
+    if (st->trump != NO_SEAT)
+        out[181 + st->trump] = 1;
+    out[188 + st->phase] = 1;
+    out[192 + rel(st->dealer, seat)] = 1;
+    if (st->phase != PH_OVER)
+        out[196 + rel(st->turn, seat)] = 1;
+    out[200] = st->taken[side(seat)] / 42.0f;
+    out[201] = st->taken[!side(seat)] / 42.0f;
+    out[202] = score_scale(g, st->score[side(seat)]);
+    out[203] = score_scale(g, st->score[!side(seat)]);
+}
+
+static const struct obs_segment layout[] = {
+    {"hand", 0, 28, "own cards, by card id (0-0=0, 1-0=1, 1-1=2, ...)"},
+    {"played", 28, 28, "cards of finished sets this hand"},
+    {"trick", 56, 112, "current set: 4 x 28, by who played (self first)"},
+    {"bids", 168, 8, "per seat (self first): bid/42, passed"},
+    {"high_bid", 176, 1, "highest bid/42"},
+    {"bidder", 177, 4, "high bidder, one-hot (self first)"},
+    {"honors", 181, 7, "named Honor suit, one-hot Blanks..Sixes"},
+    {"phase", 188, 4, "bidding, naming, playing, over"},
+    {"dealer", 192, 4, "dealer, one-hot (self first)"},
+    {"turn", 196, 4, "seat to act, one-hot (self first)"},
+    {"taken", 200, 2, "points taken this hand /42: own side, other"},
+    {"scores", 202, 2, "0.5 + score/(4*target), clamped: own side, other"},
+    {"hand_sizes", 204, 4, "cards held /7 (self first)"},
+};
+
+static int obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    (void)g;
+    return obs_layout_copy(out, max, layout,
+                           (int)(sizeof layout / sizeof layout[0]));
+}
+
+static int action_name(const struct game *g, const void *vst, int a, char *buf,
+                       size_t len)
+{
+    (void)g;
+    (void)vst;
+    char card[TRIX_NAME_MAX];
+    if (a < NCARDS) {
+        trix_card_name(a, card, sizeof card);
+        return snprintf(buf, len, "play %s", card);
+    }
+    if (a < A_PASS)
+        return snprintf(buf, len, "bid %d", a - A_BID);
+    if (a == A_PASS)
+        return snprintf(buf, len, "pass");
+    return snprintf(buf, len, "name %s", trix_suit_name(a - A_NAME));
+}
+
+static void pack_card(msgpack_packer *pk, int c)
+{
+    char name[TRIX_NAME_MAX];
+    trix_card_name(c, name, sizeof name);
+    view_pack_str(pk, name);
+}
+
+static void pack_hand(msgpack_packer *pk, uint32_t h)
+{
+    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
+    for (; h; h &= h - 1)
+        pack_card(pk, __builtin_ctz(h));
+}
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    view_pack_str(pk, k);
+}
+
+static void pack_bids(const struct forty_two_state *st, msgpack_packer *pk)
+{
+    msgpack_pack_array(pk, NP);
+    for (int s = 0; s < NP; s++) {
+        if (st->bid[s] == 0)
+            msgpack_pack_nil(pk);
+        else if (st->bid[s] == A_PASS)
+            view_pack_str(pk, "pass");
+        else
+            msgpack_pack_int(pk, st->bid[s]);
+    }
+}
+
+static void pack_trick_history(const struct game *g,
+                               const struct forty_two_state *st,
+                               msgpack_packer *pk)
+{
+    pack_key(pk, "trick");
+    msgpack_pack_array(pk, st->ntrick);
+    for (int i = 0; i < st->ntrick; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (st->leader + i) % NP);
+        pack_card(pk, st->trick[i]);
+    }
+    pack_key(pk, "leader");
+    view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
+    pack_key(pk, "taken");
+    view_pack_u8s(pk, st->taken, 2);
+    pack_key(pk, "scores");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, st->score[0]);
+    msgpack_pack_int(pk, st->score[1]);
+    pack_key(pk, "hand_sizes");
+    msgpack_pack_array(pk, NP);
+    for (int s = 0; s < NP; s++)
+        msgpack_pack_int(pk, __builtin_popcount(st->hand[s]));
+    pack_key(pk, "history");
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        char name[GAME_NAME_MAX];
+        action_name(g, st, st->hist[i][1], name, sizeof name);
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, st->hist[i][0]);
+        view_pack_str(pk, name);
+    }
+}
+
+static int view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    static const char *const phases[] = {"bidding", "naming", "playing",
+                                         "over"};
+    const struct forty_two_state *st = vst;
+    pack_key(pk, "hand");
+    pack_hand(pk, st->hand[seat]);
+    pack_key(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_key(pk, "phase");
+    view_pack_str(pk, phases[st->phase]);
+    pack_key(pk, "bids");
+    pack_bids(st, pk);
+    pack_key(pk, "high_bid");
+    msgpack_pack_int(pk, st->high);
+    pack_key(pk, "bidder");
+    view_pack_seat(pk, st->bidder == NO_SEAT ? -1 : st->bidder);
+    pack_key(pk, "honors");
+    if (st->trump == NO_SEAT)
+        msgpack_pack_nil(pk);
+    else
+        view_pack_str(pk, trix_suit_name(st->trump));
+    pack_trick_history(g, st, pk);
+    return 0;
+}
+
+/* ==== determinization ================================================== */
+
+/* Deals pool to the seats in `who` (their sizes in need[]), each card to a
+ * seat whose lacks[] allow it, most constrained cards first; false if a
+ * card finds no room (the caller retries). */
+static bool try_deal(struct forty_two_state *st, uint32_t pool, int seat,
+                     const int *need, struct rng *rng)
+{
+    uint8_t cards[NCARDS];
+    int n = 0, left[NP];
+    uint32_t out[NP] = {0};
+    for (uint32_t h = pool; h; h &= h - 1)
+        cards[n++] = (uint8_t)__builtin_ctz(h);
+    rng_shuffle_u8(rng, cards, n);
+    memcpy(left, need, sizeof left);
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < n; i++) {
+            int c = cards[i], opts[NP], k = 0;
+            if (c == NO_SEAT)
+                continue;
+            for (int s = 0; s < NP; s++)
+                if (s != seat && left[s] && !(st->lacks[s] >> c & 1))
+                    opts[k++] = s;
+            if (k == 0)
+                return false;
+            if (k > 1 && pass == 0)
+                continue; /* constrained cards go first */
+            int s = opts[rng_below(rng, (uint32_t)k)];
+            out[s] |= 1u << c;
+            left[s]--;
+            cards[i] = NO_SEAT;
+        }
+    }
+    for (int s = 0; s < NP; s++)
+        if (s != seat)
+            st->hand[s] = out[s];
+    return true;
+}
+
+static void determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    (void)g;
+    struct forty_two_state *st = vst;
+    uint32_t pool = 0;
+    int need[NP];
+    for (int s = 0; s < NP; s++) {
+        need[s] = __builtin_popcount(st->hand[s]);
+        if (s != seat)
+            pool |= st->hand[s];
+    }
+    /* Before the first lead the bidder is known to hold the named suit. */
+    bool lead_due = st->phase == PH_PLAY && st->sets == 0 && st->ntrick == 0 &&
+                    st->bidder != seat;
+    uint32_t saved[NP];
+    memcpy(saved, st->hand, sizeof saved);
+    for (int tries = 0; tries < 64; tries++) {
+        if (try_deal(st, pool, seat, need, rng) &&
+            (!lead_due || st->hand[st->bidder] & suit_bits(st->trump)))
+            break;
+        memcpy(st->hand, saved, sizeof saved);
+    }
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== text ============================================================= */
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(*used < len ? buf + *used : NULL,
+                      *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used += (size_t)w;
+}
+
+static int describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
+{
+    (void)g;
+    const struct forty_two_state *st = vst;
+    size_t k = 0;
+    char cards[160];
+    if (len)
+        buf[0] = '\0';
+    appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
+            st->score[0], st->score[1], st->dealer);
+    if (st->bidder != NO_SEAT)
+        appendf(buf, len, &k, "High bid %d by seat %d. Honors: %s.\n", st->high,
+                st->bidder,
+                st->trump == NO_SEAT ? "-" : trix_suit_name(st->trump));
+    for (int s = 0; s < NP; s++) {
+        if (seat >= 0 && s != seat)
+            continue;
+        trix_hand_t h = {st->hand[s], 0};
+        trix_hand_format(h, cards, sizeof cards);
+        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+    }
+    appendf(buf, len, &k, "Set:");
+    for (int i = 0; i < st->ntrick; i++) {
+        trix_card_name(st->trick[i], cards, sizeof cards);
+        appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
+    }
+    appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
+            st->taken[1]);
+    if (st->phase == PH_OVER)
+        appendf(buf, len, &k, "Game over.\n");
+    else
+        appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+    return (int)k;
+}
+
+/* ==== the descriptor =================================================== */
+
+static const struct card_codec forty_two_cards = {
+    .ncards = NCARDS,
+    .max_copies = 1,
+    .name = trix_card_name,
+    .parse = trix_card_parse,
+};
+
+const struct game_def forty_two_game = {
+    .name = "forty_two",
+    .long_name = "Forty-two",
+    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
+              "Forty-two; RULES.md §5.0, §5.2",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct forty_two_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &forty_two_cards,
+    .view_keys = view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = observe,
+    .obs_layout = obs_layout,
+    .view = view,
+    .action_name = action_name,
+    .determinize = determinize,
+    .describe = describe,
+};
