@@ -1,0 +1,616 @@
+/* call_suit_forty_two.c — Call Suit Forty-two: Forty-two without bidding
+ * or Honors; whoever leads a set may "call" the led card's lower number
+ * (its card name) as the suit to follow instead of its upper number.
+ *
+ * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
+ * terms", "Forty-two" (count, partners, deal, game) and "Call Suit
+ * Forty-two"; RULES.md §5.0, §5.2 and §5.3 (G1–G5), E4, E7, E8. Cards,
+ * names ("6-2") and ids come from engine/trix_pack.h: the 28 cards 0-0 ..
+ * 6-6 are ids 0..27, so a hand is a 28-bit uint32_t here.
+ *
+ * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3} (E8).
+ *   Seat 0 deals the first hand; the deal then passes left (E4 allows a
+ *   fixed first dealer; tests need to know who deals).
+ * - Pack order: deck[0] goes to the dealer's left, one card at a time
+ *   clockwise, the dealer last, seven each (Forty-two's deal). Later hands
+ *   are shuffled from the state RNG.
+ * - The dealer's left leads the first set (seed); a set's winner leads the
+ *   next (Forty-two).
+ * - Calls (G1): every lead may call, not just the first; the option
+ *   first_lead_only keeps the literal reading (only the opening lead of a
+ *   hand). A lead without a call follows the upper number (the seed: "the
+ *   suit Six must be played unless he names the 2"). A led double offers
+ *   both: "play 3-3" leads the Threes 3-0..3-3, "play 3-3 call 3" the card
+ *   name 3: 3-3, 4-3, 5-3, 6-3. Calling 0 is allowed (G3): x-0 cards.
+ * - Following (G4): a player holding a card of the declared suit must play
+ *   one; void, any card. There are no Honors (seed), so only cards of the
+ *   declared suit can win.
+ * - Ranking (G2 and the seed's orders 2-2 > 6-2 > 5-2 > 4-2 > 3-2 and
+ *   3-3 > 6-3 > 5-3 > 4-3): the double of the declared suit is highest,
+ *   then the others by sum. For a suit-name suit the double is also the
+ *   highest sum, so one rule covers both; no two cards tie.
+ * - Scoring (G5): as Forty-two without bids: each set is 1 point, 3-2,
+ *   4-1, 5-0 count 5 and 5-5, 6-4 count 10; each side scores all it takes,
+ *   42 a hand. Game at target (100).
+ * - Game end: at the end of a hand a side at or past target with more
+ *   points than the other wins. Both past target and exactly level (the
+ *   seed is silent; Forty-two's bidding-side tie-break has no bidder here)
+ *   → another hand is played. Cap (E7): after max_hands hands the higher
+ *   score wins; level → drawn.
+ * - Returns: +1 to the winning side, -1 to the other, 0 each while playing
+ *   and for a draw (a target-score game, E5).
+ * - Action ids: 0..27 "play 6-2" (card id: follow, or lead the upper
+ *   number); 28..55 "play 6-2 call 2" (28 + card id: lead calling the
+ *   lower number). Every action keeps its meaning in every state.
+ * - Determinization: the three other hands are redealt from the cards this
+ *   seat has not seen, keeping their sizes and never giving a seat a card
+ *   of a suit it was seen not to follow (a suit is a set of cards here:
+ *   upper-number or lower-number). Every played card and call is public.
+ *   Should 64 random attempts all dead-end, the hands are left as they
+ *   are (they are consistent with what the seat saw).
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "../trix_pack.h"
+#include "../view.h"
+
+#define NP 4
+#define NCARDS 28
+#define SETS 7
+#define A_CALL 28 /* "play c call n" is A_CALL + c */
+#define NUM_ACTIONS 56
+#define STEPS_PER_HAND NCARDS
+#define NO_SEAT 0xff
+#define NO_SUIT 0xff
+#define OBS_SIZE 198
+#define DRAWN 2
+
+enum { P_PLAYERS, P_TARGET, P_MAX_HANDS, P_FIRST_LEAD_ONLY, NPARAMS };
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 4, 4, 4, NULL, "number of players (always 4)"},
+    {"target", PARAM_INT, 100, 1, 1000, NULL,
+     "points to win the game (Forty-two's 100, G5)"},
+    {"max_hands", PARAM_INT, 60, 1, 1000, NULL,
+     "hands before the game ends on the higher score (E7)"},
+    {"first_lead_only", PARAM_BOOL, 0, 0, 1, NULL,
+     "only the opening lead of a hand may call a suit (literal seed "
+     "reading; default: every lead may, G1)"},
+};
+
+static const char *const test_specs[] = {
+    "call_suit_forty_two(first_lead_only=true,target=1,max_hands=1)",
+    NULL,
+};
+
+static const char *const view_keys[] = {
+    "hand",  "dealer", "suit",       "trick",   "leader",
+    "taken", "scores", "hand_sizes", "history", NULL,
+};
+
+struct call_suit_forty_two_state {
+    struct rng rng;
+    uint32_t hand[NP];
+    uint32_t played;    /* cards of finished sets this hand (public) */
+    uint32_t lacks[NP]; /* cards each seat was seen not to hold */
+    uint32_t suit;      /* the cards of the current set's declared suit */
+    int32_t score[2];
+    uint8_t over, dealer, turn, leader, ntrick, sets, winner, hands, nhist;
+    uint8_t number; /* declared suit's number, NO_SUIT before a lead */
+    uint8_t called; /* 1 when the leader called the lower number */
+    uint8_t taken[2];
+    uint8_t trick[NP];
+    uint8_t hist[STEPS_PER_HAND][2];
+};
+
+/* ==== card facts ====================================================== */
+
+/* Cards whose upper number is n: ids n(n+1)/2 .. n(n+1)/2 + n. */
+static uint32_t upper_bits(int n)
+{
+    return ((1u << (n + 1)) - 1) << (n * (n + 1) / 2);
+}
+
+/* Cards whose lower number is n: n-n, (n+1)-n, ..., 6-n. */
+static uint32_t lower_bits(int n)
+{
+    uint32_t h = 0;
+    for (int u = n; u <= 6; u++)
+        h |= 1u << (u * (u + 1) / 2 + n);
+    return h;
+}
+
+/* Rank of card c in a set whose declared suit is `suit`: the suit's double
+ * above all, then by sum; -1 outside the suit (G2, G4). */
+static int rank(int c, uint32_t suit)
+{
+    if (!(suit >> c & 1))
+        return -1;
+    return trix_is_double(c) ? 100 : trix_sum(c);
+}
+
+static int side(int seat)
+{
+    return seat & 1;
+}
+
+static int opt(const struct game *g, int p)
+{
+    return (int)g->params.v[p];
+}
+
+/* ==== deals ============================================================ */
+
+static void new_set(struct call_suit_forty_two_state *st)
+{
+    st->ntrick = 0;
+    st->suit = 0;
+    st->number = NO_SUIT;
+    st->called = 0;
+}
+
+static int deal(struct call_suit_forty_two_state *st, const uint8_t *pre,
+                int npre)
+{
+    uint8_t deck[NCARDS];
+    int rc = deck_build(deck, NCARDS, pre, npre, &st->rng);
+    if (rc)
+        return rc;
+    memset(st->hand, 0, sizeof st->hand);
+    memset(st->lacks, 0, sizeof st->lacks);
+    memset(st->taken, 0, sizeof st->taken);
+    for (int i = 0; i < NCARDS; i++)
+        st->hand[(st->dealer + 1 + i) % NP] |= 1u << deck[i];
+    st->played = 0;
+    st->leader = st->turn = (uint8_t)((st->dealer + 1) % NP);
+    st->sets = st->nhist = 0;
+    new_set(st);
+    return 0;
+}
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    (void)g;
+    struct call_suit_forty_two_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->winner = NO_SEAT;
+    return deal(st, deck, ndeck);
+}
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    d->players = NP;
+    d->teams = 2;
+    for (int s = 0; s < NP; s++)
+        d->team[s] = (int8_t)side(s);
+    d->num_actions = NUM_ACTIONS;
+    d->max_legal = 2 * SETS; /* a leader's 7 cards, each with a call */
+    d->obs_size = OBS_SIZE;
+    d->obs_low = 0;
+    d->obs_high = 1;
+    d->max_length = STEPS_PER_HAND * (int)p->v[P_MAX_HANDS];
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+/* ==== rules ============================================================ */
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct call_suit_forty_two_state *st = vst;
+    return st->over ? 0 : 1u << st->turn;
+}
+
+static bool may_call(const struct game *g,
+                     const struct call_suit_forty_two_state *st)
+{
+    return !opt(g, P_FIRST_LEAD_ONLY) || st->sets == 0;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct call_suit_forty_two_state *st = vst;
+    uint32_t h = st->hand[seat];
+    int n = 0;
+    if (st->over || seat != st->turn)
+        return 0;
+    if (st->ntrick > 0 && (h & st->suit))
+        h &= st->suit; /* must follow the declared suit (G4) */
+    for (uint32_t r = h; r; r &= r - 1)
+        out[n++] = __builtin_ctz(r);
+    if (st->ntrick == 0 && may_call(g, st))
+        for (uint32_t r = h; r; r &= r - 1)
+            out[n++] = A_CALL + __builtin_ctz(r);
+    return n;
+}
+
+/* Ends the game when a side has won or the cap is reached (E7). */
+static void check_game_end(const struct game *g,
+                           struct call_suit_forty_two_state *st)
+{
+    int t = opt(g, P_TARGET), a = st->score[0], b = st->score[1];
+    bool capped = st->hands >= opt(g, P_MAX_HANDS);
+    if (!capped && (a == b || (a < t && b < t)))
+        return; /* no one past target, or level: play another hand */
+    st->over = 1;
+    st->winner = a == b ? DRAWN : a > b ? 0 : 1;
+}
+
+static void end_hand(const struct game *g, struct call_suit_forty_two_state *st)
+{
+    st->score[0] += st->taken[0];
+    st->score[1] += st->taken[1];
+    st->hands++;
+    check_game_end(g, st);
+    if (st->over)
+        return;
+    st->dealer = (uint8_t)((st->dealer + 1) % NP);
+    deal(st, NULL, 0);
+}
+
+static void finish_set(const struct game *g,
+                       struct call_suit_forty_two_state *st)
+{
+    int best = 0, pts = 1;
+    for (int i = 0; i < NP; i++) {
+        if (rank(st->trick[i], st->suit) > rank(st->trick[best], st->suit))
+            best = i;
+        pts += trix_points(st->trick[i]);
+        st->played |= 1u << st->trick[i];
+    }
+    int w = (st->leader + best) % NP;
+    st->taken[side(w)] = (uint8_t)(st->taken[side(w)] + pts);
+    st->leader = st->turn = (uint8_t)w;
+    new_set(st);
+    if (++st->sets == SETS)
+        end_hand(g, st);
+}
+
+static void declare(struct call_suit_forty_two_state *st, int c, bool call)
+{
+    st->called = call;
+    st->number = (uint8_t)(call ? trix_lower(c) : trix_upper(c));
+    st->suit = call ? lower_bits(st->number) : upper_bits(st->number);
+}
+
+static int apply(const struct game *g, void *vst, int a)
+{
+    struct call_suit_forty_two_state *st = vst;
+    int seat = st->turn, c = a % A_CALL;
+    st->hist[st->nhist][0] = (uint8_t)seat;
+    st->hist[st->nhist++][1] = (uint8_t)a;
+    if (st->ntrick == 0)
+        declare(st, c, a >= A_CALL);
+    else if (!(st->suit >> c & 1))
+        st->lacks[seat] |= st->suit; /* void in the declared suit */
+    st->hand[seat] &= ~(1u << c);
+    st->trick[st->ntrick++] = (uint8_t)c;
+    if (st->ntrick < NP)
+        st->turn = (uint8_t)((seat + 1) % NP);
+    else
+        finish_set(g, st);
+    return 0;
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    (void)g;
+    const struct call_suit_forty_two_state *st = vst;
+    for (int s = 0; s < NP; s++) {
+        if (!st->over || st->winner == DRAWN)
+            out[s] = 0;
+        else
+            out[s] = side(s) == st->winner ? 1 : -1;
+    }
+}
+
+/* ==== what a seat sees ================================================= */
+
+static int rel(int s, int seat)
+{
+    return (s - seat + NP) % NP;
+}
+
+static void put_cards(float *out, uint32_t h)
+{
+    for (; h; h &= h - 1)
+        out[__builtin_ctz(h)] = 1;
+}
+
+static float score_scale(const struct game *g, int score)
+{
+    float v = (float)score / (float)(opt(g, P_TARGET) + 42);
+    return v > 1 ? 1 : v;
+}
+
+static void observe(const struct game *g, const void *vst, int seat, float *out)
+{
+    const struct call_suit_forty_two_state *st = vst;
+    memset(out, 0, OBS_SIZE * sizeof *out);
+    put_cards(out, st->hand[seat]);
+    put_cards(out + 28, st->played);
+    for (int i = 0; i < st->ntrick; i++)
+        out[56 + rel((st->leader + i) % NP, seat) * NCARDS + st->trick[i]] = 1;
+    if (st->number != NO_SUIT)
+        out[(st->called ? 175 : 168) + st->number] = 1;
+    out[182 + rel(st->dealer, seat)] = 1;
+    if (!st->over)
+        out[186 + rel(st->turn, seat)] = 1;
+    out[190] = st->taken[side(seat)] / 42.0f;
+    out[191] = st->taken[!side(seat)] / 42.0f;
+    out[192] = score_scale(g, st->score[side(seat)]);
+    out[193] = score_scale(g, st->score[!side(seat)]);
+    for (int s = 0; s < NP; s++)
+        out[194 + rel(s, seat)] = (float)__builtin_popcount(st->hand[s]) / SETS;
+}
+
+static const struct obs_segment layout[] = {
+    {"hand", 0, 28, "own cards, by card id (0-0=0, 1-0=1, 1-1=2, ...)"},
+    {"played", 28, 28, "cards of finished sets this hand"},
+    {"trick", 56, 112, "current set: 4 x 28, by who played (self first)"},
+    {"suit", 168, 7, "set led without a call: its suit name 0..6, one-hot"},
+    {"call", 175, 7, "set led with a call: the called card name 0..6"},
+    {"dealer", 182, 4, "dealer, one-hot (self first)"},
+    {"turn", 186, 4, "seat to act, one-hot (self first)"},
+    {"taken", 190, 2, "points taken this hand /42: own side, other"},
+    {"scores", 192, 2, "score/(target+42), capped at 1: own side, other"},
+    {"hand_sizes", 194, 4, "cards held /7 (self first)"},
+};
+
+static int obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    (void)g;
+    return obs_layout_copy(out, max, layout,
+                           (int)(sizeof layout / sizeof layout[0]));
+}
+
+static int action_name(const struct game *g, const void *vst, int a, char *buf,
+                       size_t len)
+{
+    (void)g;
+    (void)vst;
+    char card[TRIX_NAME_MAX];
+    int c = a % A_CALL;
+    trix_card_name(c, card, sizeof card);
+    if (a < A_CALL)
+        return snprintf(buf, len, "play %s", card);
+    return snprintf(buf, len, "play %s call %d", card, trix_lower(c));
+}
+
+static void pack_card(msgpack_packer *pk, int c)
+{
+    char name[TRIX_NAME_MAX];
+    trix_card_name(c, name, sizeof name);
+    view_pack_str(pk, name);
+}
+
+static void pack_suit(const struct call_suit_forty_two_state *st,
+                      msgpack_packer *pk)
+{
+    char text[32];
+    view_pack_str(pk, "suit");
+    if (st->number == NO_SUIT) {
+        msgpack_pack_nil(pk);
+        return;
+    }
+    if (st->called)
+        snprintf(text, sizeof text, "call %d", st->number);
+    else
+        snprintf(text, sizeof text, "%s", trix_suit_name(st->number));
+    view_pack_str(pk, text);
+}
+
+static void pack_history(const struct game *g,
+                         const struct call_suit_forty_two_state *st,
+                         msgpack_packer *pk)
+{
+    view_pack_str(pk, "history");
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        char name[GAME_NAME_MAX];
+        action_name(g, st, st->hist[i][1], name, sizeof name);
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, st->hist[i][0]);
+        view_pack_str(pk, name);
+    }
+}
+
+static int view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    const struct call_suit_forty_two_state *st = vst;
+    uint32_t h = st->hand[seat];
+    view_pack_str(pk, "hand");
+    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
+    for (; h; h &= h - 1)
+        pack_card(pk, __builtin_ctz(h));
+    view_pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_suit(st, pk);
+    view_pack_str(pk, "trick");
+    msgpack_pack_array(pk, st->ntrick);
+    for (int i = 0; i < st->ntrick; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (st->leader + i) % NP);
+        pack_card(pk, st->trick[i]);
+    }
+    view_pack_str(pk, "leader");
+    view_pack_seat(pk, st->over ? -1 : st->leader);
+    view_pack_str(pk, "taken");
+    view_pack_u8s(pk, st->taken, 2);
+    view_pack_str(pk, "scores");
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, st->score[0]);
+    msgpack_pack_int(pk, st->score[1]);
+    view_pack_str(pk, "hand_sizes");
+    msgpack_pack_array(pk, NP);
+    for (int s = 0; s < NP; s++)
+        msgpack_pack_int(pk, __builtin_popcount(st->hand[s]));
+    pack_history(g, st, pk);
+    return 0;
+}
+
+/* ==== determinization ================================================== */
+
+/* Seats other than `seat` that may still take card c. */
+static int takers(const struct call_suit_forty_two_state *st, int seat,
+                  const int *room, int c, int *who)
+{
+    int k = 0;
+    for (int s = 0; s < NP; s++)
+        if (s != seat && room[s] > 0 && !(st->lacks[s] >> c & 1))
+            who[k++] = s;
+    return k;
+}
+
+/* One attempt: the unseen cards in random order, those with fewest
+ * possible holders first, each to a random seat with room that may hold
+ * it. Fills out[]; false when some card has nowhere to go. */
+static bool redeal(const struct call_suit_forty_two_state *st, int seat,
+                   uint32_t pool, uint32_t *out, struct rng *rng)
+{
+    uint8_t cards[NCARDS];
+    int n = 0, room[NP], who[NP];
+    for (int s = 0; s < NP; s++)
+        room[s] = __builtin_popcount(st->hand[s]);
+    for (uint32_t h = pool; h; h &= h - 1)
+        cards[n++] = (uint8_t)__builtin_ctz(h);
+    rng_shuffle_u8(rng, cards, n);
+    for (int limit = 1; limit <= NP - 1; limit++) {
+        for (int i = 0; i < n; i++) {
+            if (cards[i] == NO_SEAT ||
+                takers(st, seat, room, cards[i], who) > limit)
+                continue;
+            int k = takers(st, seat, room, cards[i], who);
+            if (k == 0)
+                return false;
+            int s = who[rng_below(rng, (uint32_t)k)];
+            out[s] |= 1u << cards[i];
+            room[s]--;
+            cards[i] = NO_SEAT;
+        }
+    }
+    return true;
+}
+
+static void determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    (void)g;
+    struct call_suit_forty_two_state *st = vst;
+    uint32_t pool = 0;
+    for (int s = 0; s < NP; s++)
+        if (s != seat)
+            pool |= st->hand[s];
+    for (int tries = 0; tries < 64; tries++) {
+        uint32_t out[NP] = {0};
+        if (!redeal(st, seat, pool, out, rng))
+            continue;
+        for (int s = 0; s < NP; s++)
+            if (s != seat)
+                st->hand[s] = out[s];
+        break;
+    }
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== text ============================================================= */
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(*used < len ? buf + *used : NULL,
+                      *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used += (size_t)w;
+}
+
+static int describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
+{
+    (void)g;
+    const struct call_suit_forty_two_state *st = vst;
+    size_t k = 0;
+    char cards[160];
+    if (len)
+        buf[0] = '\0';
+    appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
+            st->score[0], st->score[1], st->dealer);
+    for (int s = 0; s < NP; s++) {
+        if (seat >= 0 && s != seat)
+            continue;
+        trix_hand_t h = {st->hand[s], 0};
+        trix_hand_format(h, cards, sizeof cards);
+        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+    }
+    appendf(buf, len, &k, "Set");
+    if (st->number != NO_SUIT)
+        appendf(buf, len, &k, " (%s %d)", st->called ? "call" : "suit",
+                st->number);
+    appendf(buf, len, &k, ":");
+    for (int i = 0; i < st->ntrick; i++) {
+        trix_card_name(st->trick[i], cards, sizeof cards);
+        appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
+    }
+    appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
+            st->taken[1]);
+    if (st->over)
+        appendf(buf, len, &k, "Game over.\n");
+    else
+        appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+    return (int)k;
+}
+
+/* ==== the descriptor =================================================== */
+
+static const struct card_codec call_suit_forty_two_cards = {
+    .ncards = NCARDS,
+    .max_copies = 1,
+    .name = trix_card_name,
+    .parse = trix_card_parse,
+};
+
+const struct game_def call_suit_forty_two_game = {
+    .name = "call_suit_forty_two",
+    .long_name = "Call Suit Forty-two",
+    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
+              "Forty-two and Call Suit Forty-two; RULES.md §5.0, §5.2, §5.3",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct call_suit_forty_two_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &call_suit_forty_two_cards,
+    .view_keys = view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = observe,
+    .obs_layout = obs_layout,
+    .view = view,
+    .action_name = action_name,
+    .determinize = determinize,
+    .describe = describe,
+};
