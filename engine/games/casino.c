@@ -54,32 +54,64 @@
  *   every seat always has a legal play, and no build outlives its deal.
  * - Sweeps: a capture that leaves the table empty, except the round's last
  *   play; counted always, scored (1 each) only with sweeps=true.
- * - Round end: the table goes to the last capturer's side (to nobody if
- *   nobody captured). Points (G1): most cards 3, most spades 1, 10♦ 2, 2♠ 1,
- *   each ace 1; ties for most cards or spades score nothing.
+ * - Round end: the table, dead cards included, goes to the last
+ *   capturer's side (to nobody if nobody captured). Points (G1): most
+ *   cards 3, most spades 1, 10♦ 2, 2♠ 1, each ace 1; ties for most cards
+ *   or spades score nothing.
  *   cards_scoring=two_and_last: most cards 2, the round's last capture 1.
  * - Game end (G7): a side at or above target and alone at the top wins;
  *   both over with equal top scores: another round. After max_rounds
  *   rounds without a winner the episode ends drawn (E7).
  * - Returns: 0 until the end; then the winning side's seats +1 and every
  *   other seat -1/(sides-1) (zero-sum; partners equal); a draw is 0.
- * - Action ids: 0..51 trail card c. Then 52 + (c*10 + kind)*32 + k: card c
- *   captures (kind 0) or builds value kind+1 (kinds 1..9), on the k-th
- *   legal set of table items for that card and kind, ordered most cards
- *   first, then by item mask (loose cards by id, then builds by value). So
- *   "which card, capture or which build value" is stable (by card id, not
- *   hand position: a card keeps its ids while held), k = 0 is the biggest
- *   option, and only k depends on the table; names say exactly what a
- *   move takes. 16692 ids, at most 4 + 4*10*32 = 1284 legal at once.
- *   At most 32 options per (card, kind) are offered: the first 32 in that
- *   order, so those dropped take the fewest cards. Only cluttered tables
- *   have more (random play: about 1 decision in 400, up to ~1000
- *   options); the search looks at most at 1024 table subsets and 50000
- *   unions per block, bounds random play never came near.
- * - Names: "trail 8♠"; "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦" (the groups,
- *   highest first); "play 3♥ build 8 on 5♣", "play 2♠ build 9 on 7-build +
- *   9♦" (the items joined to the played card first). A name longer than
- *   GAME_NAME_MAX becomes "play 10♦ capture #k" / "play 3♥ build 8 #k".
+ * - Table limit (an engine limit; RULES.md sets none): the table holds at
+ *   most 14 numeral items (loose A-10 and builds). Why: by trailing, a
+ *   table can grow to 51 cards, where one 10 has millions of captures
+ *   (every set of small cards adding up to a multiple of 10 that splits
+ *   into tens; 19 million legal moves were counted in one state reached
+ *   by trailing often), and no action space lists that exactly. Only a
+ *   trail adds an item (a build turns the played card and at least one
+ *   item into one; captures remove items; face cards are no items), so on
+ *   a full table a numeral may be trailed only by a seat with no capture,
+ *   build or face trail at all; that numeral then lies dead: face up, out
+ *   of play, going with the table to the last capturer at the round's end
+ *   (a capture leaves it lying, so it is no sweep). Such a seat owns no
+ *   build (an owner can always take his). 14 is far above play: in 10^5
+ *   uniform random 2-player episodes (17M decisions) the table was full at
+ *   279 decisions and a card went dead 12 times.
+ * - Action ids, three ranges. 0..51: trail card c. 52..16691: stable ids
+ *   52 + (c*10 + kind)*32 + k: card c captures (kind 0) or builds value
+ *   kind+1 (kinds 1..9) on the k-th (k < 32) legal set of table items for
+ *   that card and kind, in the block's canonical order: most cards first,
+ *   then by item mask (loose cards by id, then builds by value). So "which
+ *   card, capture or which build value" is stable (by card id, not hand
+ *   position: a card keeps its ids while held), k = 0 is the biggest
+ *   option, and only k depends on the table. 16692..55715: overflow slot
+ *   i (id 16692 + i) is the i-th legal move, in the canonical order (card,
+ *   kind, rank), that did not fit its block's 32 slots (rank >= 32). Its
+ *   meaning depends on the state, unlike the other ids; only cluttered
+ *   tables have such moves (uniform random play: 1 decision in 1150, at
+ *   most 5261 legal moves). legal() lists trails, stable ids, then overflow
+ *   ids; every legal move is named by what it does, so names parse.
+ * - The bound max_legal = 39056 (so 39056 - 32 overflow slots: a block
+ *   with overflow moves also fills its 32 stable ids). Proof sketch: the
+ *   options of one block are distinct non-empty sets S of the <= 14
+ *   items; every group adds up to g <= 10 (g = r for a capture with rank
+ *   r, g = v for a build of v), so S holds only items of value <= g, and
+ *   the values in S add up to a multiple of r (capture), or to a multiple
+ *   of v less r (build). A numeral has a non-empty block only for its
+ *   capture and for each distinct build value v >= r held on another
+ *   card; a face card has at most 3 options (the other cards of its
+ *   rank); there are at most 4 trails. So the legal moves are at most 4
+ *   plus, per hand card and block, the number of such sets. Counting
+ *   subsets by their sum (the product of (1 + x^value) over the items of
+ *   value <= g) and trying every table of <= 14 items (values 1..10, at
+ *   most four loose cards of a rank less the copies held, and one build of
+ *   each value 2..10) with every 4-card hand gives at most 39056, reached
+ *   with five items of value 2, five of 4, four of 6 and the hand 6 8 8
+ *   10 (an exhaustive search of two minutes; the true maximum is lower,
+ *   since not every such set splits into groups). The same search bounds
+ *   the subsets of sum <= 10 that casino_moves.c lists.
  * - Hidden: other hands and the undealt pack. Public: the table, builds and
  *   owners, every capture (piles are face down but were seen taken), scores.
  *   The tensor (see obs_layout; seats relative to the observer, clockwise):
@@ -87,8 +119,8 @@
  *   build value 2..10 present / multiple / owner, per seat its captures
  *   this round (52 each), counts of cards, spades and sweeps, its side's
  *   score and last round's points, dealer, last capturer, seat to act;
- *   then undealt cards, the "last" announcement (G4) and rounds played.
- *   The view adds the round's history as [seat, name] pairs.
+ *   then undealt cards, the "last" announcement (G4), rounds played and
+ *   dead cards. The view adds the round's history as [seat, name] pairs.
  *   Determinization resamples the hidden cards so that every build owner
  *   holds a card of its value (rejection sampling, exact; after 64 misses a
  *   constructive fallback that is consistent but not uniform).
@@ -109,7 +141,6 @@
 #define MAX_SWEEPS 24        /* most sweeps one seat makes in a round */
 #define ROUND_POINTS 11      /* points of a round without sweeps */
 #define DET_TRIES 64         /* rejection sampling attempts */
-#define BLOCK_BASE CASINO_TRAILS
 
 enum { P_PLAYERS, P_PARTNERS, P_TARGET, P_CARDS, P_SWEEPS, P_AS_CARD,
        P_RAISE, P_OWNER_TRAIL, P_MAX_ROUNDS, NPARAMS };
@@ -152,15 +183,16 @@ static const char *const test_specs[] = {
     NULL};
 
 static const char *const view_keys[] = {
-    "hand",   "table",      "builds", "won",           "sweeps",
-    "scores", "last_round", "dealer", "last_capturer", "round",
-    "deal",   "stock",      "last_deal", "history",    NULL};
+    "hand",   "table",      "builds", "dead",          "won",
+    "sweeps", "scores",     "last_round", "dealer",    "last_capturer",
+    "round",  "deal",       "stock",  "last_deal",     "history",
+    NULL};
 
 /* Offsets of the observation tensor's segments for n players. */
 struct layout {
     int hand, loose, in_build, builds, multiple, owner, won, nwon, spades;
     int sweeps, score, last, dealer, capturer, actor, stock, last_deal;
-    int round, size;
+    int round, dead, size;
 };
 
 /* ==== static helpers: options and seats ================================ */
@@ -187,9 +219,10 @@ static int side_of(const struct game *g, int seat)
     return g->dims.team[seat];
 }
 
+/* Every card on the table: loose, dead and in builds. */
 static hand_t table_cards(const struct casino_state *st)
 {
-    hand_t h = st->loose;
+    hand_t h = st->loose | st->dead;
     for (int v = 2; v <= CASINO_VMAX; v++)
         h |= st->build[v];
     return h;
@@ -228,6 +261,7 @@ static int start_round(const struct game *g, struct casino_state *st,
     memset(st->owner, CASINO_NO_SEAT, sizeof st->owner);
     memset(st->sweeps, 0, sizeof st->sweeps);
     st->loose = 0;
+    st->dead = 0;
     st->next = 0;
     st->nhist = 0;
     st->last_capturer = CASINO_NO_SEAT;
@@ -315,6 +349,7 @@ static void end_round(const struct game *g, struct casino_state *st)
     if (st->last_capturer != CASINO_NO_SEAT)
         st->won[st->last_capturer] |= table_cards(st);
     st->loose = 0;
+    st->dead = 0;
     memset(st->build, 0, sizeof st->build);
     score_round(g, st);
     close_round(g, st);
@@ -324,12 +359,12 @@ static void end_round(const struct game *g, struct casino_state *st)
 
 static int encode(int card, int kind, int k)
 {
-    return BLOCK_BASE + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+    return CASINO_TRAILS + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
 }
 
 static void decode(int action, int *card, int *kind, int *k)
 {
-    int a = action - BLOCK_BASE;
+    int a = action - CASINO_TRAILS;
     *k = a % CASINO_OPTS;
     a /= CASINO_OPTS;
     *kind = a % CASINO_KINDS;
@@ -342,16 +377,86 @@ static bool block_items(const struct game *g, const struct casino_state *st,
                         int card, int kind, int k, uint64_t *items)
 {
     struct casino_rules ru = rules_of(g);
-    struct casino_blocks b;
+    return !st->over &&
+           casino__option(st, &ru, st->turn, card, kind, k, items);
+}
+
+/* The block and rank of overflow slot i for the seat to play: the i-th
+ * option, in (card, kind, rank) order, beyond its block's first
+ * CASINO_OPTS. False if this state has fewer overflow options. */
+static bool overflow_move(const struct game *g,
+                          const struct casino_state *st, int i, int *card,
+                          int *kind, int *k)
+{
+    struct casino_rules ru = rules_of(g);
+    struct casino_counts n[HAND];
+    hand_t h = st->hand[st->turn];
     if (st->over)
         return false;
-    if (!hand_has(st->hand[st->turn], card))
-        return false;
-    casino__blocks(st, &ru, st->turn, card_bit(card), 1u << kind, &b);
-    if (k >= b.n[kind])
-        return false;
-    *items = b.items[kind][k];
-    return true;
+    casino__counts(st, &ru, st->turn, h, n);
+    for (int j = 0; h; h &= h - 1, j++) {
+        for (int kd = 0; kd < CASINO_KINDS; kd++) {
+            int extra = n[j].n[kd] - CASINO_OPTS;
+            if (extra > 0 && i < extra) {
+                *card = hand_first(h);
+                *kind = kd;
+                *k = CASINO_OPTS + i;
+                return true;
+            }
+            i -= extra > 0 ? extra : 0;
+        }
+    }
+    return false;
+}
+
+/* Where action points for the seat to play: its card, kind (CASINO_TRAIL
+ * for a trail) and rank k in its block. False for an overflow slot beyond
+ * this state's overflow options. */
+static bool locate(const struct game *g, const struct casino_state *st,
+                   int action, int *card, int *kind, int *k)
+{
+    if (action < CASINO_TRAILS) {
+        *card = action;
+        *kind = CASINO_TRAIL;
+        *k = 0;
+        return true;
+    }
+    if (action < CASINO_STABLE) {
+        decode(action, card, kind, k);
+        return true;
+    }
+    return overflow_move(g, st, action - CASINO_STABLE, card, kind, k);
+}
+
+/* The cards seat may trail. Ownership and G2 c aside, any card; but on a
+ * full table (CASINO_TABLE_MAX numeral items) a numeral only when the seat
+ * has no other play at all (plays counts its captures and builds). */
+static hand_t trail_cards(const struct game *g,
+                          const struct casino_state *st, int seat,
+                          int plays)
+{
+    struct casino_rules ru = rules_of(g);
+    hand_t t = 0;
+    for (hand_t h = st->hand[seat]; h; h &= h - 1)
+        if (casino__may_trail(st, &ru, seat, hand_first(h)))
+            t |= card_bit(hand_first(h));
+    if (casino__items(st) < CASINO_TABLE_MAX)
+        return t;
+    if (plays > 0 || (t & ~CASINO_NUMERALS))
+        return t & ~CASINO_NUMERALS;
+    return t;
+}
+
+/* Puts card on the table. A numeral trailed onto a full table (by a seat
+ * with no other play) lies dead instead: out of play until the round's
+ * end, when it goes with the table to the last capturer. */
+static void trail(struct casino_state *st, int card)
+{
+    if (hand_has(CASINO_NUMERALS, card) &&
+        casino__items(st) >= CASINO_TABLE_MAX)
+        st->dead |= card_bit(card);
+    else
+        st->loose |= card_bit(card);
 }
 
 /* Takes the items off the table; returns their cards. */
@@ -423,6 +528,7 @@ static void layout_of(int n, struct layout *L)
     L->stock = o++;
     L->last_deal = o++;
     L->round = o++;
+    L->dead = o, o += CARDS_IN_PACK;
     L->size = o;
 }
 
@@ -442,7 +548,7 @@ static int configure(const struct param_values *p, struct game_dims *d,
     for (int i = 0; i < n; i++)
         d->team[i] = (int8_t)(partners ? i % 2 : i);
     d->num_actions = CASINO_NUM_ACTIONS;
-    d->max_legal = HAND + HAND * CASINO_KINDS * CASINO_OPTS;
+    d->max_legal = CASINO_MAX_LEGAL;
     d->obs_size = L.size;
     d->obs_low = 0;
     d->obs_high = 1;
@@ -469,41 +575,50 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->over ? 0 : 1u << st->turn;
 }
 
+/* Trails, then each block's stable ids, then the overflow ids: the ids
+ * ascend because every block id lies below CASINO_STABLE. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
-    struct casino_blocks b[HAND];
-    int n = 0, i = 0;
+    struct casino_counts b[HAND];
+    int n = 0, i = 0, plays = 0, over = 0;
     if (st->over || seat != st->turn)
         return 0;
-    for (hand_t h = st->hand[seat]; h; h &= h - 1)
-        if (casino__may_trail(st, &ru, seat, hand_first(h)))
-            out[n++] = hand_first(h);
-    casino__blocks(st, &ru, seat, st->hand[seat], (1u << CASINO_KINDS) - 1,
-                   b);
-    for (hand_t h = st->hand[seat]; h; h &= h - 1, i++)
+    casino__counts(st, &ru, seat, st->hand[seat], b);
+    for (int j = 0; j < hand_count(st->hand[seat]); j++)
         for (int kind = 0; kind < CASINO_KINDS; kind++)
-            for (int k = 0; k < b[i].n[kind]; k++)
+            plays += b[j].n[kind];
+    for (hand_t t = trail_cards(g, st, seat, plays); t; t &= t - 1)
+        out[n++] = hand_first(t);
+    for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
+        for (int kind = 0; kind < CASINO_KINDS; kind++) {
+            int m = b[i].n[kind];
+            for (int k = 0; k < m && k < CASINO_OPTS; k++)
                 out[n++] = encode(hand_first(h), kind, k);
+            over += m > CASINO_OPTS ? m - CASINO_OPTS : 0;
+        }
+    }
+    for (int k = 0; k < over; k++)
+        out[n++] = CASINO_STABLE + k;
     return n;
 }
 
 static int apply(const struct game *g, void *vst, int action)
 {
     struct casino_state *st = vst;
-    int card = action, kind = CASINO_TRAIL, k = 0;
+    int card, kind, k;
     uint64_t items = 0;
-    if (action >= BLOCK_BASE) {
-        decode(action, &card, &kind, &k);
+    /* game_apply has checked that action is legal: it is found. */
+    locate(g, st, action, &card, &kind, &k);
+    if (kind != CASINO_TRAIL)
         block_items(g, st, card, kind, k, &items);
-    }
     st->hist_card[st->nhist] = (uint8_t)card;
     st->hist_kind[st->nhist] = (uint8_t)kind;
     st->hist_items[st->nhist++] = items;
     st->hand[st->turn] &= ~card_bit(card);
     if (kind == CASINO_TRAIL)
-        st->loose |= card_bit(card);
+        trail(st, card);
     else if (kind == 0)
         capture(g, st, card, items);
     else
@@ -586,6 +701,7 @@ static void observe(const struct game *g, const void *vst, int seat,
     memset(out, 0, sizeof *out * (size_t)L.size);
     plane(out + L.hand, st->hand[seat]);
     plane(out + L.loose, st->loose);
+    plane(out + L.dead, st->dead);
     observe_builds(g, st, seat, &L, out);
     observe_seats(g, st, seat, &L, out);
     out[L.stock] = (float)(CARDS_IN_PACK - st->next) /
@@ -625,6 +741,8 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
         {"stock", L.stock, 1, "undealt cards / 40"},
         {"last_deal", L.last_deal, 1, "1 once the last cards are dealt"},
         {"round", L.round, 1, "rounds scored / max_rounds"},
+        {"dead", L.dead, 52, "cards lying dead on the table (trailed onto "
+         "a full table)"},
     };
     int k = (int)(sizeof seg / sizeof seg[0]);
     k = k < max ? k : max;
@@ -746,6 +864,8 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_hand(pk, st->loose);
     pack_str(pk, "builds");
     pack_builds(st, pk);
+    pack_str(pk, "dead");
+    pack_hand(pk, st->dead);
     pack_str(pk, "won");
     msgpack_pack_array(pk, (size_t)nplayers(g));
     for (int p = 0; p < nplayers(g); p++)
@@ -778,12 +898,14 @@ static int action_name(const struct game *g, const void *vst, int action,
                        char *buf, size_t len)
 {
     const struct casino_state *st = vst;
-    char name[GAME_NAME_MAX], c[8], what[16] = " capture";
+    char name[GAME_NAME_MAX], c[8], what[24] = " capture";
     int card, kind, k;
     uint64_t items;
-    if (action < BLOCK_BASE)
-        return casino__name(action, CASINO_TRAIL, 0, buf, len);
-    decode(action, &card, &kind, &k);
+    if (!locate(g, st, action, &card, &kind, &k))
+        return snprintf(buf, len, "play overflow #%d",
+                        action - CASINO_STABLE);
+    if (kind == CASINO_TRAIL)
+        return casino__name(card, CASINO_TRAIL, 0, buf, len);
     if (block_items(g, st, card, kind, k, &items) &&
         casino__name(card, kind, items, name, sizeof name) <
             (int)sizeof name)
@@ -895,6 +1017,10 @@ static void describe_table(const struct casino_state *st, char *buf,
     char cards[CARDS_IN_PACK * 8];
     hand_format(st->loose, cards, sizeof cards);
     append(buf, len, w, "table: %s\n", st->loose ? cards : "(empty)");
+    if (st->dead) {
+        hand_format(st->dead, cards, sizeof cards);
+        append(buf, len, w, "  dead: %s\n", cards);
+    }
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;

@@ -7,7 +7,8 @@
  * build value (at most one build of each value lies on the table, see the
  * decisions in casino.c), so a move is (hand card, kind, item mask) where
  * the item mask holds loose cards as bits 0..51 and the build of value v
- * as bit 50 + v (bits 52..60).
+ * as bit 50 + v (bits 52..60). The numeral items (loose numerals and
+ * builds) never exceed CASINO_TABLE_MAX, which bounds every enumeration.
  */
 #ifndef PARLOR_CASINO_H
 #define PARLOR_CASINO_H
@@ -23,14 +24,21 @@
 #define CASINO_PLAYS 48      /* hand cards played in one round */
 #define CASINO_VMAX 10       /* highest build value */
 #define CASINO_KINDS 10      /* per card: capture, then build 2..10 */
-#define CASINO_OPTS 32       /* options per (card, kind) block of ids */
+#define CASINO_OPTS 32       /* stable ids per (card, kind) block */
 #define CASINO_TRAILS CARDS_IN_PACK /* ids 0..51: trail card c */
-#define CASINO_NUM_ACTIONS                                                 \
+#define CASINO_STABLE                                                      \
     (CASINO_TRAILS + CARDS_IN_PACK * CASINO_KINDS * CASINO_OPTS)
+#define CASINO_TABLE_MAX 14  /* most numeral items on the table */
+#define CASINO_MAX_LEGAL 39056 /* most legal moves (proof in casino.c) */
+#define CASINO_OVERFLOW (CASINO_MAX_LEGAL - CASINO_OPTS) /* overflow ids */
+#define CASINO_NUM_ACTIONS (CASINO_STABLE + CASINO_OVERFLOW)
 #define CASINO_NO_SEAT 0xff
 #define CASINO_TRAIL 0xff    /* history kind of a trail */
 #define CASINO_BUILD_SHIFT 50
 #define CASINO_BUILD_BITS (0x1ffull << 52) /* item bits of builds 2..10 */
+/* Ranks A..10 of every suit: the cards that are numeral items. */
+#define CASINO_NUMERALS                                                    \
+    (0x3ffull | 0x3ffull << 13 | 0x3ffull << 26 | 0x3ffull << 39)
 
 /* Item bit of the build of value v (2..10). */
 static inline uint64_t casino_build_bit(int v)
@@ -50,6 +58,7 @@ struct casino_state {
     hand_t hand[CASINO_MAXP];           /* cards held */
     hand_t won[CASINO_MAXP];            /* cards captured this round */
     hand_t loose;                       /* loose cards on the table */
+    hand_t dead;                        /* cards trailed dead (table full) */
     hand_t build[CASINO_VMAX + 1];      /* cards of the build of value v */
     uint64_t hist_items[CASINO_PLAYS];  /* this round: items each play used */
     uint8_t hist_card[CASINO_PLAYS];    /* this round: card each play showed */
@@ -82,23 +91,25 @@ bool casino__multiple(const struct casino_state *st, int v);
 bool casino__may_trail(const struct casino_state *st,
                        const struct casino_rules *ru, int seat, int card);
 
-/* Item masks of a card's legal captures and builds, per kind. */
-struct casino_blocks {
-    uint64_t items[CASINO_KINDS][CASINO_OPTS]; /* in canonical order */
-    uint8_t n[CASINO_KINDS];                   /* how many per kind */
+/* Numeral items on the table: loose numerals and builds. */
+int casino__items(const struct casino_state *st);
+
+/* Numbers of seat's legal captures and builds per kind, for each card of
+ * cards that seat holds (the i-th card by ascending id in out[i]). */
+struct casino_counts {
+    uint16_t n[CASINO_KINDS]; /* kind 0 capture, k >= 1 build of k + 1 */
 };
 
-/* Fills out[i] with the item masks of seat's legal plays of the i-th card
- * (ascending id) of cards that seat holds, in each kind whose bit is set in
- * kinds (kind 0 capture, k >= 1 build of value k + 1; other kinds get 0),
- * each block in its canonical order: most cards first, then the lower item
- * mask. out has room for one entry per card held. */
-void casino__blocks(const struct casino_state *st,
+void casino__counts(const struct casino_state *st,
                     const struct casino_rules *ru, int seat, hand_t cards,
-                    unsigned kinds, struct casino_blocks *out);
+                    struct casino_counts *out);
 
-/* Number of cards an item mask stands for in state st. */
-int casino__weight(const struct casino_state *st, uint64_t items);
+/* Sets *items to the item mask of option k, in the block's canonical order
+ * (most cards first, then the lower item mask), of seat's plays of card in
+ * kind. Returns false if there is no such legal option. */
+bool casino__option(const struct casino_state *st,
+                    const struct casino_rules *ru, int seat, int card,
+                    int kind, int k, uint64_t *items);
 
 /* Writes the readable name of playing card in kind on items ("trail 8♠",
  * "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦", "play 3♥ build 8 on 5♣").

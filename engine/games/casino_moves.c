@@ -1,45 +1,53 @@
 /* casino_moves.c — Casino's combinatorial moves: which table items a card
- * may capture or build on, in a canonical order, and their readable names.
+ * may capture or build on, how many there are, the k-th of them in a
+ * canonical order, and their readable names.
  *
  * Key idea: a capture or build is a union of disjoint "groups" of table
  * items, each group summing to the capturing number (RULES.md §7.4 G8).
- * Every subset of table items summing to at most 10 is listed once per
- * call; a block (one hand card, one kind) filters the subsets that may
- * serve as groups, enumerates the distinct unions of disjoint groups
- * (different partitions of one set of items are one move: only the items
- * taken matter), and keeps, of those that leave the player holding a
- * capturing card for every build he owns, the first CASINO_OPTS in the
- * block's order (most cards first). The rules themselves (what may form a
- * group) are explained in casino.c's header comment. Nothing here
- * allocates; work is bounded by the limits below, which random play never
- * came near (at most 153 subsets and 7946 union steps seen).
+ * The table never holds more than CASINO_TABLE_MAX = 14 numeral items
+ * (casino.c keeps it so), so a set of items is a 16-bit index mask and
+ * every search below is exact and bounded by 2^14 sets. Every subset of
+ * items summing to at most 10 is listed once per call; a block (one hand
+ * card, one kind) filters the subsets that may serve as groups and grows
+ * the distinct unions of disjoint groups, a bitmap dropping the repeats
+ * that different partitions of one set give (only the items taken
+ * matter). The legal options are the unions that leave the player holding
+ * a capturing card for every build he owns. What may form a group is
+ * explained in casino.c's header comment. Nothing here allocates.
  */
 #include "casino.h"
 
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
-#define ITEMS_MAX 64   /* table items: at most 52 loose cards + 9 builds */
-#define SUBS_MAX 1024  /* subsets of sum <= 10 examined per card */
-#define NODES_MAX 50000 /* union search steps per block */
-#define SUM_MAX 10      /* highest capturing number */
+#define ITEMS_MAX CASINO_TABLE_MAX /* numeral items on the table */
+#define SETS (1 << ITEMS_MAX)      /* sets of items */
+/* Subsets of sum <= 10 among 14 items: at most 2811, with 4 aces and
+ * five items of value 2 and of 3 (four loose cards and a build each),
+ * found by trying every multiset of 14 values. */
+#define SUBS_MAX 2816
+#define SUM_MAX 10         /* highest capturing number */
+#define NO_SET 0xffffffffu /* "no such union" */
 
 /* ==== types ============================================================ */
 
 /* One table item: a loose numeral card or a whole build. */
 struct item {
-    uint64_t bit; /* its bit in an item mask */
-    int value;    /* rank, or the build's announced value */
-    int kind;     /* IT_LOOSE, IT_SINGLE or IT_MULTI */
+    uint64_t bit;   /* its bit in an item mask */
+    unsigned build; /* 1 << v for the build of value v, 0 for a card */
+    int value;      /* rank, or the build's announced value */
+    int kind;       /* IT_LOOSE, IT_SINGLE or IT_MULTI */
+    int weight;     /* cards it stands for */
 };
 
 enum { IT_LOOSE, IT_SINGLE, IT_MULTI };
 
 /* A subset of items summing to at most 10, with what it holds. */
 struct subset {
-    uint64_t mask; /* the items */
-    uint8_t sum;   /* their values added */
-    uint8_t size;  /* number of items */
+    uint16_t mask;   /* the items, as bits of their indices */
+    uint8_t sum;     /* their values added */
+    uint8_t size;    /* number of items */
     uint8_t nsingle; /* single builds among them */
     uint8_t nmulti;  /* multiple builds among them */
 };
@@ -47,44 +55,52 @@ struct subset {
 /* The work of one call: the table's subsets, then one block at a time. */
 struct search {
     const struct casino_state *st; /* the state searched */
-    struct item it[ITEMS_MAX];   /* table items, ascending bit order */
-    int nit;                     /* entries in it */
-    struct subset sub[SUBS_MAX]; /* subsets with sum <= SUM_MAX */
-    int nsub;                    /* entries in sub */
-    uint64_t grp[SUBS_MAX];      /* groups usable beside the forced items */
-    int ngrp;                    /* entries in grp */
-    uint64_t own[SUBS_MAX];      /* table parts of the played card's group */
-    int nown;                    /* entries in own */
-    uint64_t cand[CASINO_OPTS];  /* the best legal unions found, in order */
-    int weight[CASINO_OPTS];     /* their numbers of cards */
-    int ncand;                   /* entries in cand */
-    int nodes;                   /* union search steps taken */
-    unsigned owned;              /* build values the player owns */
-    unsigned ranks_after;        /* ranks held after playing the card */
-    int build_value;             /* value announced, 0 for a capture */
+    struct item it[ITEMS_MAX];     /* table items, ascending bit order */
+    int nit;                       /* entries in it */
+    unsigned builds;               /* index bits of the builds among it */
+    struct subset sub[SUBS_MAX];   /* subsets with sum <= SUM_MAX */
+    int nsub;                      /* entries in sub */
+    uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
+    int ngrp;                      /* entries in grp */
+    uint16_t uni[SETS];            /* the block's distinct unions */
+    int nuni;                      /* entries in uni */
+    uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
+    unsigned owned;                /* build values the player owns */
+    unsigned ranks_after;          /* ranks held after playing the card */
+    int build_value;               /* value announced, 0 for a capture */
 };
 
 /* ==== static helpers: items and subsets ================================ */
+
+static void add_item(struct search *s, uint64_t bit, int v, int kind,
+                     int weight)
+{
+    /* casino.c refuses the trail that would pass ITEMS_MAX. */
+    assert(s->nit < ITEMS_MAX);
+    if (kind != IT_LOOSE)
+        s->builds |= 1u << s->nit;
+    s->it[s->nit++] = (struct item){bit, kind == IT_LOOSE ? 0 : 1u << v, v,
+                                    kind, weight};
+}
 
 /* Lists the loose numeral cards and the builds of st as items. */
 static void list_items(struct search *s)
 {
     const struct casino_state *st = s->st;
     s->nit = 0;
-    for (hand_t h = st->loose; h; h &= h - 1) {
-        int c = hand_first(h);
-        if (card_rank(c) <= SUM_MAX)
-            s->it[s->nit++] = (struct item){card_bit(c), card_rank(c),
-                                            IT_LOOSE};
-    }
+    s->builds = 0;
+    for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1)
+        add_item(s, card_bit(hand_first(h)), card_rank(hand_first(h)),
+                 IT_LOOSE, 1);
     for (int v = 2; v <= CASINO_VMAX; v++)
         if (st->build[v])
-            s->it[s->nit++] = (struct item){
-                casino_build_bit(v), v,
-                casino__multiple(st, v) ? IT_MULTI : IT_SINGLE};
+            add_item(s, casino_build_bit(v), v,
+                     casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
+                     hand_count(st->build[v]));
 }
 
-/* Records every subset of items from index i on, added to *cur. */
+/* Records every subset of items from index i on, added to cur (the
+ * bound on nsub only guards memory: SUBS_MAX is never reached). */
 static void subsets_from(struct search *s, int i, struct subset cur)
 {
     for (; i < s->nit && s->nsub < SUBS_MAX; i++) {
@@ -92,7 +108,7 @@ static void subsets_from(struct search *s, int i, struct subset cur)
         if (cur.sum + t->value > SUM_MAX)
             continue;
         struct subset next = cur;
-        next.mask |= t->bit;
+        next.mask = (uint16_t)(next.mask | 1u << i);
         next.sum = (uint8_t)(next.sum + t->value);
         next.size++;
         next.nsingle = (uint8_t)(next.nsingle + (t->kind == IT_SINGLE));
@@ -100,6 +116,15 @@ static void subsets_from(struct search *s, int i, struct subset cur)
         s->sub[s->nsub++] = next;
         subsets_from(s, i + 1, next);
     }
+}
+
+/* The index bit of the build of value v, 0 if there is none. */
+static unsigned build_item(const struct search *s, int v)
+{
+    for (unsigned b = s->builds; b; b &= b - 1)
+        if (s->it[__builtin_ctz(b)].build == 1u << v)
+            return b & -b;
+    return 0;
 }
 
 /* ==== static helpers: which subsets may be groups ======================= */
@@ -144,94 +169,100 @@ static bool other_group(const struct subset *u, int v,
 
 /* ==== static helpers: unions =========================================== */
 
-int casino__weight(const struct casino_state *st, uint64_t items)
+/* Adds the union u to the block's unions unless it is there already. */
+static void add_union(struct search *s, unsigned u)
 {
-    int w = hand_count(items & ~CASINO_BUILD_BITS);
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        if (items & casino_build_bit(v))
-            w += hand_count(st->build[v]);
+    if ((s->seen[u >> 6] >> (u & 63)) & 1)
+        return;
+    s->seen[u >> 6] |= (uint64_t)1 << (u & 63);
+    s->uni[s->nuni++] = (uint16_t)u;
+}
+
+/* Adds the groups one at a time to every union disjoint from them: then
+ * uni holds each distinct union of a start set and disjoint groups. */
+static void grow_unions(struct search *s)
+{
+    for (int g = 0; g < s->ngrp; g++) {
+        int n = s->nuni;
+        for (int j = 0; j < n; j++)
+            if (!(s->uni[j] & s->grp[g]))
+                add_union(s, s->uni[j] | s->grp[g]);
+    }
+}
+
+/* Forgets the last block's unions (zeroing the words that hold them). */
+static void clear_unions(struct search *s)
+{
+    for (int j = 0; j < s->nuni; j++)
+        s->seen[s->uni[j] >> 6] = 0;
+    s->nuni = 0;
+    s->ngrp = 0;
+}
+
+static uint64_t items_of(const struct search *s, unsigned u)
+{
+    uint64_t m = 0;
+    for (; u; u &= u - 1)
+        m |= s->it[__builtin_ctz(u)].bit;
+    return m;
+}
+
+static int weight_of(const struct search *s, unsigned u)
+{
+    int w = 0;
+    for (; u; u &= u - 1)
+        w += s->it[__builtin_ctz(u)].weight;
     return w;
 }
 
-/* True if after this play the player still holds a card of the value of
- * every build he owns (which includes a build he makes now). */
-static bool keeps_capturers(const struct search *s, uint64_t items)
+/* True if after this play, taking the builds in used (bits 1 << v), the
+ * player still holds a card of the value of every build he owns (which
+ * includes a build he makes now). */
+static bool keeps_capturers(const struct search *s, unsigned used)
 {
-    unsigned used = (unsigned)(items >> CASINO_BUILD_SHIFT);
     unsigned after = s->owned & ~used;
     if (s->build_value)
         after |= 1u << s->build_value;
     return (after & ~s->ranks_after) == 0;
 }
 
-/* True if a union of w cards and mask a comes before one of (wb, b) in a
- * block's order: most cards first, then the lower mask. */
-static bool before(int w, uint64_t a, int wb, uint64_t b)
+/* True if the union u is a legal option of the block. */
+static bool union_legal(const struct search *s, unsigned u)
 {
-    return w > wb || (w == wb && a < b);
-}
-
-/* Keeps items among the block's first CASINO_OPTS legal unions. */
-static void record(struct search *s, uint64_t items)
-{
-    if (!items || !keeps_capturers(s, items))
-        return;
-    int w = casino__weight(s->st, items), i = s->ncand;
-    for (int j = 0; j < s->ncand; j++)
-        if (s->cand[j] == items)
-            return;
-    if (s->ncand < CASINO_OPTS)
-        s->ncand++;
-    else if (before(w, items, s->weight[i - 1], s->cand[i - 1]))
-        i--;
-    else
-        return;
-    for (; i > 0 && before(w, items, s->weight[i - 1], s->cand[i - 1]); i--) {
-        s->cand[i] = s->cand[i - 1];
-        s->weight[i] = s->weight[i - 1];
-    }
-    s->cand[i] = items;
-    s->weight[i] = w;
-}
-
-/* Adds, to the union u, every collection of disjoint groups from index i
- * on, recording each union. */
-static void unions_from(struct search *s, int i, uint64_t u)
-{
-    for (; i < s->ngrp; i++) {
-        if (++s->nodes > NODES_MAX)
-            return;
-        if (s->grp[i] & u)
-            continue;
-        record(s, u | s->grp[i]);
-        unions_from(s, i + 1, u | s->grp[i]);
-    }
+    unsigned used = 0;
+    for (unsigned b = u & s->builds; b; b &= b - 1)
+        used |= s->it[__builtin_ctz(b)].build;
+    return u && keeps_capturers(s, used);
 }
 
 /* ==== static helpers: the kinds ======================================== */
 
-/* A face card takes one loose face card of its rank, nothing else. */
-static void face_capture(struct search *s, int rank)
+/* A face card takes one loose face card of its rank, nothing else: its
+ * legal options as card bits (in canonical order: ascending). */
+static hand_t face_options(const struct search *s, int rank)
 {
-    for (hand_t h = s->st->loose; h; h &= h - 1)
-        if (card_rank(hand_first(h)) == rank)
-            record(s, card_bit(hand_first(h)));
+    hand_t h = 0;
+    if (!keeps_capturers(s, 0))
+        return 0;
+    for (hand_t l = s->st->loose; l; l &= l - 1)
+        if (card_rank(hand_first(l)) == rank)
+            h |= card_bit(hand_first(l));
+    return h;
 }
 
 static void numeral_capture(struct search *s, int r,
                             const struct casino_rules *ru)
 {
-    uint64_t forced = 0;
+    unsigned forced = 0;
     /* Playing the only card that can take one's own r-build must take
      * it: start every union with it. */
-    if (s->st->build[r] && ((s->owned >> r) & 1) &&
-        !((s->ranks_after >> r) & 1))
-        forced = casino_build_bit(r);
+    if (((s->owned >> r) & 1) && !((s->ranks_after >> r) & 1))
+        forced = build_item(s, r);
     for (int i = 0; i < s->nsub; i++)
-        if (capture_group(&s->sub[i], r, ru))
+        if (capture_group(&s->sub[i], r, ru) && !(s->sub[i].mask & forced))
             s->grp[s->ngrp++] = s->sub[i].mask;
-    record(s, forced);
-    unions_from(s, 0, forced);
+    add_union(s, forced);
+    grow_unions(s);
 }
 
 /* A build of value v with a card of rank r: the played card's group
@@ -240,22 +271,71 @@ static void numeral_capture(struct search *s, int r,
 static void build(struct search *s, int r, int v,
                   const struct casino_rules *ru)
 {
-    uint64_t forced = s->st->build[v] ? casino_build_bit(v) : 0;
-    s->nown = 0;
+    unsigned forced = build_item(s, v);
     if (r == v)
-        s->own[s->nown++] = 0;
+        add_union(s, forced);
     for (int i = 0; i < s->nsub; i++) {
         const struct subset *u = &s->sub[i];
         if (r < v && u->sum == v - r && own_group(u, ru))
-            s->own[s->nown++] = u->mask;
+            add_union(s, forced | u->mask);
         else if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
-    for (int k = 0; k < s->nown; k++) {
-        uint64_t base = forced | s->own[k];
-        record(s, base);
-        unions_from(s, 0, base);
+    grow_unions(s);
+}
+
+/* Fills uni with the unions (legal or not) of a numeral of rank r in
+ * kind; false if that kind is impossible for the card. */
+static bool run_kind(struct search *s, int r, int kind,
+                     const struct casino_rules *ru)
+{
+    clear_unions(s);
+    s->build_value = kind ? kind + 1 : 0;
+    if (kind && (r > s->build_value ||
+                 !((s->ranks_after >> s->build_value) & 1)))
+        return false;
+    if (!kind)
+        numeral_capture(s, r, ru);
+    else
+        build(s, r, s->build_value, ru);
+    return true;
+}
+
+/* Number of legal options of rank r's card in kind. */
+static int count_block(struct search *s, int r, int kind,
+                       const struct casino_rules *ru)
+{
+    int n = 0;
+    if (r > SUM_MAX) {
+        s->build_value = 0;
+        return kind ? 0 : hand_count(face_options(s, r));
     }
+    if (!run_kind(s, r, kind, ru))
+        return 0;
+    for (int j = 0; j < s->nuni; j++)
+        n += union_legal(s, s->uni[j]);
+    return n;
+}
+
+/* The k-th legal union in uni in the canonical order (most cards first,
+ * then the lower item mask), or NO_SET. Index masks order like item
+ * masks, since items are listed by ascending bit, so within one number
+ * of cards an upward scan of the bitmap gives the order. */
+static unsigned nth_union(const struct search *s, int k)
+{
+    int count[CARDS_IN_PACK + 1] = {0}, w = CARDS_IN_PACK;
+    for (int j = 0; j < s->nuni; j++)
+        if (union_legal(s, s->uni[j]))
+            count[weight_of(s, s->uni[j])]++;
+    for (; w > 0 && k >= count[w]; w--)
+        k -= count[w];
+    for (unsigned u = 1; w > 0 && u < 1u << s->nit; u++) {
+        if (!((s->seen[u >> 6] >> (u & 63)) & 1) || !union_legal(s, u))
+            continue;
+        if (weight_of(s, u) == w && k-- == 0)
+            return u;
+    }
+    return NO_SET;
 }
 
 /* ==== API ============================================================== */
@@ -296,45 +376,68 @@ bool casino__may_trail(const struct casino_state *st,
     return (owned & ~casino__ranks(st->hand[seat] & ~card_bit(card))) == 0;
 }
 
-/* Runs one kind on a prepared search; copies the kept unions to out. */
-static int run_kind(struct search *s, int r, int kind,
-                    const struct casino_rules *ru, uint64_t *out)
+int casino__items(const struct casino_state *st)
 {
-    s->ngrp = s->ncand = s->nodes = 0;
-    s->build_value = kind ? kind + 1 : 0;
-    if (kind && (r > SUM_MAX || r > s->build_value ||
-                 !((s->ranks_after >> s->build_value) & 1)))
-        return 0;
-    if (!kind && r > SUM_MAX)
-        face_capture(s, r);
-    else if (!kind)
-        numeral_capture(s, r, ru);
-    else
-        build(s, r, s->build_value, ru);
-    memcpy(out, s->cand, sizeof *out * (size_t)s->ncand);
-    return s->ncand;
+    int n = hand_count(st->loose & CASINO_NUMERALS);
+    for (int v = 2; v <= CASINO_VMAX; v++)
+        n += st->build[v] != 0;
+    return n;
 }
 
-void casino__blocks(const struct casino_state *st,
+/* Lists st's items and their subsets of sum <= 10 for seat. */
+static void prepare(struct search *s, const struct casino_state *st,
+                    int seat)
+{
+    s->st = st;
+    s->owned = casino__owned(st, seat);
+    s->nsub = 0;
+    s->nuni = 0;
+    s->ngrp = 0;
+    list_items(s);
+    memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
+    subsets_from(s, 0, (struct subset){0, 0, 0, 0, 0});
+}
+
+void casino__counts(const struct casino_state *st,
                     const struct casino_rules *ru, int seat, hand_t cards,
-                    unsigned kinds, struct casino_blocks *out)
+                    struct casino_counts *out)
 {
     struct search s;
     cards &= st->hand[seat];
-    s.st = st;
-    s.owned = casino__owned(st, seat);
-    s.nsub = 0;
-    list_items(&s);
-    subsets_from(&s, 0, (struct subset){0, 0, 0, 0, 0});
+    prepare(&s, st, seat);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards);
         s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(c));
         for (int k = 0; k < CASINO_KINDS; k++)
-            out[i].n[k] = (uint8_t)((kinds >> k) & 1
-                                        ? run_kind(&s, card_rank(c), k, ru,
-                                                   out[i].items[k])
-                                        : 0);
+            out[i].n[k] = (uint16_t)count_block(&s, card_rank(c), k, ru);
     }
+}
+
+bool casino__option(const struct casino_state *st,
+                    const struct casino_rules *ru, int seat, int card,
+                    int kind, int k, uint64_t *items)
+{
+    struct search s;
+    int r = card_rank(card);
+    if (!hand_has(st->hand[seat], card) || k < 0)
+        return false;
+    prepare(&s, st, seat);
+    s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
+    if (r > SUM_MAX) {
+        s.build_value = 0;
+        hand_t h = kind ? 0 : face_options(&s, r);
+        if (k >= hand_count(h))
+            return false;
+        *items = card_bit(hand_nth(h, k));
+        return true;
+    }
+    if (!run_kind(&s, r, kind, ru))
+        return false;
+    unsigned u = nth_union(&s, k);
+    if (u == NO_SET)
+        return false;
+    *items = items_of(&s, u);
+    return true;
 }
 
 /* ==== names ============================================================ */

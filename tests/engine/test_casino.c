@@ -101,8 +101,9 @@ static void act(struct tc *t, int seat, const char *text)
 static int names_with(struct tc *t, const char *prefix,
                       char names[][GAME_NAME_MAX], int max)
 {
-    int seat = game_current_seat(&t->g, &t->st), ids[2048], k = 0;
-    assert_true(t->g.dims.max_legal <= 2048);
+    int seat = game_current_seat(&t->g, &t->st), ids[CASINO_MAX_LEGAL];
+    int k = 0;
+    assert_int_equal(t->g.dims.max_legal, CASINO_MAX_LEGAL);
     int n = t->g.def->legal(&t->g, &t->st, seat, ids);
     for (int i = 0; i < n; i++) {
         char name[GAME_NAME_MAX];
@@ -338,8 +339,12 @@ static void test_configure_rejects_bad_combinations(void **state)
     assert_int_equal(g.dims.team[0], g.dims.team[2]);
     assert_int_equal(g.dims.team[1], g.dims.team[3]);
     assert_true(g.dims.team[0] != g.dims.team[1]);
-    /* 52 trails + 52 cards x 10 kinds x 32 options; 48 plays a round. */
-    assert_int_equal(g.dims.num_actions, 52 + 52 * 10 * 32);
+    /* 52 trails + 52 cards x 10 kinds x 32 stable options, then one
+     * overflow id per legal move beyond a block's 32: at most the bound
+     * on legal moves (39056, proved in casino.c) less the 32 stable ids of
+     * the overflowing block; 48 plays a round. */
+    assert_int_equal(g.dims.max_legal, 39056);
+    assert_int_equal(g.dims.num_actions, 52 + 52 * 10 * 32 + 39056 - 32);
     assert_int_equal(g.dims.max_length, 48 * 50);
 }
 
@@ -990,6 +995,120 @@ static void test_generic_name_of_an_empty_option(void **state)
     assert_string_equal(name, "play 8♠ build 9 #3");
 }
 
+/* ---- cluttered tables: overflow ids and the table limit ----------------- */
+
+/* The current seat's legal ids, ascending; returns how many. */
+static int legal_ids(struct tc *t, int *ids)
+{
+    int seat = game_current_seat(&t->g, &t->st);
+    return t->g.def->legal(&t->g, &t->st, seat, ids);
+}
+
+static void name_is(struct tc *t, int id, const char *want)
+{
+    char name[GAME_NAME_MAX];
+    game_action_name(&t->g, &t->st, id, name, sizeof name);
+    assert_string_equal(name, want);
+}
+
+/* Table 5♣5♦5♥5♠ and the trailed 10♣10♦10♥; seat 0 holds 10♠ K♣ Q♣.
+ * 10♠ takes any union of disjoint groups adding up to 10: each 10 alone
+ * and each pair of 5s (nothing else adds up to 10). So a capture is any
+ * subset of the three 10s (8) with an even number of 5s (none, one of the
+ * C(4,2) = 6 pairs, or all four: 8), not empty: 8 * 8 - 1 = 63. 10♠
+ * builds nothing (a build of 10 needs another 10 held), K♣ and Q♣ take
+ * nothing (no loose K or Q), all three may trail: 66 legal moves. By size
+ * (10s + 5s): 7 cards: 1; 6: 2+4, 3; 5: 3+2 or 1+4, 6 + 3 = 9; 4: 2+2 or
+ * 0+4, 18 + 1 = 19: these 32 fill the stable ids k = 0..31. The 31 others
+ * (3 cards: 1+2 or 3+0, 18 + 1 = 19; 2: 6 + 3 = 9; 1: 3) are overflow
+ * slots 0..30, in the same order (most cards, then lowest item mask). */
+static void test_overflow_beyond_32_options(void **state)
+{
+    (void)state;
+    struct tc t;
+    static int ids[CASINO_MAX_LEGAL];
+    start(&t, "casino", "10C 10H JD JH  10D 10S KC QC  5C 5D 5H 5S");
+    act(&t, 1, "trail 10c");
+    act(&t, 0, "trail 10d");
+    act(&t, 1, "trail 10h");
+    assert_int_equal(legal_ids(&t, ids), 66);
+    /* Trails by card id: Q♣ 11, K♣ 12, 10♠ 3 * 13 + 9 = 48. */
+    assert_int_equal(ids[0], 11);
+    assert_int_equal(ids[1], 12);
+    assert_int_equal(ids[2], 48);
+    /* 10♠'s capture block: 52 + (48 * 10 + 0) * 32 + k = 15412 + k. */
+    for (int k = 0; k < 32; k++)
+        assert_int_equal(ids[3 + k], 15412 + k);
+    /* Overflow ids follow every stable id: 52 + 52 * 10 * 32 = 16692. */
+    for (int i = 0; i < 31; i++)
+        assert_int_equal(ids[35 + i], 16692 + i);
+    name_is(&t, 15412, "play 10♠ capture 10♣ + 10♦ + 10♥ + 5♣5♦ + 5♥5♠");
+    /* k = 31, the last 4-card option: the highest item mask (bits: 5♣ 4,
+     * 10♣ 9, 5♦ 17, 10♦ 22, 5♥ 30, 10♥ 35, 5♠ 43) holds 5♠, 10♥, 5♥,
+     * then 10♦. */
+    name_is(&t, 15443, "play 10♠ capture 10♦ + 10♥ + 5♥5♠");
+    /* Rank 32, overflow slot 0: the 3-card option of lowest mask, the
+     * three lowest items 5♣ 10♣ 5♦. Rank 62, slot 30: the last single 10. */
+    name_is(&t, 16692, "play 10♠ capture 10♣ + 5♣5♦");
+    name_is(&t, 16722, "play 10♠ capture 10♥");
+    assert_int_equal(find(&t, 0, "play 10s capture 10h"), 16722);
+    assert_int_equal(find(&t, 0, "play 10s capture 10c + 5c5d"), 16692);
+    act(&t, 0, "play 10s capture 10c + 5c5d");
+    assert_true(t.st.won[0] == (card_bit(card("10s")) | card_bit(card("10c")) |
+                                card_bit(card("5c")) | card_bit(card("5d"))));
+    assert_true(t.st.loose == (card_bit(card("10d")) | card_bit(card("10h")) |
+                               card_bit(card("5h")) | card_bit(card("5s"))));
+    assert_int_equal(view_get(&t, 0, "last_capturer")->via.i64, 0);
+    view_free(&t);
+    /* Seat 1 (J♦ J♥) has no overflow move: the id is refused and has its
+     * generic name. */
+    assert_int_equal(game_apply(&t.g, &t.st, 1, 16692), ERR_ILLEGAL_ACTION);
+    name_is(&t, 16692, "play overflow #0");
+}
+
+/* The table limit: 14 numeral items. The 10s start on the table, the
+ * seats trail the 9s and 8s (12 items), then 7♣ and 7♦: full. Seat 1
+ * holds A♣ 2♣ 3♣: no loose card or set adds up to 1, 2 or 3 (the table
+ * holds only 7s to 10s), and no build is possible (a build of 2 or 3
+ * would need a table card below 3), so it has no capture, build or face
+ * trail: it may trail a numeral, which lies dead. Seat 0 holds 3♦ K♣ 7♥:
+ * 7♥ takes 7♣, 7♦ or both, 3♦ neither takes nor builds (a 7-build would
+ * need a table 4): so it may trail only its face card, not 3♦ or 7♥. */
+static void test_full_table_limits_trails(void **state)
+{
+    (void)state;
+    struct tc t;
+    static const char *const stuck[] = {"trail A♣", "trail 2♣", "trail 3♣"};
+    static const char *const seat0[] = {
+        "trail K♣", "play 7♥ capture 7♣ + 7♦", "play 7♥ capture 7♣",
+        "play 7♥ capture 7♦"};
+    start(&t, "casino",
+          "9C 9D 8C 8D  9H 9S 8H 8S  10C 10D 10H 10S  7C AC 2C 3C"
+          "  7D 3D KC 7H");
+    const char *const trails[] = {"9c", "9h", "9d", "9s", "8c",
+                                  "8h", "8d", "8s", "7c", "7d"};
+    for (int i = 0; i < 10; i++) {
+        char text[32];
+        snprintf(text, sizeof text, "trail %s", trails[i]);
+        act(&t, (1 + i) % 2, text);
+    }
+    assert_int_equal(hand_count(t.st.loose), 14);
+    names_are(&t, "", stuck, 3);
+    act(&t, 1, "trail 2c");
+    assert_true(t.st.dead == card_bit(card("2c")));
+    assert_int_equal(hand_count(t.st.loose), 14);
+    cards_are(view_get(&t, 0, "dead"), "2♣");
+    view_free(&t);
+    names_are(&t, "", seat0, 4);
+    assert_false(is_legal(&t, "trail 7h"));
+    assert_false(is_legal(&t, "trail 3d"));
+    /* After a capture the table has room: seat 1's ace goes loose. */
+    act(&t, 0, "play 7h capture 7c + 7d");
+    act(&t, 1, "trail ac");
+    assert_true(hand_has(t.st.loose, card("ac")));
+    assert_true(t.st.dead == card_bit(card("2c")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1023,6 +1142,8 @@ int main(void)
         cmocka_unit_test(test_observation_of_a_build),
         cmocka_unit_test(test_view_history),
         cmocka_unit_test(test_generic_name_of_an_empty_option),
+        cmocka_unit_test(test_overflow_beyond_32_options),
+        cmocka_unit_test(test_full_table_limits_trails),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
