@@ -250,6 +250,8 @@ static size_t group_prefix(const char *name)
     return sp && sp[1] ? (size_t)(sp - name) + 1 : 0;
 }
 
+#define LONG_GROUP 64 /* ids in a group past which the middle is elided */
+
 /* Prints ids [a, b] sharing a prefix of plen bytes: "0-51  play A♣ 2♣ ...",
  * wrapped at 78 columns. */
 static void print_group(const struct actions_info *ai, int a, int b,
@@ -260,6 +262,13 @@ static void print_group(const struct actions_info *ai, int a, int b,
     printf("  %-9s %.*s", ids, (int)plen, ai->names[a]);
     int col = 12 + text_width(ai->names[a]) - text_width(ai->names[a] + plen);
     for (int i = a; i <= b; i++) {
+        /* A long run (Casino's tens of thousands of overflow ids) shows its
+         * first names, an ellipsis and its last name. */
+        if (b - a >= LONG_GROUP && i == a + LONG_GROUP / 2) {
+            printf(" …");
+            col += 2;
+            i = b;
+        }
         const char *tail = ai->names[i] + plen;
         int w = text_width(tail);
         if (i > a && col + 1 + w > 78) {
