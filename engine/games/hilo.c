@@ -1,0 +1,530 @@
+/* hilo.c — Hilo: six cards each from the Fives..Tens of a Trix pack and
+ * Trixie, a turned card names the honor (trump) suit; High, Low, Trixie
+ * and Game score one point each, first to the target wins.
+ *
+ * Rules: seed 002 (Read & White, Standard Trix Cards, 1904: general terms
+ * and "Hilo") and RULES.md §5.0 and §5.5 (G1–G5) with E1, E4, E7, E8.
+ *
+ * Decisions where the sources are silent or leave a choice:
+ * - Seats are numbered to the left; play and the deal pass to seat + 1.
+ *   Seat 0 deals first (E4 allows a seeded dealer; a fixed one lets tests
+ *   know who deals, and tournaments rotate seats anyway).
+ * - Pack order: cards go one at a time from deck[0] to the seat left of
+ *   the dealer (the eldest), round by round, the dealer last; the card
+ *   after the last round is turned up. "Another deal" deals three more
+ *   rounds the same way and turns the next card. A card shuffled back (a
+ *   refused turn-up, a turned Trixie) goes to a random place below what is
+ *   left of an explicit deck prefix, so a given prefix is dealt exactly;
+ *   with no prefix this is the book's shuffle. Cards are drawn by a lazy
+ *   Fisher–Yates, so a deal shuffles only what it uses.
+ * - Sides (E8): with players=4 and partnerships=true (default) seats 0,2
+ *   play 1,3; each point goes to the side of the seat earning it.
+ *   partnerships=false plays four individuals; 2 and 3 players always do.
+ * - High and Low (G1) are the highest and lowest honors dealt, wherever
+ *   they are when play starts (cards dealt by "another deal" included;
+ *   the turn-up is not dealt); one honor dealt is both. No honor dealt:
+ *   neither is scored.
+ * - Trixie (G2): it may be played, led or not, only by a player holding
+ *   neither the suit led nor an honor (a leader: no honor). Led, there is
+ *   no suit to follow: any card may follow, the highest honor wins, else
+ *   Trixie. The point "to the player holding it at the end" goes to the
+ *   winner of the set holding it; undealt, nobody scores it.
+ * - Game: game points (sum 5: 4, 10: 1, 15: 2, 20: 4; 20 in the pack)
+ *   taken in sets, per side; the strict maximum scores, a tie nobody.
+ * - Another deal (G3, option another_deal, default true): after the turn
+ *   the eldest says "stand" or "another deal"; the dealer then says "give
+ *   1" (the eldest's side scores 1, play starts) or "deal 3". The turn-up
+ *   is shuffled back, three more go to each, a new card is turned; if its
+ *   suit is the one refused the dealer chooses again, else play starts.
+ *   When the stock cannot give 3 each and a turn-up (or holds only
+ *   Trixie) the whole pack is shuffled and dealt afresh as at first, the
+ *   eldest asking again; after three such redeals in a deal (E7) the
+ *   eldest may no longer ask, so a deal always ends.
+ * - Trixie turned up (and turned again): 1 to the dealer's side at once,
+ *   shuffled back, another card turned.
+ * - Going out (G4): the dealer's Trixie turn-ups score when turned; after
+ *   the last set High, Low, Trixie, Game are applied in that order and the
+ *   first side to reach the target (G5, default 10) wins at once.
+ * - Episode: one game to the target. Returns +1 to the winning side and
+ *   -1/(sides-1) to each other side; a game not decided in max_deals deals
+ *   (E7, default 100) is drawn, all 0.
+ * - Action ids: 0..51 play local card c (Trix pack id c + 15, Trixie 51);
+ *   52 stand, 53 another deal, 54 give 1, 55 deal 3.
+ * - Information: every action is public. A player who does not follow
+ *   the suit led and plays no honor shows a void in that suit; Trixie
+ *   played shows no honor either. determinize keeps these facts.
+ */
+#include <string.h>
+
+#include "../../common/err.h"
+#include "hilo.h"
+
+/* ==== options ========================================================== */
+
+enum opt { O_PLAYERS, O_PARTNERS, O_BEG, O_TARGET, O_MAX_DEALS, NPARAMS };
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 2, 2, HILO_MAXP, NULL,
+     "number of players (seed: two, three or four)"},
+    {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
+     "with players=4, two sides of partners, seats 0,2 v 1,3 (E8); "
+     "ignored with 2 or 3 players"},
+    {"another_deal", PARAM_BOOL, 1, 0, 1, NULL,
+     "the eldest may ask for \"another deal\" (G3)"},
+    {"target", PARAM_INT, 10, 1, 50, NULL, "points that win the game (G5)"},
+    {"max_deals", PARAM_INT, 100, 1, 1000, NULL,
+     "deals before an undecided game is drawn (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "hilo(players=4,another_deal=false)",
+    "hilo(players=4,partnerships=false,target=3)",
+    "hilo(players=3,target=2)",
+    NULL,
+};
+
+/* Largest hand: six, and three more for every "another deal" the stock
+ * can give (it must keep a card to turn). */
+static int max_hand(int n)
+{
+    return HILO_HAND + HILO_MORE * ((HILO_CARDS - HILO_HAND * n - 1) /
+                                    (HILO_MORE * n));
+}
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int n = (int)p->v[O_PLAYERS];
+    bool part = n == 4 && p->v[O_PARTNERS] != 0;
+    d->players = n;
+    d->teams = part ? 2 : n;
+    for (int s = 0; s < n; s++)
+        d->team[s] = (int8_t)(part ? s & 1 : s);
+    d->num_actions = HILO_NUM_ACTIONS;
+    d->max_legal = max_hand(n);
+    d->obs_size = hilo__obs_size(n);
+    d->obs_low = 0;
+    d->obs_high = 1;
+    int more = (max_hand(n) - HILO_HAND) / HILO_MORE;
+    /* Each asking round: the request, then at most one dealer choice per
+     * extra deal and one that runs out; then every card played. */
+    int per_deal = HILO_MAX_REDEALS * (more + 2) + n * max_hand(n);
+    d->max_length = (int)p->v[O_MAX_DEALS] * per_deal;
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+/* ==== static helpers: the pack ========================================= */
+
+static inline int next_seat(const struct hilo_state *st, int s)
+{
+    return s + 1 == st->n ? 0 : s + 1;
+}
+
+/* The next stock card: the given prefix in order, then a uniform pick. */
+static int draw(struct hilo_state *st)
+{
+    int p = st->deck_pos;
+    if (p >= st->deck_fixed) {
+        int j = p + (int)rng_below(&st->rng, (uint32_t)(HILO_CARDS - p));
+        uint8_t t = st->deck[j];
+        st->deck[j] = st->deck[p];
+        st->deck[p] = t;
+    }
+    st->deck_pos++;
+    return st->deck[p];
+}
+
+/* Shuffles the last card drawn back into the stock, below any prefix. */
+static void put_back(struct hilo_state *st)
+{
+    int p = st->deck_pos - 1;
+    uint8_t c = st->deck[p];
+    if (st->deck_fixed > p) {
+        memmove(st->deck + p, st->deck + p + 1, st->deck_fixed - 1 - p);
+        st->deck[st->deck_fixed - 1] = c;
+        st->deck_fixed--;
+    }
+    st->deck_pos--;
+}
+
+/* k rounds of one card each, from the eldest to the dealer. */
+static void deal_rounds(struct hilo_state *st, int k)
+{
+    for (int r = 0; r < k; r++) {
+        int s = st->dealer;
+        for (int i = 0; i < st->n; i++) {
+            s = next_seat(st, s);
+            st->hand[s] |= card_bit(draw(st));
+        }
+    }
+}
+
+/* Scores pts to seat s's side; true when that wins the game. */
+static bool award(struct hilo_state *st, int s, int pts)
+{
+    int side = hilo_side(st, s);
+    st->score[side] = (uint8_t)(st->score[side] + pts);
+    if (st->score[side] < st->target)
+        return false;
+    st->victor = (uint8_t)side;
+    st->phase = HILO_PH_OVER;
+    return true;
+}
+
+/* Turns a card for honors, scoring and shuffling back every Trixie.
+ * Returns false if the stock has no card but Trixie to turn. */
+static bool turn_up(struct hilo_state *st)
+{
+    for (;;) {
+        int left = HILO_CARDS - st->deck_pos;
+        if (left == 0 ||
+            (left == 1 && st->deck[st->deck_pos] == HILO_TRIXIE))
+            return false;
+        int c = draw(st);
+        if (c != HILO_TRIXIE) {
+            st->turnup = (uint8_t)c;
+            st->honor = (uint8_t)hilo_suit(c);
+            return true;
+        }
+        st->trixie_turned++;
+        if (award(st, st->dealer, 1)) {
+            st->turnup = HILO_TRIXIE; /* it lies turned when the game ends */
+            return true;
+        }
+        put_back(st);
+    }
+}
+
+static void start_play(struct hilo_state *st)
+{
+    st->phase = HILO_PH_PLAY;
+    st->leader = st->turn = (uint8_t)next_seat(st, st->dealer);
+    st->ntrick = 0;
+}
+
+/* Deals six each from the whole pack and turns up (also a redeal). */
+static void deal_fresh(struct hilo_state *st)
+{
+    memset(st->hand, 0, sizeof st->hand);
+    deal_rounds(st, HILO_HAND);
+    turn_up(st); /* the stock holds 28 cards or more: never runs out */
+    if (st->phase == HILO_PH_OVER)
+        return;
+    if (st->beg_allowed && st->redeals < HILO_MAX_REDEALS) {
+        st->phase = HILO_PH_BEG;
+        st->turn = (uint8_t)next_seat(st, st->dealer);
+    } else {
+        start_play(st);
+    }
+}
+
+static void start_deal(struct hilo_state *st)
+{
+    memset(st->played, 0, sizeof st->played);
+    memset(st->cant, 0, sizeof st->cant);
+    memset(st->gpts, 0, sizeof st->gpts);
+    st->table = 0;
+    st->ntrick = st->nhist = st->redeals = st->trixie_turned = 0;
+    st->begged_suit = 0;
+    st->trixie_winner = HILO_NO_SEAT;
+    st->deck_pos = 0;
+    deal_fresh(st);
+}
+
+/* The whole pack shuffled and dealt again as at first (G3). */
+static void redeal(struct hilo_state *st)
+{
+    st->redeals++;
+    st->deck_pos = 0;
+    st->deck_fixed = 0;
+    deal_fresh(st);
+}
+
+/* Dealer's "deal 3": turn-up back, three more each, a new turn-up. */
+static void deal_more(struct hilo_state *st)
+{
+    put_back(st);
+    if (HILO_CARDS - st->deck_pos < HILO_MORE * st->n + 1) {
+        redeal(st);
+        return;
+    }
+    deal_rounds(st, HILO_MORE);
+    if (!turn_up(st)) {
+        redeal(st);
+        return;
+    }
+    if (st->phase == HILO_PH_OVER)
+        return;
+    if (st->honor == st->begged_suit) {
+        st->phase = HILO_PH_DEALER;
+        st->turn = st->dealer;
+    } else {
+        start_play(st);
+    }
+}
+
+/* ==== static helpers: play and scoring ================================= */
+
+/* Cards seat s may play now (G2 of §5.5 for Trixie). */
+static hand_t play_mask(const struct hilo_state *st, int s)
+{
+    hand_t h = st->hand[s], hon = hilo_suit_mask(st->honor);
+    hand_t no_trixie = h & ~card_bit(HILO_TRIXIE);
+    if (st->ntrick > 0 && st->lead_suit >= 0) {
+        hand_t suit = h & hilo_suit_mask(st->lead_suit);
+        if (suit)
+            return suit | (h & hon);
+    }
+    return h & hon ? no_trixie : h;
+}
+
+/* Rank of c in the current set: honors by sum above Trixie, above the
+ * suit led by sum; anything else cannot win. */
+static int card_key(const struct hilo_state *st, int c)
+{
+    if (c == HILO_TRIXIE)
+        return 40;
+    int s = hilo_suit(c);
+    if (s == st->honor)
+        return 64 + hilo_sum(c);
+    return s == st->lead_suit ? hilo_sum(c) : 0;
+}
+
+/* Side holding the most game points alone, or -1 on a tie. */
+static int game_side(const struct hilo_state *st)
+{
+    int pts[HILO_MAXP] = {0}, best = -1, top = -1;
+    for (int s = 0; s < st->n; s++)
+        pts[hilo_side(st, s)] += st->gpts[s];
+    for (int t = 0; t < st->n; t++) {
+        if (pts[t] > top) {
+            top = pts[t];
+            best = t;
+        } else if (pts[t] == top) {
+            best = -1;
+        }
+    }
+    return best;
+}
+
+static int holder(const struct hilo_state *st, int c)
+{
+    for (int s = 0; s < st->n; s++)
+        if (hand_has(st->played[s], c))
+            return s;
+    return -1;
+}
+
+/* After the last set: High, Low, Trixie, Game in precedence order (G4). */
+static void score_deal(struct hilo_state *st)
+{
+    hand_t dealt = 0;
+    for (int s = 0; s < st->n; s++)
+        dealt |= st->played[s];
+    hand_t hon = dealt & hilo_suit_mask(st->honor);
+    int seat[HILO_NPOINTS] = {-1, -1, -1, -1};
+    if (hon) {
+        seat[HILO_P_HIGH] = holder(st, 63 - __builtin_clzll(hon));
+        seat[HILO_P_LOW] = holder(st, hand_first(hon));
+    }
+    if (st->trixie_winner != HILO_NO_SEAT)
+        seat[HILO_P_TRIXIE] = st->trixie_winner;
+    /* A side's index is also one of its seats (sides are 0,2 and 1,3). */
+    seat[HILO_P_GAME] = game_side(st);
+    for (int i = 0; i < HILO_NPOINTS; i++)
+        st->last[i] = seat[i] < 0 ? HILO_NO_SEAT
+                                  : (uint8_t)hilo_side(st, seat[i]);
+    for (int i = 0; i < HILO_NPOINTS; i++)
+        if (seat[i] >= 0 && award(st, seat[i], 1))
+            return;
+    if (++st->deal_no >= st->max_deals) {
+        st->phase = HILO_PH_OVER; /* drawn (E7) */
+        return;
+    }
+    st->dealer = (uint8_t)next_seat(st, st->dealer);
+    start_deal(st);
+}
+
+static void end_trick(struct hilo_state *st)
+{
+    int w = (st->leader + st->best) % st->n;
+    for (hand_t t = st->table; t; t &= t - 1)
+        st->gpts[w] = (uint8_t)(st->gpts[w] + hilo_game_value(hand_first(t)));
+    if (hand_has(st->table, HILO_TRIXIE))
+        st->trixie_winner = (uint8_t)w;
+    st->table = 0;
+    st->ntrick = 0;
+    st->leader = st->turn = (uint8_t)w;
+    if (st->hand[w] == 0)
+        score_deal(st);
+}
+
+static void play_card(struct hilo_state *st, int c)
+{
+    int s = st->turn;
+    hand_t hon = hilo_suit_mask(st->honor);
+    if (st->ntrick == 0) {
+        st->lead_suit = (int8_t)hilo_suit(c);
+        st->best = 0;
+        st->best_key = (uint8_t)card_key(st, c);
+    } else {
+        hand_t suit =
+            st->lead_suit >= 0 ? hilo_suit_mask(st->lead_suit) : 0;
+        if (!hand_has(suit | hon, c))
+            st->cant[s] |= suit; /* void in the suit led */
+        int key = card_key(st, c);
+        if (key > st->best_key) {
+            st->best = st->ntrick;
+            st->best_key = (uint8_t)key;
+        }
+    }
+    if (c == HILO_TRIXIE)
+        st->cant[s] |= hon;
+    st->hand[s] &= ~card_bit(c);
+    st->played[s] |= card_bit(c);
+    st->table |= card_bit(c);
+    st->trick[st->ntrick++] = (uint8_t)c;
+    if (st->ntrick < st->n)
+        st->turn = (uint8_t)next_seat(st, s);
+    else
+        end_trick(st);
+}
+
+/* ==== API ============================================================== */
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    struct hilo_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->n = (uint8_t)g->dims.players;
+    st->partners = g->dims.teams == 2 && st->n == 4;
+    st->beg_allowed = game_param(g, "another_deal") != 0;
+    st->target = (uint8_t)game_param(g, "target");
+    st->max_deals = (uint16_t)game_param(g, "max_deals");
+    st->victor = HILO_NO_SEAT;
+    memset(st->last, HILO_NO_SEAT, sizeof st->last);
+    hand_t seen = 0;
+    for (int i = 0; i < ndeck; i++) {
+        int c = hilo_local(deck[i]);
+        if (c < 0 || hand_has(seen, c))
+            return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
+        seen |= card_bit(c);
+        st->deck[i] = (uint8_t)c;
+    }
+    int k = ndeck;
+    for (int c = 0; c < HILO_CARDS; c++)
+        if (!hand_has(seen, c))
+            st->deck[k++] = (uint8_t)c;
+    st->deck_fixed = (uint8_t)ndeck;
+    start_deal(st);
+    return 0;
+}
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct hilo_state *st = vst;
+    return st->phase == HILO_PH_OVER ? 0 : 1u << st->turn;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    (void)g;
+    const struct hilo_state *st = vst;
+    if (st->phase == HILO_PH_OVER || seat != st->turn)
+        return 0;
+    if (st->phase == HILO_PH_BEG) {
+        out[0] = HILO_A_STAND;
+        out[1] = HILO_A_BEG;
+        return 2;
+    }
+    if (st->phase == HILO_PH_DEALER) {
+        out[0] = HILO_A_GIVE;
+        out[1] = HILO_A_DEAL;
+        return 2;
+    }
+    int k = 0;
+    for (hand_t h = play_mask(st, seat); h; h &= h - 1)
+        out[k++] = HILO_A_PLAY + hand_first(h);
+    return k;
+}
+
+static int apply(const struct game *g, void *vst, int a)
+{
+    (void)g;
+    struct hilo_state *st = vst;
+    if (st->nhist < HILO_HIST) {
+        st->hist[st->nhist][0] = st->turn;
+        st->hist[st->nhist++][1] = (uint8_t)a;
+    }
+    switch (a) {
+    case HILO_A_STAND:
+        start_play(st);
+        break;
+    case HILO_A_BEG:
+        st->begged_suit = st->honor;
+        st->phase = HILO_PH_DEALER;
+        st->turn = st->dealer;
+        break;
+    case HILO_A_GIVE:
+        if (!award(st, next_seat(st, st->dealer), 1))
+            start_play(st);
+        break;
+    case HILO_A_DEAL:
+        deal_more(st);
+        break;
+    default:
+        play_card(st, a - HILO_A_PLAY);
+        break;
+    }
+    return 0;
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    const struct hilo_state *st = vst;
+    for (int s = 0; s < st->n; s++) {
+        if (st->victor == HILO_NO_SEAT)
+            out[s] = 0;
+        else if (hilo_side(st, s) == st->victor)
+            out[s] = 1;
+        else
+            out[s] = -1.0 / (g->dims.teams - 1);
+    }
+}
+
+/* ==== the descriptor =================================================== */
+
+const struct game_def hilo_game = {
+    .name = "hilo",
+    .long_name = "Hilo",
+    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Hilo; "
+              "RULES.md §5.0, §5.5",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct hilo_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &trix_cards,
+    .view_keys = hilo__view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = hilo__observe,
+    .obs_layout = hilo__obs_layout,
+    .view = hilo__view,
+    .action_name = hilo__action_name,
+    .determinize = hilo__determinize,
+    .describe = hilo__describe,
+};

@@ -1,0 +1,515 @@
+/* magna.c — Magna: ten cards each from the Fives..Tens of a Trix pack and
+ * Trixie; one bid each for the right to name the honor suit, four cards
+ * laid aside face up, six sets played; High, Low, Trixie, Game, High-Game,
+ * Low-Game, Santa and Magna count down from 15, first side to 0 wins.
+ *
+ * Rules: seed 002 (Read & White, Standard Trix Cards, 1904: general terms
+ * and "Magna") and RULES.md §5.0 and §5.6 (G1–G8) with E1, E4, E7, E8.
+ *
+ * Decisions where the sources are silent or leave a choice:
+ * - Seats are numbered to the left; play and the deal pass to seat + 1.
+ *   Seat 0 deals first (E4 allows a seeded dealer; a fixed one lets tests
+ *   know who deals). Ten cards go one at a time from deck[0] to the seat
+ *   left of the dealer (the eldest), round by round, the dealer last; the
+ *   52 - 10n cards left are not used. Later deals draw only what they
+ *   deal (lazy Fisher–Yates).
+ * - Sides (E8, G8): with players=4 and partnerships=true (default) seats
+ *   0,2 play 1,3; 2, 3 and 5 players (and partnerships=false) play alone.
+ * - Bidding (G1): from the eldest to the dealer, each once: "pass" or
+ *   "bid k" above the highest bid so far (1..9: nine points at most can be
+ *   made in a deal). The dealer, when all before him passed, must bid
+ *   (at least 1: the book's forced bid of one). The highest bidder then
+ *   names a suit he holds a card of ("name Sevens").
+ * - Discards (G2, G6): every seat lays aside four cards, one action per
+ *   card, from the eldest round; the cards stay face down until all have
+ *   discarded (the book's simultaneous discard), then all are face up.
+ *   The bidder must keep at least one honor. Discarded cards count for
+ *   High and Low (the player dealt them) but are captured by nobody.
+ * - Play (G5): the bidder leads an honor to the first set. Afterwards any
+ *   lead; a player holding the suit led plays it or an honor (an honor is
+ *   always allowed); void, any card. Trixie may be played, or led, only
+ *   by a player holding neither the suit led nor an honor; led, there is
+ *   no suit to follow and the highest honor wins, else Trixie. The
+ *   highest honor wins a set, else Trixie, else the highest of the suit
+ *   led.
+ * - Points: High and Low are the highest and lowest honors dealt out
+ *   (discards included), to the side of the player dealt them; Trixie and
+ *   Game (the honor of sum 10) to the side winning the set holding them.
+ *   High-Game (Low-Game) when the Game card is also the highest (lowest)
+ *   honor dealt, to the side winning the Game card (G3). Santa: doubles
+ *   won in sets, the honor double excluded, 2 → 1 point, 3 or more → 2;
+ *   Magna the same for sum-10 cards, the Game card excluded. 5-5 counts
+ *   for one of them only, the one that gives the side more, Santa on a
+ *   tie (G4). Every side scores its own Santa and Magna.
+ * - Scoring (G7): each side starts at target (default 15). The bid is made
+ *   when the bidder's side's points reach it. All points are deducted one
+ *   item at a time in precedence order (within an item, sides from the
+ *   eldest's round), except a failed bidder's, whose side then adds the
+ *   bid; the first side to reach 0 wins at once. variation=true (the
+ *   book's "Variation in Scoring"): when the bid is made the opponents'
+ *   points are not deducted.
+ * - Episode: one game. Returns +1 to the winning side and -1/(sides-1) to
+ *   each other; a game not decided in max_deals deals
+ *   (E7, default 30: a 15-point game takes a handful of deals) is
+ *   drawn, all 0.
+ * - Action ids: 0..51 play local card c (Trix id c + 15, Trixie 51);
+ *   52..103 discard card c - 52; 104 pass; 105..113 bid 1..9; 114..119
+ *   name Fives..Tens.
+ */
+#include <string.h>
+
+#include "../../common/err.h"
+#include "magna.h"
+
+/* ==== options ========================================================== */
+
+enum opt { O_PLAYERS, O_PARTNERS, O_VARIATION, O_TARGET, O_MAX_DEALS, NPARAMS };
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 4, 2, MAGNA_MAXP, NULL,
+     "number of players (seed: two to five)"},
+    {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
+     "with players=4, partners sit opposite: seats 0,2 v 1,3 (seed, E8); "
+     "ignored with 2, 3 or 5 players"},
+    {"variation", PARAM_BOOL, 0, 0, 1, NULL,
+     "the seed's Variation in Scoring: a side that makes its bid blocks "
+     "the opponents' points (G7)"},
+    {"target", PARAM_INT, 15, 1, 50, NULL,
+     "each side's starting score; the first to reduce it to 0 wins (G8)"},
+    {"max_deals", PARAM_INT, 30, 1, 200, NULL,
+     "deals before an undecided game is drawn (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "magna(players=2,variation=true)",
+    "magna(players=5,target=5)",
+    "magna(partnerships=false,variation=true,target=4)",
+    NULL,
+};
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    (void)err;
+    (void)errlen;
+    int n = (int)p->v[O_PLAYERS];
+    bool part = n == 4 && p->v[O_PARTNERS] != 0;
+    d->players = n;
+    d->teams = part ? 2 : n;
+    for (int s = 0; s < n; s++)
+        d->team[s] = (int8_t)(part ? s & 1 : s);
+    d->num_actions = MAGNA_NUM_ACTIONS;
+    d->max_legal = MAGNA_DEALT; /* ten cards to discard from, or 10 bids */
+    d->obs_size = magna__obs_size(n);
+    d->obs_low = 0;
+    d->obs_high = 1;
+    /* A deal: one bid each, a naming, four discards and six cards each. */
+    d->max_length = (int)p->v[O_MAX_DEALS] * (11 * n + 1);
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+/* ==== static helpers: deal and bidding ================================= */
+
+static inline int next_seat(const struct magna_state *st, int s)
+{
+    return s + 1 == st->n ? 0 : s + 1;
+}
+
+static int draw(struct magna_state *st, int p)
+{
+    if (p >= st->deck_fixed) {
+        int j = p + (int)rng_below(&st->rng, (uint32_t)(MAGNA_CARDS - p));
+        uint8_t t = st->deck[j];
+        st->deck[j] = st->deck[p];
+        st->deck[p] = t;
+    }
+    return st->deck[p];
+}
+
+static void start_deal(struct magna_state *st)
+{
+    memset(st->hand, 0, sizeof st->hand);
+    memset(st->discard, 0, sizeof st->discard);
+    memset(st->played, 0, sizeof st->played);
+    memset(st->won, 0, sizeof st->won);
+    memset(st->cant, 0, sizeof st->cant);
+    memset(st->bids, -1, sizeof st->bids);
+    st->table = 0;
+    st->ntrick = st->nsets = st->nhist = st->bid = st->honor = 0;
+    st->bidder = st->trixie_winner = st->game_winner = MAGNA_NO_SEAT;
+    int p = 0;
+    for (int r = 0; r < MAGNA_DEALT; r++) {
+        int s = st->dealer;
+        for (int i = 0; i < st->n; i++, p++) {
+            s = next_seat(st, s);
+            st->hand[s] |= card_bit(draw(st, p));
+        }
+    }
+    st->deck_fixed = 0; /* a given prefix serves the first deal only */
+    st->phase = MAGNA_PH_BID;
+    st->turn = (uint8_t)next_seat(st, st->dealer);
+}
+
+static void bid_or_pass(struct magna_state *st, int a)
+{
+    int s = st->turn;
+    if (a == MAGNA_A_PASS) {
+        st->bids[s] = 0;
+    } else {
+        st->bid = (uint8_t)(a - MAGNA_A_BID + 1);
+        st->bids[s] = (int8_t)st->bid;
+        st->bidder = (uint8_t)s;
+    }
+    if (s != st->dealer) {
+        st->turn = (uint8_t)next_seat(st, s);
+        return;
+    }
+    st->phase = MAGNA_PH_NAME;
+    st->turn = st->bidder;
+}
+
+static void lay_aside(struct magna_state *st, int c)
+{
+    int s = st->turn;
+    st->hand[s] &= ~card_bit(c);
+    st->discard[s] |= card_bit(c);
+    if (hand_count(st->discard[s]) < MAGNA_DISCARDS)
+        return;
+    st->turn = (uint8_t)next_seat(st, s);
+    if (s == st->dealer) {
+        st->phase = MAGNA_PH_PLAY;
+        st->leader = st->turn = st->bidder;
+    }
+}
+
+/* ==== static helpers: scoring ========================================== */
+
+static int seat_dealt(const struct magna_state *st, int c)
+{
+    for (int s = 0; s < st->n; s++)
+        if (hand_has(st->played[s] | st->discard[s], c))
+            return s;
+    return -1;
+}
+
+static int santa_value(int k)
+{
+    return k >= 3 ? 2 : k == 2 ? 1 : 0;
+}
+
+/* Santa and Magna of the cards cap won by one side (G4 for 5-5). */
+static void santa_magna(const struct magna_state *st, hand_t cap, int *santa,
+                        int *magna)
+{
+    hand_t doubles = 0, tens = 0, b55 = card_bit(magna_card(5, 5));
+    for (int s = 5; s <= 10; s++) {
+        if (s == st->honor)
+            continue; /* the honor double and the honors' ten */
+        doubles |= card_bit(magna_card(s, s));
+        tens |= card_bit(magna_card(s, 10 - s));
+    }
+    int d = hand_count(cap & doubles & ~b55);
+    int m = hand_count(cap & tens & ~b55);
+    bool flex = (cap & doubles & b55) != 0;
+    int a = santa_value(d + flex) + santa_value(m);
+    int b = santa_value(d) + santa_value(m + flex);
+    *santa = santa_value(d + (flex && a >= b));
+    *magna = santa_value(m + (flex && a < b));
+}
+
+/* Fills pts[item][side] for the finished deal. */
+static void count_points(const struct magna_state *st,
+                         uint8_t pts[MAGNA_NPOINTS][MAGNA_MAXP])
+{
+    memset(pts, 0, sizeof(uint8_t) * MAGNA_NPOINTS * MAGNA_MAXP);
+    hand_t dealt = 0;
+    for (int s = 0; s < st->n; s++)
+        dealt |= st->played[s] | st->discard[s];
+    hand_t hon = dealt & magna_suit_mask(st->honor);
+    int hi = hon ? 63 - __builtin_clzll(hon) : -1;
+    int lo = hon ? hand_first(hon) : -1;
+    int gc = magna_card(st->honor, 10 - st->honor);
+    if (hon) {
+        pts[MAGNA_P_HIGH][magna_side(st, seat_dealt(st, hi))] = 1;
+        pts[MAGNA_P_LOW][magna_side(st, seat_dealt(st, lo))] = 1;
+    }
+    if (st->trixie_winner != MAGNA_NO_SEAT)
+        pts[MAGNA_P_TRIXIE][magna_side(st, st->trixie_winner)] = 1;
+    if (st->game_winner != MAGNA_NO_SEAT) {
+        int g = magna_side(st, st->game_winner);
+        pts[MAGNA_P_GAME][g] = 1;
+        pts[MAGNA_P_HIGH_GAME][g] = gc == hi;
+        pts[MAGNA_P_LOW_GAME][g] = gc == lo;
+    }
+    for (int t = 0; t < st->teams; t++) {
+        hand_t cap = 0;
+        for (int s = 0; s < st->n; s++)
+            cap |= magna_side(st, s) == t ? st->won[s] : 0;
+        int santa, magna;
+        santa_magna(st, cap, &santa, &magna);
+        pts[MAGNA_P_SANTA][t] = (uint8_t)santa;
+        pts[MAGNA_P_MAGNA][t] = (uint8_t)magna;
+    }
+}
+
+/* Deducts the points in precedence order; true when a side goes out. */
+static bool deduct(struct magna_state *st, bool made)
+{
+    int bside = magna_side(st, st->bidder);
+    for (int i = 0; i < MAGNA_NPOINTS; i++) {
+        for (int k = 0; k < st->teams; k++) {
+            int t = magna_side(st, (st->dealer + 1 + k) % st->n);
+            if (!st->last[i][t] || (t == bside && !made) ||
+                (t != bside && made && st->variation))
+                continue;
+            st->score[t] = (int16_t)(st->score[t] - st->last[i][t]);
+            if (st->score[t] <= 0) {
+                st->victor = (uint8_t)t;
+                st->phase = MAGNA_PH_OVER;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+static void score_deal(struct magna_state *st)
+{
+    count_points(st, st->last);
+    int bside = magna_side(st, st->bidder), made = 0;
+    for (int i = 0; i < MAGNA_NPOINTS; i++)
+        made += st->last[i][bside];
+    st->last_made = made >= st->bid;
+    if (deduct(st, st->last_made))
+        return;
+    if (!st->last_made)
+        st->score[bside] = (int16_t)(st->score[bside] + st->bid);
+    if (++st->deal_no >= st->max_deals) {
+        st->phase = MAGNA_PH_OVER; /* drawn (E7) */
+        return;
+    }
+    st->dealer = (uint8_t)next_seat(st, st->dealer);
+    start_deal(st);
+}
+
+/* ==== static helpers: play ============================================= */
+
+/* Cards seat s may play now (G5). */
+static hand_t play_mask(const struct magna_state *st, int s)
+{
+    hand_t h = st->hand[s], hon = magna_suit_mask(st->honor);
+    if (st->ntrick == 0 && st->nsets == 0)
+        return h & hon; /* the bidder's opening honor lead */
+    if (st->ntrick > 0 && st->lead_suit >= 0) {
+        hand_t suit = h & magna_suit_mask(st->lead_suit);
+        if (suit)
+            return suit | (h & hon);
+    }
+    return h & hon ? h & ~card_bit(MAGNA_TRIXIE) : h;
+}
+
+/* Discards seat s may make: the bidder keeps his last honor (G6). */
+static hand_t discard_mask(const struct magna_state *st, int s)
+{
+    hand_t h = st->hand[s], hon = h & magna_suit_mask(st->honor);
+    return s == st->bidder && hand_count(hon) == 1 ? h & ~hon : h;
+}
+
+static int card_key(const struct magna_state *st, int c)
+{
+    if (c == MAGNA_TRIXIE)
+        return 40;
+    int s = magna_suit(c);
+    if (s == st->honor)
+        return 64 + magna_sum(c);
+    return s == st->lead_suit ? magna_sum(c) : 0;
+}
+
+static void end_trick(struct magna_state *st)
+{
+    int w = (st->leader + st->best) % st->n;
+    st->won[w] |= st->table;
+    if (hand_has(st->table, MAGNA_TRIXIE))
+        st->trixie_winner = (uint8_t)w;
+    if (hand_has(st->table, magna_card(st->honor, 10 - st->honor)))
+        st->game_winner = (uint8_t)w;
+    st->table = 0;
+    st->ntrick = 0;
+    st->leader = st->turn = (uint8_t)w;
+    if (++st->nsets == MAGNA_SETS)
+        score_deal(st);
+}
+
+static void play_card(struct magna_state *st, int c)
+{
+    int s = st->turn;
+    hand_t hon = magna_suit_mask(st->honor);
+    if (st->ntrick == 0) {
+        st->lead_suit = (int8_t)magna_suit(c);
+        st->best = 0;
+        st->best_key = (uint8_t)card_key(st, c);
+    } else {
+        hand_t suit =
+            st->lead_suit >= 0 ? magna_suit_mask(st->lead_suit) : 0;
+        if (!hand_has(suit | hon, c))
+            st->cant[s] |= suit; /* void in the suit led */
+        int key = card_key(st, c);
+        if (key > st->best_key) {
+            st->best = st->ntrick;
+            st->best_key = (uint8_t)key;
+        }
+    }
+    if (c == MAGNA_TRIXIE)
+        st->cant[s] |= hon;
+    st->hand[s] &= ~card_bit(c);
+    st->played[s] |= card_bit(c);
+    st->table |= card_bit(c);
+    st->trick[st->ntrick++] = (uint8_t)c;
+    if (st->ntrick < st->n)
+        st->turn = (uint8_t)next_seat(st, s);
+    else
+        end_trick(st);
+}
+
+/* ==== API ============================================================== */
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    struct magna_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->n = (uint8_t)g->dims.players;
+    st->teams = (uint8_t)g->dims.teams;
+    st->partners = st->teams == 2 && st->n == 4;
+    st->variation = game_param(g, "variation") != 0;
+    st->target = (uint8_t)game_param(g, "target");
+    st->max_deals = (uint16_t)game_param(g, "max_deals");
+    st->victor = MAGNA_NO_SEAT;
+    for (int t = 0; t < st->teams; t++)
+        st->score[t] = st->target;
+    hand_t seen = 0;
+    for (int i = 0; i < ndeck; i++) {
+        int c = magna_local(deck[i]);
+        if (c < 0 || hand_has(seen, c))
+            return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
+        seen |= card_bit(c);
+        st->deck[i] = (uint8_t)c;
+    }
+    int k = ndeck;
+    for (int c = 0; c < MAGNA_CARDS; c++)
+        if (!hand_has(seen, c))
+            st->deck[k++] = (uint8_t)c;
+    st->deck_fixed = (uint8_t)ndeck;
+    start_deal(st);
+    return 0;
+}
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct magna_state *st = vst;
+    return st->phase == MAGNA_PH_OVER ? 0 : 1u << st->turn;
+}
+
+static int list(hand_t h, int base, int *out)
+{
+    int k = 0;
+    for (; h; h &= h - 1)
+        out[k++] = base + hand_first(h);
+    return k;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    (void)g;
+    const struct magna_state *st = vst;
+    if (st->phase == MAGNA_PH_OVER || seat != st->turn)
+        return 0;
+    int k = 0;
+    switch (st->phase) {
+    case MAGNA_PH_BID:
+        if (seat != st->dealer || st->bid > 0)
+            out[k++] = MAGNA_A_PASS;
+        for (int b = st->bid + 1; b <= MAGNA_MAX_BID; b++)
+            out[k++] = MAGNA_A_BID + b - 1;
+        return k;
+    case MAGNA_PH_NAME:
+        for (int s = 5; s <= 10; s++)
+            if (st->hand[seat] & magna_suit_mask(s))
+                out[k++] = MAGNA_A_NAME + s - 5;
+        return k;
+    case MAGNA_PH_DISCARD:
+        return list(discard_mask(st, seat), MAGNA_A_DISCARD, out);
+    default:
+        return list(play_mask(st, seat), MAGNA_A_PLAY, out);
+    }
+}
+
+static int apply(const struct game *g, void *vst, int a)
+{
+    (void)g;
+    struct magna_state *st = vst;
+    if (st->nhist < MAGNA_HIST) {
+        st->hist[st->nhist][0] = st->turn;
+        st->hist[st->nhist++][1] = (uint8_t)a;
+    }
+    if (a < MAGNA_A_DISCARD) {
+        play_card(st, a);
+    } else if (a < MAGNA_A_PASS) {
+        lay_aside(st, a - MAGNA_A_DISCARD);
+    } else if (a < MAGNA_A_NAME) {
+        bid_or_pass(st, a);
+    } else {
+        st->honor = (uint8_t)(a - MAGNA_A_NAME + 5);
+        st->phase = MAGNA_PH_DISCARD;
+        st->turn = (uint8_t)next_seat(st, st->dealer);
+    }
+    return 0;
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    const struct magna_state *st = vst;
+    for (int s = 0; s < st->n; s++) {
+        if (st->victor == MAGNA_NO_SEAT)
+            out[s] = 0;
+        else if (magna_side(st, s) == st->victor)
+            out[s] = 1;
+        else
+            out[s] = -1.0 / (g->dims.teams - 1);
+    }
+}
+
+/* ==== the descriptor =================================================== */
+
+const struct game_def magna_game = {
+    .name = "magna",
+    .long_name = "Magna",
+    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Magna; "
+              "RULES.md §5.0, §5.6",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
+             GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct magna_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &trix_cards,
+    .view_keys = magna__view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = magna__observe,
+    .obs_layout = magna__obs_layout,
+    .view = magna__view,
+    .action_name = magna__action_name,
+    .determinize = magna__determinize,
+    .describe = magna__describe,
+};

@@ -1,0 +1,463 @@
+/* magna_view.c — what a Magna seat sees (tensor, structured view, action
+ * names, text) and the determinization of what it does not.
+ * Rules and decisions: see the header comment of magna.c.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../view.h"
+#include "magna.h"
+
+const char *const magna__view_keys[] = {
+    "hand",   "dealer", "bids",   "bidder", "bid",    "honors",
+    "discards", "trick", "leader", "sets_won", "scores", "target",
+    "phase",  "deal",   "history", "last_deal", NULL};
+
+static const char *const phase_names[] = {"bid", "name", "discard", "play",
+                                          "over"};
+static const char *const point_names[] = {
+    "high", "low", "trixie", "game", "high_game", "low_game", "santa",
+    "magna"};
+
+/* ==== API: observation ================================================= */
+
+struct layout {
+    int hand, trick, played, won, discards, honor, dealer, to_move, bidder;
+    int bid, bids, passed, phase, score, sets, deal, size;
+};
+
+static struct layout layout_of(int n)
+{
+    struct layout l;
+    l.hand = 0;
+    l.trick = l.hand + MAGNA_CARDS;
+    l.played = l.trick + MAGNA_CARDS;
+    l.won = l.played + n * MAGNA_CARDS;
+    l.discards = l.won + n * MAGNA_CARDS;
+    l.honor = l.discards + n * MAGNA_CARDS;
+    l.dealer = l.honor + 6;
+    l.to_move = l.dealer + n;
+    l.bidder = l.to_move + n;
+    l.bid = l.bidder + n;
+    l.bids = l.bid + 1;
+    l.passed = l.bids + n;
+    l.phase = l.passed + n;
+    l.score = l.phase + MAGNA_NPHASES;
+    l.sets = l.score + n;
+    l.deal = l.sets + 1;
+    l.size = l.deal + 1;
+    return l;
+}
+
+int magna__obs_size(int n)
+{
+    return layout_of(n).size;
+}
+
+static void put_cards(float *o, hand_t h)
+{
+    for (; h; h &= h - 1)
+        o[hand_first(h)] = 1;
+}
+
+/* Relative place of seat s as seen from seat (0: seat itself). */
+static int rel(const struct magna_state *st, int s, int seat)
+{
+    return s < seat ? s - seat + st->n : s - seat;
+}
+
+static void observe_seats(const struct magna_state *st, int seat,
+                          const struct layout *l, float *out)
+{
+    for (int s = 0; s < st->n; s++) {
+        int r = rel(st, s, seat);
+        put_cards(out + l->played + r * MAGNA_CARDS, st->played[s]);
+        put_cards(out + l->won + r * MAGNA_CARDS, st->won[s]);
+        if (s == seat || !magna_discards_hidden(st))
+            put_cards(out + l->discards + r * MAGNA_CARDS, st->discard[s]);
+        out[l->bids + r] = st->bids[s] > 0 ? st->bids[s] / 9.0f : 0;
+        out[l->passed + r] = st->bids[s] == 0;
+        float sc = (float)st->score[magna_side(st, s)] / (2.0f * st->target);
+        out[l->score + r] = sc < 0 ? 0 : sc > 1 ? 1 : sc;
+    }
+}
+
+void magna__observe(const struct game *g, const void *vst, int seat,
+                    float *out)
+{
+    (void)g;
+    const struct magna_state *st = vst;
+    int n = st->n;
+    struct layout l = layout_of(n);
+    memset(out, 0, sizeof *out * (size_t)l.size);
+    put_cards(out + l.hand, st->hand[seat]);
+    for (int i = 0; i < st->ntrick; i++) {
+        int r = rel(st, (st->leader + i) % n, seat);
+        out[l.trick + st->trick[i]] = (float)(r + 1) / (float)n;
+    }
+    observe_seats(st, seat, &l, out);
+    if (st->honor)
+        out[l.honor + st->honor - 5] = 1;
+    out[l.dealer + rel(st, st->dealer, seat)] = 1;
+    if (st->phase != MAGNA_PH_OVER)
+        out[l.to_move + rel(st, st->turn, seat)] = 1;
+    if (st->bidder != MAGNA_NO_SEAT)
+        out[l.bidder + rel(st, st->bidder, seat)] = 1;
+    out[l.bid] = st->bid / 9.0f;
+    out[l.phase + st->phase] = 1;
+    out[l.sets] = st->nsets / (float)MAGNA_SETS;
+    out[l.deal] = (float)st->deal_no / (float)st->max_deals;
+}
+
+int magna__obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    int n = g->dims.players;
+    struct layout l = layout_of(n);
+    const struct obs_segment seg[] = {
+        {"hand", l.hand, MAGNA_CARDS,
+         "own cards by local id (Trix id - 15; 51 Trixie)"},
+        {"trick", l.trick, MAGNA_CARDS,
+         "current set: (relative seat of its player + 1) / players"},
+        {"played", l.played, n * MAGNA_CARDS,
+         "cards each relative seat played this deal, 52 per seat"},
+        {"won", l.won, n * MAGNA_CARDS,
+         "cards in the sets each relative seat won, 52 per seat"},
+        {"discards", l.discards, n * MAGNA_CARDS,
+         "cards each relative seat laid aside (others' once all are face "
+         "up), 52 per seat"},
+        {"honor", l.honor, 6, "honor suit one-hot, Fives..Tens"},
+        {"dealer", l.dealer, n, "dealer, relative seat one-hot"},
+        {"to_move", l.to_move, n, "seat to act, relative one-hot"},
+        {"bidder", l.bidder, n, "highest bidder, relative one-hot"},
+        {"bid", l.bid, 1, "highest bid / 9"},
+        {"bids", l.bids, n, "each relative seat's bid / 9 (0: none)"},
+        {"passed", l.passed, n, "relative seats that said \"pass\""},
+        {"phase", l.phase, MAGNA_NPHASES,
+         "bid name discard play over, one-hot"},
+        {"score", l.score, n,
+         "each relative seat's side's score / (2 target), clipped to [0,1]"},
+        {"sets", l.sets, 1, "sets finished / 6"},
+        {"deal", l.deal, 1, "deals finished / max_deals"},
+    };
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
+}
+
+/* ==== API: names and view ============================================== */
+
+static int local_name(int c, char *buf, size_t len)
+{
+    return trix_card_name(magna_trix_id(c), buf, len);
+}
+
+int magna__action_name(const struct game *g, const void *vst, int a,
+                       char *buf, size_t len)
+{
+    (void)g;
+    (void)vst;
+    char c[TRIX_NAME_MAX];
+    if (a < MAGNA_A_PASS) {
+        local_name(a % MAGNA_CARDS, c, sizeof c);
+        return snprintf(buf, len, "%s %s",
+                        a < MAGNA_A_DISCARD ? "play" : "discard", c);
+    }
+    if (a == MAGNA_A_PASS)
+        return snprintf(buf, len, "pass");
+    if (a < MAGNA_A_NAME)
+        return snprintf(buf, len, "bid %d", a - MAGNA_A_BID + 1);
+    return snprintf(buf, len, "name %s",
+                    trix_suit_name(a - MAGNA_A_NAME + 5));
+}
+
+static void pack_card(msgpack_packer *pk, int c)
+{
+    char buf[TRIX_NAME_MAX];
+    int len = local_name(c, buf, sizeof buf);
+    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+}
+
+static void pack_hand(msgpack_packer *pk, hand_t h)
+{
+    msgpack_pack_array(pk, (size_t)hand_count(h));
+    for (; h; h &= h - 1)
+        pack_card(pk, hand_first(h));
+}
+
+/* This deal's actions as [seat, name]; another's discard while the
+ * discards are face down is shown as "discard". */
+static void pack_history(const struct game *g, const struct magna_state *st,
+                         int seat, msgpack_packer *pk)
+{
+    char name[GAME_NAME_MAX];
+    msgpack_pack_array(pk, st->nhist);
+    for (int i = 0; i < st->nhist; i++) {
+        int s = st->hist[i][0], a = st->hist[i][1];
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, s);
+        if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
+            magna_discards_hidden(st))
+            snprintf(name, sizeof name, "discard");
+        else
+            magna__action_name(g, st, a, name, sizeof name);
+        view_pack_str(pk, name);
+    }
+}
+
+static void pack_bidding(const struct magna_state *st, msgpack_packer *pk)
+{
+    view_pack_str(pk, "bids");
+    msgpack_pack_array(pk, st->n);
+    for (int s = 0; s < st->n; s++) {
+        if (st->bids[s] < 0)
+            msgpack_pack_nil(pk);
+        else if (st->bids[s] == 0)
+            view_pack_str(pk, "pass");
+        else
+            msgpack_pack_int(pk, st->bids[s]);
+    }
+    view_pack_str(pk, "bidder");
+    view_pack_seat(pk, st->bidder);
+    view_pack_str(pk, "bid");
+    msgpack_pack_int(pk, st->bid);
+    view_pack_str(pk, "honors");
+    if (st->honor)
+        view_pack_str(pk, trix_suit_name(st->honor));
+    else
+        msgpack_pack_nil(pk);
+}
+
+/* Own discards always; others' once face up, else their number. */
+static void pack_table(const struct magna_state *st, int seat,
+                       msgpack_packer *pk)
+{
+    view_pack_str(pk, "discards");
+    msgpack_pack_array(pk, st->n);
+    for (int s = 0; s < st->n; s++) {
+        if (s == seat || !magna_discards_hidden(st))
+            pack_hand(pk, st->discard[s]);
+        else
+            msgpack_pack_int(pk, hand_count(st->discard[s]));
+    }
+    view_pack_str(pk, "trick");
+    msgpack_pack_array(pk, st->ntrick);
+    for (int i = 0; i < st->ntrick; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (st->leader + i) % st->n);
+        pack_card(pk, st->trick[i]);
+    }
+    view_pack_str(pk, "leader");
+    msgpack_pack_int(pk, st->leader);
+    view_pack_str(pk, "sets_won");
+    msgpack_pack_array(pk, st->n);
+    for (int s = 0; s < st->n; s++)
+        msgpack_pack_int(pk, hand_count(st->won[s]) / st->n);
+}
+
+/* Points each side made in the last finished deal, and the bid's fate. */
+static void pack_last(const struct magna_state *st, msgpack_packer *pk)
+{
+    view_pack_str(pk, "last_deal");
+    msgpack_pack_map(pk, MAGNA_NPOINTS + 1);
+    for (int i = 0; i < MAGNA_NPOINTS; i++) {
+        view_pack_str(pk, point_names[i]);
+        view_pack_u8s(pk, st->last[i], st->teams);
+    }
+    view_pack_str(pk, "bid_made");
+    msgpack_pack_int(pk, st->last_made);
+}
+
+int magna__view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    const struct magna_state *st = vst;
+    view_pack_str(pk, "hand");
+    pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_bidding(st, pk);
+    pack_table(st, seat, pk);
+    view_pack_str(pk, "scores");
+    msgpack_pack_array(pk, st->teams);
+    for (int t = 0; t < st->teams; t++)
+        msgpack_pack_int(pk, st->score[t]);
+    view_pack_str(pk, "target");
+    msgpack_pack_int(pk, st->target);
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, phase_names[st->phase]);
+    view_pack_str(pk, "deal");
+    msgpack_pack_int(pk, st->deal_no + (st->phase != MAGNA_PH_OVER));
+    view_pack_str(pk, "history");
+    pack_history(g, st, seat, pk);
+    pack_last(st, pk);
+    return 0;
+}
+
+/* ==== API: determinization ============================================= */
+
+/* Where hidden cards may go: per other seat its hand and its face-down
+ * discards, and one bin for the undealt cards. */
+#define NBINS (2 * MAGNA_MAXP + 1)
+struct bins {
+    int nb;              /* bins in use */
+    hand_t allow[NBINS]; /* cards each bin may take */
+    hand_t got[NBINS];   /* cards placed */
+    int room[NBINS];     /* places left */
+};
+
+/* Places c, moving placed cards along an augmenting path if needed
+ * (Kuhn's matching); visited marks bins tried on this path. */
+static bool bins_place(struct bins *b, int c, unsigned *visited, int start)
+{
+    for (int k = 0; k < b->nb; k++) {
+        int i = (start + k) % b->nb;
+        if (!hand_has(b->allow[i], c) || ((*visited >> i) & 1))
+            continue;
+        *visited |= 1u << i;
+        if (b->room[i] > 0) {
+            b->got[i] |= card_bit(c);
+            b->room[i]--;
+            return true;
+        }
+        for (hand_t h = b->got[i]; h; h &= h - 1) {
+            int d = hand_first(h);
+            if (bins_place(b, d, visited, start)) {
+                b->got[i] = (b->got[i] & ~card_bit(d)) | card_bit(c);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* Puts the pool's cards into bins, each first tried in a bin drawn in
+ * proportion to its free places, as a random deal would. */
+static void bins_fill(struct bins *b, hand_t pool, struct rng *rng)
+{
+    uint8_t cards[MAGNA_CARDS];
+    int n = 0, left = hand_count(pool);
+    for (; pool; pool &= pool - 1)
+        cards[n++] = (uint8_t)hand_first(pool);
+    rng_shuffle_u8(rng, cards, n);
+    for (int k = 0; k < n; k++, left--) {
+        int x = (int)rng_below(rng, (uint32_t)left), i = 0;
+        while (x >= b->room[i])
+            x -= b->room[i++];
+        unsigned visited = 0;
+        bins_place(b, cards[k], &visited, i); /* the true deal is a way */
+    }
+}
+
+/* The bidder must keep an honor until he has led (G6): while that matters
+ * and another seat resamples his hand, one unseen honor is put in it
+ * first. Returns that card's bit (0 if none is needed). */
+static hand_t bidder_honor(const struct magna_state *st, int seat,
+                           hand_t pool, struct rng *rng)
+{
+    bool before_lead = st->phase == MAGNA_PH_DISCARD ||
+                       (st->phase == MAGNA_PH_PLAY && st->nsets == 0 &&
+                        st->ntrick == 0);
+    hand_t hon = pool & magna_suit_mask(st->honor);
+    if (!before_lead || st->bidder == seat || !hon)
+        return 0;
+    return card_bit(
+        hand_nth(hon, (int)rng_below(rng, (uint32_t)hand_count(hon))));
+}
+
+void magna__determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    (void)g;
+    struct magna_state *st = vst;
+    bool hidden = magna_discards_hidden(st);
+    hand_t seen = st->hand[seat] | st->discard[seat];
+    for (int s = 0; s < st->n; s++)
+        seen |= st->played[s] | (hidden ? 0 : st->discard[s]);
+    hand_t pool = MAGNA_ALL & ~seen;
+    hand_t keep = bidder_honor(st, seat, pool, rng);
+    struct bins b;
+    memset(&b, 0, sizeof b);
+    int hb[MAGNA_MAXP], db[MAGNA_MAXP];
+    for (int s = 0; s < st->n; s++) {
+        if (s == seat)
+            continue;
+        hb[s] = b.nb;
+        b.allow[b.nb] = MAGNA_ALL & ~st->cant[s];
+        b.room[b.nb++] = hand_count(st->hand[s]) - (s == st->bidder && keep);
+        db[s] = b.nb;
+        b.allow[b.nb] = MAGNA_ALL;
+        b.room[b.nb++] = hidden ? hand_count(st->discard[s]) : 0;
+    }
+    b.allow[b.nb] = MAGNA_ALL;
+    b.room[b.nb++] = MAGNA_CARDS - MAGNA_DEALT * st->n;
+    bins_fill(&b, pool & ~keep, rng);
+    for (int s = 0; s < st->n; s++) {
+        if (s == seat)
+            continue;
+        st->hand[s] = b.got[hb[s]] | (s == st->bidder ? keep : 0);
+        if (hidden)
+            st->discard[s] = b.got[db[s]];
+    }
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== API: text ======================================================== */
+
+/* Appends printf-style text to buf (len bytes), advancing *used; output
+ * past the end is dropped but still counted, like snprintf. */
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf + (*used < len ? *used : len),
+                      *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
+}
+
+static void describe_hand(hand_t h, char *buf, size_t len)
+{
+    size_t used = 0;
+    char c[TRIX_NAME_MAX];
+    buf[0] = 0;
+    for (; h; h &= h - 1) {
+        local_name(hand_first(h), c, sizeof c);
+        appendf(buf, len, &used, "%s%s", used ? " " : "", c);
+    }
+}
+
+int magna__describe(const struct game *g, const void *vst, int seat,
+                    char *buf, size_t len)
+{
+    (void)g;
+    const struct magna_state *st = vst;
+    char h[128], d[64], c[TRIX_NAME_MAX];
+    size_t used = 0;
+    appendf(buf, len, &used, "Magna deal %d, bid %d by %d, honors %s, %s\n",
+            st->deal_no + 1, st->bid,
+            st->bidder == MAGNA_NO_SEAT ? -1 : st->bidder,
+            st->honor ? trix_suit_name(st->honor) : "-",
+            phase_names[st->phase]);
+    for (int s = 0; s < st->n; s++) {
+        bool mine = seat < 0 || seat == s;
+        if (mine)
+            describe_hand(st->hand[s], h, sizeof h);
+        else
+            snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
+        if (mine || !magna_discards_hidden(st))
+            describe_hand(st->discard[s], d, sizeof d);
+        else
+            snprintf(d, sizeof d, "%d face down", hand_count(st->discard[s]));
+        appendf(buf, len, &used, "seat %d%s: %s | aside %s | side %d at %d%s\n",
+                s, s == st->dealer ? " (dealer)" : "", h, d,
+                magna_side(st, s), st->score[magna_side(st, s)],
+                st->phase != MAGNA_PH_OVER && s == st->turn ? "  <- to act"
+                                                            : "");
+    }
+    appendf(buf, len, &used, "set:");
+    for (int i = 0; i < st->ntrick; i++) {
+        local_name(st->trick[i], c, sizeof c);
+        appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
+    }
+    appendf(buf, len, &used, "\n");
+    return (int)(used < len ? used : len - 1);
+}
