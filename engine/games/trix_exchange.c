@@ -1,0 +1,722 @@
+/* trix_exchange.c — Trix Exchange: three to eight players trade blind,
+ * one to three cards of one commodity at a time, to corner a commodity
+ * (hold all eight of it); two corners end a deal with a settlement on the
+ * cards left in hand; game 75.
+ *
+ * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "Trix
+ * Exchange"; RULES.md §5.0 (T2) and §5.10 (G1–G6), E3, E4, E7, E8.
+ *
+ * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * - T2: commodities Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica, Alum
+ *   are the pack-order blocks of eight (ids 0..7 Gold, 8..15 Zinc, ...);
+ *   n players use the first n + 1 commodities, 8(n + 1) cards. Cards of a
+ *   commodity are interchangeable, so hands are counts per commodity.
+ * - Seat 0 deals first, then the deal passes left (E4). deck[0] goes to
+ *   the dealer's left, one card at a time clockwise, all dealt (uneven for
+ *   3, 5, 6, 7 players). Later deals are shuffled from the state RNG.
+ * - G1 (E3): simultaneous trading rounds. Every seat submits "pass" or
+ *   "offer j Gold" (j = 1..3, needs j of Gold). Offers of equal j are
+ *   paired at random (an odd one stays unpaired); paired seats swap their
+ *   offered cards blind. Option change_number (seed: "may change the
+ *   number called"): the unpaired leftovers are then paired at random too,
+ *   each pair swapping the smaller number (the larger caller gives only
+ *   that many).
+ * - Corners are checked after every round; G2: several are resolved in
+ *   seat order from the dealer's left (and commodity order for one seat).
+ *   A cornered commodity is set aside (out of play) and scores 15 (Gold,
+ *   Zinc, Coal), 10 (Iron, Lead, Mica) or 5 (Salt, Lime, Alum).
+ * - After the first corner, every other seat holding more than eight
+ *   cards gives the excess to the cornerer, choosing which (G3, hidden):
+ *   simultaneous giving rounds, one card ("give Gold") per such seat per
+ *   round, until nobody else holds more than eight. Corners are checked
+ *   again after giving. A second corner found in the same check as the
+ *   first settles at once, before any giving.
+ * - G4: the second corner ends the deal with the settlement on every hand:
+ *   -2 per card of Gold, Zinc, Coal; +1 per Iron, Lead, Mica; +2 per Salt,
+ *   Lime, Alum. Scores never go below 0. A seat whose settlement is
+ *   negative and leaves it at 0 is bankrupt: the second cornerer scores 5
+ *   per bankrupt. Option bankrupt_needs_points (seed option): only a seat
+ *   that had at least one point can go bankrupt.
+ * - G6: a deal with no second corner within max_rounds trading rounds
+ *   ends void: no settlement; corner points already scored stay.
+ * - G5 (option sides, 4/6/8 players): two sides of alternate seats (E8)
+ *   scoring together; partners may trade with each other.
+ * - Game: checked after each deal; the highest player or side at or past
+ *   target wins; a tie → another deal; after max_deals the highest wins,
+ *   a tie is a draw. Returns +1 to the winner(s), -1/(k-1) to each of the
+ *   k-1 other players or sides, 0 while playing and for a draw.
+ * - Public (G6): who swapped with whom and how many, the number each seat
+ *   called, who gave cards to the cornerer, hand sizes, corners, scores.
+ *   The commodities offered or given are private.
+ * - Action ids: 0 "pass"; 1 + 3k + (j - 1) "offer j <commodity k>";
+ *   28 + k "give <commodity k>".
+ * - Determinization: the cards of the other hands are pooled and redealt
+ *   keeping hand sizes. What a seat learned in its own swaps (the
+ *   commodity it handed a partner) is not pinned: the partner may have
+ *   traded it on, and tracking lower bounds per hand is left out.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "../trix_pack.h"
+#include "../view.h"
+
+#define MAXP 8
+#define NCOM 9
+#define CORNER 8
+#define GIVE 28
+#define NACTIONS (GIVE + NCOM)
+#define HIST 48
+#define NO_SEAT 0xff
+
+enum {
+    P_PLAYERS,
+    P_SIDES,
+    P_TARGET,
+    P_CHANGE,
+    P_BANKRUPT,
+    P_MAX_ROUNDS,
+    P_MAX_DEALS,
+    NPARAMS
+};
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 4, 3, MAXP, NULL, "number of players"},
+    {"sides", PARAM_BOOL, 0, 0, 1, NULL,
+     "two sides of alternate seats (4, 6 or 8 players) scoring together "
+     "(G5)"},
+    {"target", PARAM_INT, 75, 1, 1000, NULL,
+     "points to win the game (seed: 75 or more)"},
+    {"change_number", PARAM_BOOL, 0, 0, 1, NULL,
+     "unpaired callers are paired too, trading the smaller number (G1)"},
+    {"bankrupt_needs_points", PARAM_BOOL, 0, 0, 1, NULL,
+     "only a player with 1 or more points can go bankrupt (G4)"},
+    {"max_rounds", PARAM_INT, 100, 1, 10000, NULL,
+     "trading rounds before a deal without two corners ends void (G6)"},
+    {"max_deals", PARAM_INT, 30, 1, 500, NULL,
+     "deals before the game ends on the highest score (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "trix_exchange(players=4,sides=true)",
+    "trix_exchange(players=6,sides=true,change_number=true)",
+    "trix_exchange(players=8,sides=true,target=20)",
+    "trix_exchange(players=3,change_number=true,bankrupt_needs_points=true)",
+    "trix_exchange(players=5,target=1,max_deals=2,max_rounds=5)",
+    NULL,
+};
+
+static const char *const view_keys[] = {
+    "hand",        "dealer",   "phase",       "round",   "hand_sizes", "scores",
+    "team_scores", "cornered", "last_trades", "history", NULL,
+};
+
+static const char *const com_name[NCOM] = {
+    "Gold", "Zinc", "Iron", "Salt", "Lime", "Coal", "Lead", "Mica", "Alum"};
+static const int corner_value[NCOM] = {15, 15, 10, 5, 5, 15, 10, 10, 5};
+static const int settle_value[NCOM] = {-2, -2, 1, 2, 2, -2, 1, 1, 2};
+
+enum { EV_TRADE, EV_CORNER, EV_GIVE, EV_BANKRUPT };
+
+struct event {
+    uint8_t kind, seat, other, num; /* other: partner / commodity */
+};
+
+struct tx_state {
+    struct rng rng;
+    int32_t score[MAXP];
+    uint8_t cnt[MAXP][NCOM];
+    uint8_t dealer, giving, ncorners, cornerer, over, winner, deals, pad;
+    uint16_t cornered, rounds; /* cornered: bit per commodity */
+    uint8_t called[MAXP];      /* last round: number called, 0 pass */
+    uint8_t partner[MAXP];     /* last round: swap partner or NO_SEAT */
+    uint8_t swapped[MAXP];     /* last round: cards swapped */
+    int32_t nhist;
+    struct event hist[HIST]; /* ring: event i at hist[i % HIST] */
+    uint8_t deck[TRIX_CARDS];
+};
+
+/* ==== helpers ========================================================== */
+
+static int opt(const struct game *g, int p)
+{
+    return (int)g->params.v[p];
+}
+
+static int np(const struct game *g)
+{
+    return g->dims.players;
+}
+
+static int held(const struct tx_state *st, int s)
+{
+    int k = 0;
+    for (int c = 0; c < NCOM; c++)
+        k += st->cnt[s][c];
+    return k;
+}
+
+static int team_score(const struct game *g, const struct tx_state *st, int team)
+{
+    int sum = 0;
+    for (int s = 0; s < np(g); s++)
+        if (g->dims.team[s] == team)
+            sum += st->score[s];
+    return sum;
+}
+
+static void log_event(struct tx_state *st, int kind, int seat, int other,
+                      int num)
+{
+    struct event e = {(uint8_t)kind, (uint8_t)seat, (uint8_t)other,
+                      (uint8_t)num};
+    st->hist[st->nhist % HIST] = e;
+    st->nhist++;
+}
+
+/* ==== deals ============================================================ */
+
+static int deal(const struct game *g, struct tx_state *st, const uint8_t *pre,
+                int npre)
+{
+    int n = np(g), ncards = CORNER * (n + 1);
+    int rc = trix_deck_build(st->deck, trix_hand_range(0, ncards - 1), pre,
+                             npre, &st->rng);
+    if (rc < 0)
+        return rc;
+    memset(st->cnt, 0, sizeof st->cnt);
+    for (int i = 0; i < ncards; i++)
+        st->cnt[(st->dealer + 1 + i) % n][st->deck[i] / CORNER]++;
+    st->giving = st->ncorners = 0;
+    st->cornerer = NO_SEAT;
+    st->cornered = st->rounds = 0;
+    memset(st->called, 0, sizeof st->called);
+    memset(st->partner, NO_SEAT, sizeof st->partner);
+    memset(st->swapped, 0, sizeof st->swapped);
+    st->nhist = 0;
+    return 0;
+}
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    struct tx_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->winner = NO_SEAT;
+    return deal(g, st, deck, ndeck);
+}
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    int n = (int)p->v[P_PLAYERS];
+    bool sides = p->v[P_SIDES] != 0;
+    if (sides && n != 4 && n != 6 && n != 8) {
+        snprintf(err, errlen, "sides needs players = 4, 6 or 8 (got %d)", n);
+        return ERR_INVAL;
+    }
+    d->players = n;
+    d->teams = sides ? 2 : n;
+    for (int s = 0; s < n; s++)
+        d->team[s] = (int8_t)(sides ? s % 2 : s);
+    d->num_actions = NACTIONS;
+    d->max_legal = GIVE;
+    d->obs_size = 2 * NCOM + 2 + 6 * n + n * n;
+    d->obs_low = 0;
+    d->obs_high = 1;
+    /* per deal: the trading rounds, plus at most one giving round per card
+     * given to the first cornerer */
+    d->max_length =
+        (int)p->v[P_MAX_DEALS] * ((int)p->v[P_MAX_ROUNDS] + TRIX_CARDS);
+    d->ret_low = -1;
+    d->ret_high = 1;
+    return 0;
+}
+
+/* ==== rules ============================================================ */
+
+/* Seats other than the first cornerer holding more than eight cards. */
+static uint32_t excess(const struct game *g, const struct tx_state *st)
+{
+    uint32_t m = 0;
+    for (int s = 0; s < np(g); s++)
+        if (s != st->cornerer && held(st, s) > CORNER)
+            m |= 1u << s;
+    return m;
+}
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    const struct tx_state *st = vst;
+    if (st->over)
+        return 0;
+    return st->giving ? excess(g, st) : (1u << np(g)) - 1;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct tx_state *st = vst;
+    int n = 0;
+    if (!((to_move(g, st) >> seat) & 1))
+        return 0;
+    if (st->giving) {
+        for (int c = 0; c < NCOM; c++)
+            if (st->cnt[seat][c])
+                out[n++] = GIVE + c;
+        return n;
+    }
+    out[n++] = 0;
+    for (int c = 0; c < NCOM; c++)
+        for (int j = 1; j <= 3 && j <= st->cnt[seat][c]; j++)
+            out[n++] = 1 + 3 * c + j - 1;
+    return n;
+}
+
+/* Ends the game if a player or side has won or the cap is hit. */
+static void check_game_end(const struct game *g, struct tx_state *st)
+{
+    int best = -1, top = -1, ties = 0;
+    for (int t = 0; t < g->dims.teams; t++) {
+        int v = team_score(g, st, t);
+        if (v > top) {
+            top = v;
+            best = t;
+            ties = 0;
+        } else if (v == top) {
+            ties++;
+        }
+    }
+    bool capped = st->deals >= opt(g, P_MAX_DEALS);
+    if ((top < opt(g, P_TARGET) || ties) && !capped)
+        return;
+    st->over = 1;
+    st->winner = ties ? NO_SEAT : (uint8_t)best;
+}
+
+static void end_deal(const struct game *g, struct tx_state *st)
+{
+    st->deals++;
+    check_game_end(g, st);
+    if (st->over)
+        return;
+    st->dealer = (uint8_t)((st->dealer + 1) % np(g));
+    deal(g, st, NULL, 0);
+}
+
+/* G4: the settlement forced by the second cornerer s2. */
+static void settle(const struct game *g, struct tx_state *st, int s2)
+{
+    bool needs = opt(g, P_BANKRUPT) != 0;
+    int broken = 0; /* credited after all hands, so order does not matter */
+    for (int t = 0; t < np(g); t++) {
+        int v = 0, before = st->score[t];
+        for (int c = 0; c < NCOM; c++)
+            v += st->cnt[t][c] * settle_value[c];
+        st->score[t] = before + v > 0 ? before + v : 0;
+        bool broke = v < 0 && before + v <= 0 && (!needs || before >= 1);
+        if (broke && t != s2) {
+            broken++;
+            log_event(st, EV_BANKRUPT, t, s2, 5);
+        }
+    }
+    st->score[s2] += 5 * broken;
+}
+
+/* Seat s corners commodity c. Returns true when the deal is over. */
+static bool corner(const struct game *g, struct tx_state *st, int s, int c)
+{
+    st->score[s] += corner_value[c];
+    st->cnt[s][c] = 0; /* set aside */
+    st->cornered |= (uint16_t)(1u << c);
+    log_event(st, EV_CORNER, s, c, corner_value[c]);
+    if (++st->ncorners == 1) {
+        st->cornerer = (uint8_t)s;
+        return false;
+    }
+    settle(g, st, s);
+    end_deal(g, st);
+    return true;
+}
+
+/* G2: corners in seat order from the dealer's left; then, after a first
+ * corner, the giving phase if someone holds too many. */
+static void check_corners(const struct game *g, struct tx_state *st)
+{
+    int n = np(g), dealer = st->dealer;
+    for (int i = 0; i < n; i++) {
+        int s = (dealer + 1 + i) % n;
+        for (int c = 0; c < NCOM; c++)
+            if (st->cnt[s][c] == CORNER && corner(g, st, s, c))
+                return;
+    }
+    st->giving = st->ncorners == 1 && excess(g, st) != 0;
+}
+
+/* G6: a deal still short of its second corner after max_rounds trading
+ * rounds (and any giving they led to) ends void. */
+static void check_cap(const struct game *g, struct tx_state *st)
+{
+    if (!st->over && st->ncorners < 2 && !st->giving &&
+        st->rounds >= opt(g, P_MAX_ROUNDS))
+        end_deal(g, st);
+}
+
+/* a and b swap: a gives j of ca, b gives j of cb. */
+static void swap(struct tx_state *st, int a, int ca, int b, int cb, int j)
+{
+    st->cnt[a][ca] -= (uint8_t)j;
+    st->cnt[b][cb] -= (uint8_t)j;
+    st->cnt[a][cb] += (uint8_t)j;
+    st->cnt[b][ca] += (uint8_t)j;
+    st->partner[a] = (uint8_t)b;
+    st->partner[b] = (uint8_t)a;
+    st->swapped[a] = st->swapped[b] = (uint8_t)j;
+    log_event(st, EV_TRADE, a, b, j);
+}
+
+/* Pairs the seats of list[0..k) in order; returns the unpaired one or -1. */
+static int pair_up(struct tx_state *st, const uint8_t *list, int k,
+                   const int *actions)
+{
+    for (int i = 0; i + 1 < k; i += 2) {
+        int a = list[i], b = list[i + 1];
+        int ja = (actions[a] - 1) % 3 + 1, jb = (actions[b] - 1) % 3 + 1;
+        swap(st, a, (actions[a] - 1) / 3, b, (actions[b] - 1) / 3,
+             ja < jb ? ja : jb);
+    }
+    return k % 2 ? list[k - 1] : -1;
+}
+
+static void trade_round(const struct game *g, struct tx_state *st,
+                        const int *actions)
+{
+    uint8_t by[3][MAXP], left[3];
+    int nby[3] = {0, 0, 0}, nleft = 0;
+    for (int s = 0; s < np(g); s++) {
+        int j = actions[s] ? (actions[s] - 1) % 3 + 1 : 0;
+        st->called[s] = (uint8_t)j;
+        st->partner[s] = NO_SEAT;
+        st->swapped[s] = 0;
+        if (j)
+            by[j - 1][nby[j - 1]++] = (uint8_t)s;
+    }
+    for (int j = 0; j < 3; j++) {
+        rng_shuffle_u8(&st->rng, by[j], nby[j]);
+        int rest = pair_up(st, by[j], nby[j], actions);
+        if (rest >= 0)
+            left[nleft++] = (uint8_t)rest;
+    }
+    if (opt(g, P_CHANGE)) {
+        rng_shuffle_u8(&st->rng, left, nleft);
+        pair_up(st, left, nleft, actions);
+    }
+    st->rounds++;
+    check_corners(g, st);
+    check_cap(g, st);
+}
+
+static void give_round(const struct game *g, struct tx_state *st,
+                       const int *actions, uint32_t acting)
+{
+    for (int s = 0; s < np(g); s++) {
+        if (!((acting >> s) & 1))
+            continue;
+        int c = actions[s] - GIVE;
+        st->cnt[s][c]--;
+        st->cnt[st->cornerer][c]++;
+        log_event(st, EV_GIVE, s, st->cornerer, 1);
+    }
+    if (excess(g, st))
+        return;
+    st->giving = 0;
+    check_corners(g, st); /* the cornerer may now hold eight of one */
+    check_cap(g, st);
+}
+
+static int apply_joint(const struct game *g, void *vst, const int *actions)
+{
+    struct tx_state *st = vst;
+    uint32_t acting = to_move(g, st);
+    if (st->giving)
+        give_round(g, st, actions, acting);
+    else
+        trade_round(g, st, actions);
+    return 0;
+}
+
+/* One acting seat (a giving round with a single giver). */
+static int apply(const struct game *g, void *vst, int a)
+{
+    int actions[MAXP];
+    uint32_t m = to_move(g, vst);
+    for (int s = 0; s < MAXP; s++)
+        actions[s] = ((m >> s) & 1) ? a : 0;
+    return apply_joint(g, vst, actions);
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    const struct tx_state *st = vst;
+    int k = g->dims.teams;
+    for (int s = 0; s < np(g); s++) {
+        if (!st->over || st->winner == NO_SEAT)
+            out[s] = 0;
+        else if (g->dims.team[s] == st->winner)
+            out[s] = 1;
+        else
+            out[s] = -1.0 / (k - 1);
+    }
+}
+
+/* ==== what a seat sees ================================================= */
+
+static int rel(const struct game *g, int s, int seat)
+{
+    return (s - seat + np(g)) % np(g);
+}
+
+static float unit(float v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+static void observe(const struct game *g, const void *vst, int seat, float *out)
+{
+    const struct tx_state *st = vst;
+    int n = np(g), o = 2 * NCOM + 2;
+    uint32_t acting = to_move(g, st);
+    memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
+    for (int c = 0; c < NCOM; c++) {
+        out[c] = (float)st->cnt[seat][c] / CORNER;
+        out[NCOM + c] = (float)((st->cornered >> c) & 1);
+    }
+    out[2 * NCOM] = (float)st->giving;
+    out[2 * NCOM + 1] = unit((float)st->rounds / opt(g, P_MAX_ROUNDS));
+    for (int s = 0; s < n; s++) {
+        int r = rel(g, s, seat);
+        out[o + r] = (float)held(st, s) / TRIX_CARDS;
+        out[o + n + r] = unit((float)st->score[s] / opt(g, P_TARGET));
+        out[o + 3 * n + r] = (float)((acting >> s) & 1);
+        out[o + 5 * n + r] = (float)st->called[s] / 3;
+        if (st->partner[s] != NO_SEAT)
+            out[o + 6 * n + r * n + rel(g, st->partner[s], seat)] =
+                (float)st->swapped[s] / 3;
+    }
+    out[o + 2 * n + rel(g, st->dealer, seat)] = 1;
+    if (st->cornerer != NO_SEAT)
+        out[o + 4 * n + rel(g, st->cornerer, seat)] = 1;
+}
+
+static int obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    int n = np(g), o = 2 * NCOM + 2;
+    const struct obs_segment seg[] = {
+        {"hand", 0, NCOM, "own cards per commodity / 8 (Gold .. Alum)"},
+        {"cornered", NCOM, NCOM, "1 per commodity cornered this deal"},
+        {"giving", 2 * NCOM, 1, "1 while excess cards go to the cornerer"},
+        {"rounds", 2 * NCOM + 1, 1, "trading rounds this deal / max_rounds"},
+        {"hand_sizes", o, n, "cards held / 72, self first"},
+        {"scores", o + n, n, "score / target (capped at 1), self first"},
+        {"dealer", o + 2 * n, n, "dealer, one-hot, self first"},
+        {"acting", o + 3 * n, n, "seats to act now, self first"},
+        {"cornerer", o + 4 * n, n, "first cornerer this deal, one-hot"},
+        {"called", o + 5 * n, n, "number each seat called last round / 3"},
+        {"swaps", o + 6 * n, n * n,
+         "last round: [seat][partner] = cards swapped / 3, self first"},
+    };
+    return obs_layout_copy(out, max, seg, (int)(sizeof seg / sizeof seg[0]));
+}
+
+static int action_name(const struct game *g, const void *vst, int a, char *buf,
+                       size_t len)
+{
+    (void)g;
+    (void)vst;
+    if (a == 0)
+        return snprintf(buf, len, "pass");
+    if (a >= GIVE)
+        return snprintf(buf, len, "give %s", com_name[a - GIVE]);
+    return snprintf(buf, len, "offer %d %s", (a - 1) % 3 + 1,
+                    com_name[(a - 1) / 3]);
+}
+
+static void pack_event(msgpack_packer *pk, const struct event *e)
+{
+    char name[GAME_NAME_MAX];
+    if (e->kind == EV_TRADE)
+        snprintf(name, sizeof name, "swap %d with %d", e->num, e->other);
+    else if (e->kind == EV_CORNER)
+        snprintf(name, sizeof name, "corner %s", com_name[e->other]);
+    else if (e->kind == EV_GIVE)
+        snprintf(name, sizeof name, "give 1 to %d", e->other);
+    else
+        snprintf(name, sizeof name, "bankrupt by %d", e->other);
+    msgpack_pack_array(pk, 2);
+    msgpack_pack_int(pk, e->seat);
+    view_pack_str(pk, name);
+}
+
+static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)
+{
+    int k = 0;
+    for (int c = 0; c < NCOM; c++)
+        k += st->cnt[seat][c] > 0;
+    msgpack_pack_map(pk, (size_t)k);
+    for (int c = 0; c < NCOM; c++)
+        if (st->cnt[seat][c]) {
+            view_pack_str(pk, com_name[c]);
+            msgpack_pack_int(pk, st->cnt[seat][c]);
+        }
+}
+
+static void pack_public(const struct game *g, const struct tx_state *st,
+                        msgpack_packer *pk)
+{
+    int n = np(g);
+    view_pack_str(pk, "hand_sizes");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++)
+        msgpack_pack_int(pk, held(st, s));
+    view_pack_str(pk, "scores");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++)
+        msgpack_pack_int(pk, st->score[s]);
+    view_pack_str(pk, "team_scores");
+    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    for (int t = 0; t < g->dims.teams; t++)
+        msgpack_pack_int(pk, team_score(g, st, t));
+    view_pack_str(pk, "cornered");
+    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
+    for (int c = 0; c < NCOM; c++)
+        if ((st->cornered >> c) & 1)
+            view_pack_str(pk, com_name[c]);
+    view_pack_str(pk, "last_trades");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++) {
+        msgpack_pack_array(pk, 3);
+        msgpack_pack_int(pk, st->called[s]);
+        view_pack_seat(pk, st->partner[s]);
+        msgpack_pack_int(pk, st->swapped[s]);
+    }
+}
+
+static int view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    const struct tx_state *st = vst;
+    int first = st->nhist > HIST ? st->nhist - HIST : 0;
+    view_pack_str(pk, "hand");
+    pack_hand(pk, st, seat);
+    view_pack_str(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    view_pack_str(pk, "phase");
+    view_pack_str(pk, st->giving ? "giving" : "trading");
+    view_pack_str(pk, "round");
+    msgpack_pack_int(pk, st->rounds);
+    pack_public(g, st, pk);
+    view_pack_str(pk, "history");
+    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    for (int i = first; i < st->nhist; i++)
+        pack_event(pk, &st->hist[i % HIST]);
+    return 0;
+}
+
+/* ==== determinization ================================================== */
+
+static void determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    struct tx_state *st = vst;
+    uint8_t pool[TRIX_CARDS];
+    int n = np(g), k = 0, size[MAXP];
+    for (int s = 0; s < n; s++) {
+        size[s] = held(st, s);
+        for (int c = 0; c < NCOM && s != seat; c++) {
+            for (int i = 0; i < st->cnt[s][c]; i++)
+                pool[k++] = (uint8_t)c;
+            st->cnt[s][c] = 0;
+        }
+    }
+    rng_shuffle_u8(rng, pool, k);
+    for (int s = 0, used = 0; s < n; s++)
+        for (int i = 0; s != seat && i < size[s]; i++)
+            st->cnt[s][pool[used++]]++;
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== text ============================================================= */
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(*used < len ? buf + *used : NULL,
+                      *used < len ? len - *used : 0, fmt, ap);
+    va_end(ap);
+    if (w > 0)
+        *used += (size_t)w;
+}
+
+static int describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
+{
+    const struct tx_state *st = vst;
+    size_t k = 0;
+    if (len)
+        buf[0] = '\0';
+    appendf(buf, len, &k, "Dealer %d, round %d, %s. Scores:", st->dealer,
+            st->rounds, st->giving ? "giving excess" : "trading");
+    for (int s = 0; s < np(g); s++)
+        appendf(buf, len, &k, " %d", st->score[s]);
+    appendf(buf, len, &k, "\n");
+    for (int s = 0; s < np(g); s++) {
+        appendf(buf, len, &k, "Seat %d holds %d", s, held(st, s));
+        for (int c = 0; c < NCOM && (seat < 0 || s == seat); c++)
+            if (st->cnt[s][c])
+                appendf(buf, len, &k, " %s:%d", com_name[c], st->cnt[s][c]);
+        appendf(buf, len, &k, "\n");
+    }
+    appendf(buf, len, &k,
+            st->over ? "Game over.\n"
+                     : "All acting seats "
+                       "to move.\n");
+    return (int)k;
+}
+
+/* ==== the descriptor =================================================== */
+
+const struct game_def trix_exchange_game = {
+    .name = "trix_exchange",
+    .long_name = "Trix Exchange",
+    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix "
+              "Exchange; RULES.md §5.0, §5.10",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
+             GAME_PARTNERSHIPS | GAME_SIMULTANEOUS,
+    .state_size = sizeof(struct tx_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &trix_cards,
+    .view_keys = view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = apply_joint,
+    .returns = returns,
+    .observe = observe,
+    .obs_layout = obs_layout,
+    .view = view,
+    .action_name = action_name,
+    .determinize = determinize,
+    .describe = describe,
+};
