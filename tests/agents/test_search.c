@@ -300,8 +300,10 @@ static void test_reseed_restarts(void **state)
 static void play_checked(const char *spec, uint64_t seed, int max)
 {
     static const char *const specs[] = {
-        "ismcts(iters=24)",
-        "pimc(samples=2,playouts=1)",
+        /* Playouts are capped: some games run thousands of random steps,
+         * and legality does not depend on how far a playout looks. */
+        "ismcts(iters=24,depth=40)",
+        "pimc(samples=2,playouts=1,depth=40)",
         "ismcts(iters=24,depth=12,nodes=10,norm=seen)",
     };
     static struct pos t;
@@ -315,14 +317,19 @@ static void play_checked(const char *spec, uint64_t seed, int max)
         a[i] = new_agent(specs[i], &t.g);
         agent_reseed(a[i], seed);
     }
+    /* Every acting seat chooses (several at once in simultaneous-move
+     * games); the joint apply checks each choice's legality. */
     for (int i = 0; i < max && !game_is_terminal(&t.g, t.st); i++) {
-        int seat = game_current_seat(&t.g, t.st), act = -1;
-        assert_true(seat >= 0);
-        agent_t *who = a[(seat + i) % 3];
-        assert_int_equal(agent_act(who, t.st, seat, &act), 0);
-        if (game_apply(&t.g, t.st, seat, act))
-            fail_msg("%s: %s chose illegal action %d", spec, agent_spec(who),
-                     act);
+        int acts[GAME_MAX_PLAYERS];
+        for (uint32_t m = t.g.def->to_move(&t.g, t.st); m; m &= m - 1) {
+            int seat = __builtin_ctz(m);
+            agent_t *who = a[(seat + i) % 3];
+            acts[seat] = -1;
+            assert_int_equal(agent_act(who, t.st, seat, &acts[seat]), 0);
+        }
+        if (game_apply_joint(&t.g, t.st, acts))
+            fail_msg("%s: step %d: an agent chose an illegal action", spec,
+                     i);
     }
     for (int i = 0; i < 3; i++)
         agent_destroy(&a[i]);

@@ -549,7 +549,7 @@ static struct game_def broken_def(int index)
 /* Registered games that share out the full budget; past that many, each
  * game's counts shrink so that the whole run keeps about the same length
  * (about 6 s of CPU per game at -O2 with the factor 1). */
-#define BUDGET_GAMES 8
+#define BUDGET_GAMES 24
 
 /* The factor on every count: PARLOR_CONFORMANCE_SCALE (default 1), times
  * BUDGET_GAMES / registered games when more are registered. */
@@ -601,7 +601,7 @@ static void print_report(const char *spec, const struct conformance_report *r,
 #define GAMES_DEFAULT 2000
 #define GAMES_VARIANT 40
 #define GAMES_TEST_SPEC 80
-#define STEPS_DEFAULT 600000
+#define STEPS_DEFAULT 400000
 #define STEPS_VARIANT 8000
 #define STEPS_TEST_SPEC 16000
 #define PROBE_GAMES 2 /* games played first to learn the average length */
