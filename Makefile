@@ -41,7 +41,8 @@ help:
 	@echo "make test       build and run every test suite"
 	@echo "make asan       the tests under AddressSanitizer + UBSan"
 	@echo "make bench      parlor bench over every game"
-	@echo "make demo       a seeded game between bots: trace and result"
+	@echo "make demo       a tournament of the built-in bots: ratings, plots"
+	@echo "make plots      redraw a tournament's plots (JOURNAL=DIR, PLOTS=DIR)"
 	@echo "make V=1        show full compiler command lines"
 	@echo "make deps       check and install build dependencies"
 	@echo "make format     clang-format the sources"
@@ -71,21 +72,46 @@ $(BUILD)/tests/%: tests/%.c $(LIB) | $(DEPS_OK)
 	$(Q)$(CC) $(CFLAGS) $(PKGCFLAGS) -I. -DPARLOR_BIN='"$(BIN)"' -o $@ $< \
 	  $(LIB) $(TESTLIBS) $(LDLIBS)
 
+# PYTESTS=0 skips the Python client's tests (the sanitizer run does: they
+# exercise the server binary, which the C suites already cover there).
+PYTESTS ?= 1
 test: $(TESTS) $(BIN)
 	@scripts/run-tests.sh $(TESTS)
+ifeq ($(PYTESTS),1)
+	@echo "== Python client (protocol/python)"
+	@protocol/python/run-tests.sh $(BIN)
+endif
 
-# The conformance suite plays a quarter of its games under the sanitizers
+# The conformance suite plays a fifth of its games under the sanitizers
 # (they run about 3x slower); the normal run plays them all.
 asan:
-	PARLOR_CONFORMANCE_SCALE=0.25 $(MAKE) BUILD=build/asan OPT="-O1 -g -fno-omit-frame-pointer" \
+	PARLOR_CONFORMANCE_SCALE=0.2 $(MAKE) BUILD=build/asan PYTESTS=0 OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
 bench: $(BIN)
 	@for g in $$($(BIN) games --names); do $(BIN) bench "$$g" --seconds 2; done
 
+# A tournament of the built-in agents on two-player Spoil-Five (150
+# duplicate deals, both seatings, 900 games; about a minute on 2 cores):
+# the ratings, then the plots in $(BUILD)/demo.
+DEMO_GAME   := spoil_five(players=2)
+DEMO_AGENTS := random,pimc,ismcts(iters=300)
 demo: $(BIN)
-	$(BIN) play 'spoil_five(players=4,deals=1)' --seats random,random,random,random --seed 7
+	@rm -rf $(BUILD)/demo
+	$(BIN) tournament --game '$(DEMO_GAME)' --agents '$(DEMO_AGENTS)' \
+	  --deals 150 --jobs 2 --seed 1 --out $(BUILD)/demo
+	@echo
+	$(BIN) rate $(BUILD)/demo
+	@echo
+	$(BIN) plot $(BUILD)/demo --out $(BUILD)/demo
+
+# Redraws a tournament's plots: make plots JOURNAL=DIR [PLOTS=OUTDIR].
+JOURNAL ?= $(BUILD)/demo
+PLOTS   ?= $(JOURNAL)
+.PHONY: plots
+plots: $(BIN)
+	$(BIN) plot $(JOURNAL) --out $(PLOTS)
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
@@ -150,3 +176,5 @@ protodoc: $(CODEC_TEST)
 	   /<!-- catalogue:begin -->/ { print ""; skip = 1 }' \
 	  $(PROTODOC) > $(BUILD)/protodoc.md && mv $(BUILD)/protodoc.md $(PROTODOC)
 	@echo "  DOC     $(PROTODOC)"
+
+-include $(EXAMPLES:=.d) $(REMOTE_BENCH).d

@@ -6,6 +6,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "remote.h"
 
 #define AGENT(id) extern const struct agent_def id##_agent;
 #include "agents.def"
@@ -46,6 +47,26 @@ static void unknown_agent(const char *name, char *err, size_t errlen)
             name, list);
 }
 
+/* An external bot: "cmd:COMMAND" (remote.h); its spec is kept as given. */
+static agent_t *remote_new(const char *spec, const struct game *g, char *err,
+                           size_t errlen)
+{
+    agent_t *a = mem_alloc(sizeof *a);
+    if (!a) {
+        err_set(err, errlen, ERR_NOMEM, "out of memory");
+        return NULL;
+    }
+    a->def = &remote_cmd_agent;
+    a->game = *g;
+    snprintf(a->spec, sizeof a->spec, "%s", spec);
+    if (remote_open(&a->game, spec + strlen(REMOTE_CMD_PREFIX), &a->self,
+                    err, errlen)) {
+        mem_free(a);
+        return NULL;
+    }
+    return a;
+}
+
 agent_t *agent_new(const char *spec, const struct game *g, char *err,
                    size_t errlen)
 {
@@ -53,6 +74,8 @@ agent_t *agent_new(const char *spec, const struct game *g, char *err,
     const char *args;
     size_t args_len;
     struct param_values vals;
+    if (!strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX)))
+        return remote_new(spec, g, err, errlen);
     if (spec_split(spec, name, &args, &args_len, err, errlen))
         return NULL;
     const struct agent_def *def = agent_find(name);

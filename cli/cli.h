@@ -35,6 +35,10 @@ struct cli_cmd {
 int cmd_games(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_bench(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_rate(int argc, char **argv);
+int cmd_plot(int argc, char **argv);
 
 /* Prints the synopsis and options of subcommand cmd to out. */
 void cli_usage(const char *cmd, FILE *out);

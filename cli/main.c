@@ -41,6 +41,73 @@ static const struct cli_cmd commands[] = {
      "  --json       print one JSON object instead of text\n"
      "The last line, \"Bench: HASH\", fingerprints the actions of 1000\n"
      "seeded random episodes, so behaviour changes show.\n"},
+    {"serve", cmd_serve,
+     "[--bind ENDPOINT] [--max-msg BYTES] [--max-envs N] [--max-clients N] "
+     "[--max-total N] [--idle-timeout SECONDS] [--quiet]",
+     "serve environments over ZeroMQ (protocol/PROTOCOL.md)",
+     "  --bind ENDPOINT       where to listen (default tcp://127.0.0.1:5555;\n"
+     "                        tcp://HOST:* picks a free port, ipc://PATH)\n"
+     "  --max-msg BYTES       largest request answered (default 1048576)\n"
+     "  --max-envs N          most envs one client holds (default 4096)\n"
+     "  --max-clients N       most clients holding envs (default 256)\n"
+     "  --max-total N         most envs on the server (default 65536)\n"
+     "  --idle-timeout S      close a silent client's envs after S seconds\n"
+     "                        (default 600)\n"
+     "  --quiet               log nothing to stderr\n"
+     "The first line on stdout is \"parlor serve: listening on ENDPOINT\".\n"
+     "SIGINT or SIGTERM stops the server and closes every env.\n"},
+    {"tournament", cmd_tournament,
+     "--game SPEC --agents LIST --out DIR [--deals N] [--jobs J] [--seed S] "
+     "[--lineups N] [--shard I/N] [--resume] [--move-time SEC] [--quiet]",
+     "round-robin of agents over duplicate deals, into a crash-safe journal",
+     "  --game SPEC     the game, e.g. 'thirty_one(players=2)'\n"
+     "  --agents LIST   agent specs, comma-separated (commas inside\n"
+     "                  parentheses belong to the spec); NAME=SPEC labels\n"
+     "                  one, needed for the same spec twice (a control:\n"
+     "                  equal agents should rate equal): 'random,a=pimc,b=pimc'\n"
+     "  --out DIR       where the journal goes: DIR/journal.jsonl, or\n"
+     "                  DIR/journal.shard-I-of-N.jsonl for a shard\n"
+     "  --deals N       deals (seeds) every line-up plays (default 100)\n"
+     "  --jobs J        worker threads (default: the number of CPUs)\n"
+     "  --seed S        master seed of the deals (default 1)\n"
+     "  --lineups N     line-ups per deal: all combinations of agents when\n"
+     "                  there are at most N, else a balanced sample of N\n"
+     "                  per deal (default 120)\n"
+     "  --move-time SEC seconds an external bot (cmd:COMMAND, spawned with\n"
+     "                  its endpoint in PARLOR_ENDPOINT) has per move; a\n"
+     "                  bot that is late, dies, answers garbage or an\n"
+     "                  illegal action forfeits the game (default 1)\n"
+     "  --shard I/N     play only shard I of N (1 <= I <= N); the shards'\n"
+     "                  journals merge in parlor rate and parlor plot\n"
+     "  --resume        finish the journal in DIR: exactly the games it\n"
+     "                  lacks; options left out come from its header\n"
+     "  --quiet         no progress line\n"
+     "Every line-up of agents plays every deal once per rotation of its\n"
+     "agents through the seats (teams in partnership games). With fewer\n"
+     "agents than sides, agents fill several seats.\n"},
+    {"rate", cmd_rate,
+     "JOURNAL|DIR... [--anchor NAME] [--bootstrap N] [--prior G] "
+     "[--csv|--json]",
+     "ratings (Bradley-Terry, Elo scale) with intervals, LOS, crosstable",
+     "  --anchor NAME   agent rated 0 (default: random if playing, else the\n"
+     "                  ratings average 0)\n"
+     "  --bootstrap N   resamples of the deals for the 95% intervals and\n"
+     "                  LOS (default 1000; 0: none)\n"
+     "  --prior G       virtual drawn games added to every pair that met,\n"
+     "                  so unbeaten agents stay finite (default 1)\n"
+     "  --csv           the ratings table as CSV\n"
+     "  --json          everything as one JSON object\n"
+     "A directory stands for its journal*.jsonl files (all shards).\n"},
+    {"plot", cmd_plot,
+     "JOURNAL|DIR... --out DIR [--anchor NAME] [--bootstrap N] [--prior G] "
+     "[--scripts DIR]",
+     "plots through gnuplot: ratings, rating progression, head-to-head",
+     "  --out DIR       where the TSV tables and PNG/SVG plots go\n"
+     "  --scripts DIR   the gnuplot scripts (default: plots/ beside the\n"
+     "                  build directory, or $PARLOR_PLOTS)\n"
+     "  --anchor, --bootstrap, --prior  as for parlor rate\n"
+     "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
+     "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
     {"help", cmd_help, "[COMMAND]", "show this help, or a command's", ""},
 };
 
@@ -58,7 +125,7 @@ static void print_overview(FILE *out)
 {
     fprintf(out, "usage: parlor COMMAND [ARGS]\n\ncommands:\n");
     for (int i = 0; i < NCOMMANDS; i++)
-        fprintf(out, "  %-7s %s\n", commands[i].name, commands[i].help);
+        fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].help);
     fprintf(out,
             "\nA game is named by a spec: NAME or NAME(option=value,...),\n"
             "e.g. 'spoil_five(players=4)'; `parlor games NAME` lists its\n"

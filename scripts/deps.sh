@@ -24,6 +24,7 @@ need cmd:python3 python3
 need py:zmq python3-zmq
 need py:msgpack python3-msgpack
 need py:numpy python3-numpy
+need py:pytest python3-pytest
 [ -z "$pkgs" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$pkgs"

@@ -1,0 +1,39 @@
+/* remote.h — seating an external bot (PROTOCOL.md §12, the agent role).
+ *
+ * "cmd:COMMAND" is a bot the arena spawns itself: the arena binds a
+ * ZeroMQ PAIR socket on tcp://127.0.0.1 (a free port), runs COMMAND with
+ * /bin/sh with the endpoint in PARLOR_ENDPOINT, waits for its hello, then
+ * asks it to act over that socket. The process starts on the first act
+ * (so checking a roster spawns nothing) and is killed when the agent is
+ * destroyed; the tournament destroys an agent that forfeited and creates
+ * it afresh, so a dead bot is restarted for the next game.
+ *
+ * act() returns ERR_TIMEOUT (no answer within the move time), ERR_IO (the
+ * process died or could not start), ERR_PROTO (garbage, or a message that
+ * is not the answer asked for) or ERR_ILLEGAL_ACTION (an action that is
+ * not legal now); the tournament records the code as the forfeit reason.
+ */
+#ifndef PARLOR_REMOTE_H
+#define PARLOR_REMOTE_H
+
+#include <stddef.h>
+
+#include "agent.h"
+
+#define REMOTE_CMD_PREFIX "cmd:"     /* spec prefix of a spawned bot */
+#define REMOTE_MOVE_ENV "PARLOR_MOVE_MS" /* per-move limit, milliseconds */
+#define REMOTE_MOVE_MS 1000          /* per-move limit when unset */
+#define REMOTE_HELLO_MS 10000        /* time a new process has to say hello */
+#define REMOTE_MSG_MAX 65536         /* longest message a bot may send */
+
+/* The kind behind "cmd:" specs (not in agents.def: it takes a command,
+ * not an option list). Its create is unused; use remote_open. */
+extern const struct agent_def remote_cmd_agent;
+
+/* Prepares a bot running cmd for game g into *self (nothing runs yet).
+ * The move time is REMOTE_MOVE_ENV's value if set, else REMOTE_MOVE_MS.
+ * Returns 0 or ERR_INVAL / ERR_NOMEM with a message. */
+int remote_open(const struct game *g, const char *cmd, void **self,
+                char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,299 @@
+/* cmd_tournament.c — `parlor tournament`: a round-robin with duplicate
+ * deals into a crash-safe journal, then a summary table.
+ *
+ * With --resume, options left out are taken from the journal's header, and
+ * options given must match it. The summary is computed from the journal
+ * itself (all of the shard's games, resumed ones included): per agent its
+ * games, pairwise wins, draws and losses, score and mean return per seat.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../agents/remote.h"
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "../tournament/results.h"
+#include "../tournament/run.h"
+#include "../tournament/schedule.h"
+#include "cli.h"
+
+#define CMD "tournament"
+
+/* The options, with room for what a journal header supplies. */
+struct tour_args {
+    struct run_opts o;            /* what run_tournament takes */
+    bool has_deals, has_seed;     /* given on the command line */
+    bool has_lineups;             /* likewise */
+    char game[GAME_SPEC_MAX];     /* from the header */
+    char agents[ROSTER_LIST_MAX]; /* from the header */
+};
+
+/* ---- options ----------------------------------------------------------- */
+
+static bool parse_shard(const char *s, int *i, int *n)
+{
+    char tail;
+    return sscanf(s, "%d/%d%c", i, n, &tail) == 2 && *n >= 1 && *i >= 1 &&
+           *i <= *n;
+}
+
+static int parse_number(int c, const char *arg, struct tour_args *a)
+{
+    uint64_t v;
+    bool ok = cli_parse_u64(arg, &v);
+    switch (c) {
+    case 'd':
+        a->has_deals = true;
+        a->o.deals = (int64_t)v;
+        return ok && v >= 1 && v <= (uint64_t)SCHEDULE_DEALS_MAX ? 0 : -1;
+    case 'j':
+        a->o.jobs = (int)v;
+        return ok && v >= 1 && v <= RUN_JOBS_MAX ? 0 : -1;
+    case 's':
+        a->has_seed = true;
+        a->o.seed = v;
+        return ok ? 0 : -1;
+    default:
+        a->has_lineups = true;
+        a->o.max_lineups = (int)v;
+        return ok && v >= 1 && v <= SCHEDULE_LINEUPS_MAX ? 0 : -1;
+    }
+}
+
+static const char *number_help(int c)
+{
+    switch (c) {
+    case 'd':
+        return "--deals wants a whole number from 1 to 1000000000";
+    case 'j':
+        return "--jobs wants a whole number from 1 to 256";
+    case 's':
+        return "--seed wants a whole number from 0 to 2^64-1";
+    default:
+        return "--lineups wants a whole number from 1 to 100000";
+    }
+}
+
+/* --move-time SECONDS: the external bots' per-move limit, handed to them
+ * (agents/remote.h) through the environment. Returns 0 or -1. */
+static int set_move_time(const char *arg)
+{
+    char *end, ms[32];
+    double sec = strtod(arg, &end);
+    if (end == arg || *end || !(sec >= 0.001 && sec <= 3600))
+        return -1;
+    snprintf(ms, sizeof ms, "%d", (int)(sec * 1000 + 0.5));
+    return setenv(REMOTE_MOVE_ENV, ms, 1) ? -1 : 0;
+}
+
+/* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
+static int parse_args(int argc, char **argv, struct tour_args *a)
+{
+    static const struct option opts[] = {
+        {"game", required_argument, NULL, 'g'},
+        {"agents", required_argument, NULL, 'a'},
+        {"deals", required_argument, NULL, 'd'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"out", required_argument, NULL, 'o'},
+        {"seed", required_argument, NULL, 's'},
+        {"lineups", required_argument, NULL, 'l'},
+        {"shard", required_argument, NULL, 'S'},
+        {"resume", no_argument, NULL, 'r'},
+        {"quiet", no_argument, NULL, 'q'},
+        {"move-time", required_argument, NULL, 'm'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    int c;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            return cli_usage(CMD, stdout), -1;
+        case 'g':
+            a->o.game = optarg;
+            break;
+        case 'a':
+            a->o.agents = optarg;
+            break;
+        case 'o':
+            a->o.out_dir = optarg;
+            break;
+        case 'r':
+            a->o.resume = true;
+            break;
+        case 'q':
+            a->o.progress = NULL;
+            break;
+        case 'm':
+            if (set_move_time(optarg))
+                return cli_usage_error(CMD,
+                                       "--move-time wants seconds "
+                                       "from 0.001 to 3600, got '%s'",
+                                       optarg);
+            break;
+        case 'S':
+            if (!parse_shard(optarg, &a->o.shard, &a->o.nshards))
+                return cli_usage_error(CMD,
+                                       "--shard wants I/N with 1 <= I "
+                                       "<= N, got '%s'",
+                                       optarg);
+            break;
+        case 'd':
+        case 'j':
+        case 's':
+        case 'l':
+            if (parse_number(c, optarg, a))
+                return cli_usage_error(CMD, "%s, got '%s'", number_help(c),
+                                       optarg);
+            break;
+        default:
+            return cli_bad_option(CMD, c, argv);
+        }
+    }
+    if (optind < argc)
+        return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
+    if (!a->o.out_dir)
+        return cli_usage_error(CMD, "--out DIR is required");
+    return CLI_OK;
+}
+
+/* --resume: fills the options left out from the journal's header. */
+static int from_header(struct tour_args *a)
+{
+    char path[JOURNAL_PATH_MAX], err[1024];
+    struct journal_read_info info;
+    struct journal_header *h = mem_alloc(sizeof *h);
+    journal_path(a->o.out_dir, a->o.shard, a->o.nshards, path, sizeof path);
+    if (journal_read(path, h, NULL, NULL, &info, err, sizeof err) ||
+        !info.has_header) {
+        mem_free(h);
+        return CLI_OK; /* nothing to resume: a fresh start */
+    }
+    snprintf(a->game, sizeof a->game, "%s", h->game);
+    size_t used = 0;
+    for (int i = 0; i < h->roster.n && used < sizeof a->agents; i++) {
+        const struct roster_entry *e = &h->roster.a[i];
+        bool labelled = strcmp(e->name, e->spec) != 0;
+        used += (size_t)snprintf(
+            a->agents + used, sizeof a->agents - used, "%s%s%s%s", i ? "," : "",
+            labelled ? e->name : "", labelled ? "=" : "", e->spec);
+    }
+    a->o.game = a->o.game ? a->o.game : a->game;
+    a->o.agents = a->o.agents ? a->o.agents : a->agents;
+    a->o.deals = a->has_deals ? a->o.deals : h->deals;
+    a->o.seed = a->has_seed ? a->o.seed : h->seed;
+    a->o.max_lineups = a->has_lineups ? a->o.max_lineups : h->max_lineups;
+    mem_free(h);
+    return CLI_OK;
+}
+
+/* ---- the summary ------------------------------------------------------- */
+
+/* Per agent: pairwise record and mean return, best score first. */
+static void print_summary(const struct results *r)
+{
+    int n = r->n, order[ROSTER_MAX];
+    double *score = mem_alloc(sizeof *score * (size_t)(n * n));
+    double *games = mem_alloc(sizeof *games * (size_t)(n * n));
+    double pct[ROSTER_MAX], total[ROSTER_MAX];
+    results_table(r, r->ndeals, score, games);
+    for (int i = 0; i < n; i++) {
+        double s = 0, g = 0;
+        for (int j = 0; j < n; j++) {
+            s += score[i * n + j];
+            g += games[i * n + j];
+        }
+        pct[i] = g > 0 ? 100 * s / g : 0;
+        total[i] = g;
+        order[i] = i;
+        for (int k = i; k > 0 && pct[order[k - 1]] < pct[order[k]]; k--) {
+            int t = order[k];
+            order[k] = order[k - 1];
+            order[k - 1] = t;
+        }
+    }
+    printf("\n%s: %lld games, %lld deals%s\n", r->h.game, (long long)r->games,
+           (long long)r->ndeals, r->forfeits ? "" : ", no forfeits");
+    printf("  %-28s %8s %9s %7s %11s %8s\n", "agent", "games", "pairwise",
+           "score", "mean return", "forfeits");
+    for (int k = 0; k < n; k++) {
+        int i = order[k];
+        printf("  %-28s %8lld %9.0f %6.1f%% %11.3f %8lld\n",
+               r->h.roster.a[i].name, (long long)r->agent_games[i], total[i],
+               pct[i], r->seats[i] ? r->ret_sum[i] / (double)r->seats[i] : 0,
+               (long long)r->agent_forfeits[i]);
+    }
+    mem_free(score);
+    mem_free(games);
+}
+
+static int summarize(const struct run_stats *st)
+{
+    char err[1024];
+    const char *path = st->journal;
+    struct results *r = mem_alloc(sizeof *r);
+    int rc = results_load(r, &path, 1, err, sizeof err);
+    if (!rc)
+        print_summary(r);
+    results_fini(r);
+    mem_free(r);
+    if (rc)
+        return cli_fail(CMD, "%s", err);
+    printf("\njournal: %s\n  %lld games played now in %.2f s (%.1f games/s), "
+           "%lld found there\n",
+           st->journal, (long long)st->played, st->seconds,
+           st->seconds > 0 ? (double)st->played / st->seconds : 0,
+           (long long)st->already);
+    printf("ratings: parlor rate %s    plots: parlor plot %s --out DIR\n",
+           st->journal, st->journal);
+    return CLI_OK;
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+int cmd_tournament(int argc, char **argv)
+{
+    struct tour_args *a = mem_alloc(sizeof *a);
+    struct run_stats st;
+    char err[1024];
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    a->o = (struct run_opts){.deals = 100,
+                             .max_lineups = 120,
+                             .seed = 1,
+                             .jobs = cpus < 1    ? 1
+                                     : cpus > 64 ? 64
+                                                 : (int)cpus,
+                             .shard = 1,
+                             .nshards = 1,
+                             .progress = stderr};
+    int rc = parse_args(argc, argv, a);
+    if (!rc && a->o.resume)
+        rc = from_header(a);
+    if (!rc && (!a->o.game || !a->o.agents))
+        rc = cli_usage_error(CMD, "--game and --agents are required (unless "
+                                  "--resume finds them in the journal)");
+    if (rc) {
+        mem_free(a);
+        return rc < 0 ? CLI_OK : rc;
+    }
+    rc = run_tournament(&a->o, &st, err, sizeof err);
+    mem_free(a);
+    if (rc == ERR_INVAL || rc == ERR_RANGE || rc == ERR_NOTFOUND ||
+        rc == ERR_SYNTAX)
+        return fprintf(stderr, "parlor %s: %s\n", CMD, err), CLI_USAGE;
+    if (rc)
+        return cli_fail(CMD, "%s%s", err,
+                        st.played > 0 ? " (the journal keeps every finished "
+                                        "game: --resume continues)"
+                                      : "");
+    if (st.torn)
+        fprintf(stderr,
+                "parlor %s: the journal's last line was torn (a "
+                "write cut short) and was dropped; that game was played "
+                "again\n",
+                CMD);
+    return summarize(&st);
+}

@@ -1,0 +1,245 @@
+/* test_commands.c — `parlor tournament`, `rate` and `plot` run as a user
+ * would (the built binary, PARLOR_BIN): exit codes, refusals with their
+ * reasons, resuming from the journal's header, the JSON and CSV outputs,
+ * and the plots (or, without gnuplot, the tables and what to install).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include <jansson.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "tour_test_util.h"
+
+extern char **environ;
+
+/* One finished run of the binary. */
+struct out {
+    int code;         /* exit status */
+    char json[65536]; /* stdout alone */
+    char text[98304]; /* stdout then stderr */
+};
+
+static char dir[1024];
+
+/* Reads the file at path into buf (len bytes, NUL-terminated). */
+static void slurp(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* Runs parlor with args (NULL-ended); env NULL keeps the environment. */
+static void run(struct out *o, char **env, const char *const *args)
+{
+    char out_path[1200], err_path[1200], errs[32768];
+    const char *argv[32] = {PARLOR_BIN};
+    int n = 1, status;
+    while (args[n - 1])
+        argv[n] = args[n - 1], n++;
+    argv[n] = NULL;
+    snprintf(out_path, sizeof out_path, "%s/stdout", dir);
+    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen(out_path, "w", stdout) || !freopen(err_path, "w", stderr))
+            _exit(99);
+        execve(PARLOR_BIN, (char **)argv, env ? env : environ);
+        _exit(98);
+    }
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    o->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+    slurp(out_path, o->json, sizeof o->json);
+    slurp(err_path, errs, sizeof errs);
+    snprintf(o->text, sizeof o->text, "%s%s", o->json, errs);
+}
+
+#define RUN(o, ...) run((o), NULL, (const char *const[]){__VA_ARGS__, NULL})
+
+static void expect(const struct out *o, int code, const char *needle)
+{
+    if (o->code != code || (needle && !strstr(o->text, needle)))
+        fail_msg("exit %d (want %d), output:\n%s\n(wanted '%s')", o->code, code,
+                 o->text, needle ? needle : "");
+}
+
+static int group_setup(void **state)
+{
+    (void)state;
+    tmp_dir(dir, sizeof dir);
+    return 0;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    char sub[1200];
+    snprintf(sub, sizeof sub, "%s/t", dir);
+    rm_tree(sub);
+    snprintf(sub, sizeof sub, "%s/plots", dir);
+    rm_tree(sub);
+    snprintf(sub, sizeof sub, "%s/bare", dir);
+    rm_tree(sub);
+    rm_tree(dir);
+    return 0;
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+static void test_tournament_refusals(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,pimc");
+    expect(o, 2, "--out DIR is required");
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,pimc", "--out", dir, "--shard", "3/2");
+    expect(o, 2, "--shard wants I/N");
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,nosuch", "--out", dir);
+    expect(o, 2, "nosuch");
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,random", "--out", dir);
+    expect(o, 2, "label");
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,pimc", "--out", dir, "--deals", "0");
+    expect(o, 2, "--deals wants");
+    free(o);
+}
+
+/* A small tournament, then the refusals and resumes around its journal. */
+static void test_tournament_and_resume(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char out[1200];
+    snprintf(out, sizeof out, "%s/t", dir);
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,p=pimc(samples=2,playouts=1)", "--deals", "5", "--jobs", "2",
+        "--out", out, "--quiet");
+    expect(o, 0, "10 games played now");
+    assert_non_null(strstr(o->text, "p "));
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,p=pimc(samples=2,playouts=1)", "--deals", "5", "--out", out,
+        "--quiet");
+    expect(o, 1, "--resume");
+    /* Everything from the header: nothing left to play. */
+    RUN(o, "tournament", "--out", out, "--resume", "--quiet");
+    expect(o, 0, "0 games played now");
+    RUN(o, "tournament", "--out", out, "--resume", "--deals", "6", "--quiet");
+    expect(o, 2, "another tournament");
+    free(o);
+}
+
+static void test_rate(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char out[1200];
+    json_error_t e;
+    snprintf(out, sizeof out, "%s/t", dir);
+    RUN(o, "rate", out, "--bootstrap", "100");
+    expect(o, 0, "likelihood of superiority");
+    assert_non_null(strstr(o->text, "random rated 0"));
+    RUN(o, "rate", out, "--csv", "--bootstrap", "0");
+    expect(o, 0, "rank,agent,elo,lo,hi,games,score\n");
+    RUN(o, "rate", out, "--json", "--bootstrap", "50");
+    expect(o, 0, NULL);
+    json_t *root = json_loads(o->json, 0, &e);
+    assert_non_null(root);
+    json_t *list = json_object_get(root, "ratings");
+    assert_int_equal(json_array_size(list), 2);
+    assert_string_equal(json_string_value(json_object_get(root, "anchor")),
+                        "random");
+    assert_int_equal(json_integer_value(json_object_get(root, "games")), 10);
+    for (size_t i = 0; i < 2; i++) {
+        json_t *a = json_array_get(list, i);
+        const char *name = json_string_value(json_object_get(a, "agent"));
+        double elo = json_real_value(json_object_get(a, "elo"));
+        if (!strcmp(name, "random"))
+            assert_true(elo == 0);
+    }
+    json_decref(root);
+    RUN(o, "rate", out, "--anchor", "nobody");
+    expect(o, 2, "nobody");
+    RUN(o, "rate", "/nonexistent/journal.jsonl");
+    expect(o, 1, "No such file");
+    free(o);
+}
+
+/* Without gnuplot on the PATH: the tables, and what to install. */
+static void test_plot_without_gnuplot(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char journal[1200], plots[1200], tsv[1300], path_env[1300];
+    struct stat sb;
+    snprintf(journal, sizeof journal, "%s/t", dir);
+    snprintf(plots, sizeof plots, "%s/bare", dir);
+    snprintf(path_env, sizeof path_env, "PATH=%s", plots);
+    char *env[] = {path_env, NULL};
+    run(o, env,
+        (const char *const[]){"plot", journal, "--out", plots, "--bootstrap",
+                              "20", "--scripts", "plots", NULL});
+    expect(o, 1, "gnuplot-nox");
+    for (int k = 0; k < 3; k++) {
+        static const char *const names[] = {"ratings", "progress", "h2h"};
+        snprintf(tsv, sizeof tsv, "%s/%s.tsv", plots, names[k]);
+        assert_int_equal(stat(tsv, &sb), 0);
+        assert_true(sb.st_size > 0);
+    }
+    free(o);
+}
+
+static void test_plot(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char journal[1200], plots[1200], file[1300];
+    struct stat sb;
+    if (system("command -v gnuplot >/dev/null 2>&1")) {
+        free(o);
+        skip();
+    }
+    snprintf(journal, sizeof journal, "%s/t", dir);
+    snprintf(plots, sizeof plots, "%s/plots", dir);
+    RUN(o, "plot", journal, "--out", plots, "--bootstrap", "50");
+    expect(o, 0, "ratings.png");
+    static const char *const files[] = {"ratings.png",  "ratings.svg",
+                                        "progress.png", "progress.svg",
+                                        "h2h.png",      "h2h.svg"};
+    for (int k = 0; k < 6; k++) {
+        snprintf(file, sizeof file, "%s/%s", plots, files[k]);
+        assert_int_equal(stat(file, &sb), 0);
+        assert_true(sb.st_size > 1000);
+    }
+    /* The winner is named in the ratings plot's title. */
+    char *svg = malloc(1 << 20);
+    snprintf(file, sizeof file, "%s/ratings.svg", plots);
+    slurp(file, svg, 1 << 20);
+    assert_non_null(strstr(svg, "— best: p"));
+    free(svg);
+    free(o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tournament_refusals),
+        cmocka_unit_test(test_tournament_and_resume),
+        cmocka_unit_test(test_rate),
+        cmocka_unit_test(test_plot_without_gnuplot),
+        cmocka_unit_test(test_plot),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,289 @@
+/* test_journal.c — the results journal: lines written by the fast
+ * formatter read back exactly by jansson, a torn last line ignored by
+ * readers and cut off on resume, a torn header restarted, corruption and
+ * other tournaments' journals refused, a second writer locked out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include <fcntl.h>
+#include <math.h>
+#include <sys/stat.h>
+
+#include "common/err.h"
+#include "tour_test_util.h"
+#include "tournament/run.h"
+#include "tournament/schedule.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+struct fx {
+    char dir[1024];          /* scratch directory */
+    char path[1200];         /* its journal */
+    struct game g;           /* thirty_one(players=2) */
+    struct journal_header h; /* random vs pimc, 10 deals */
+};
+
+static int setup(void **state)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    struct roster r;
+    char err[512];
+    struct run_opts o = {
+        .deals = 10, .max_lineups = 120, .seed = 3, .shard = 1, .nshards = 1};
+    tmp_dir(f->dir, sizeof f->dir);
+    snprintf(f->path, sizeof f->path, "%s/journal.jsonl", f->dir);
+    if (game_make(&f->g, "thirty_one(players=2)", err, sizeof err) ||
+        roster_parse(&r, "random,b=pimc(samples=2)", &f->g, err, sizeof err))
+        fail_msg("%s", err);
+    run_header(&f->h, &f->g, &r, &o, 1);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fx *f = *state;
+    rm_tree(f->dir);
+    free(f);
+    return 0;
+}
+
+static int count_cb(void *ctx, const struct journal_header *h,
+                    const struct journal_record *r, char *err, size_t errlen)
+{
+    (void)h;
+    (void)r;
+    (void)err;
+    (void)errlen;
+    ++*(int *)ctx;
+    return 0;
+}
+
+static struct journal_record record(int64_t deal, int rotation)
+{
+    struct journal_record r;
+    memset(&r, 0, sizeof r);
+    r.deal = deal;
+    r.rotation = rotation;
+    r.seed = schedule_deal_seed(3, deal);
+    r.agent[0] = (int8_t)rotation;
+    r.agent[1] = (int8_t)(1 - rotation);
+    r.res.ret[0] = 3;
+    r.res.ret[1] = -3;
+    r.res.rank[0] = 1;
+    r.res.rank[1] = 2;
+    r.res.length = 20 + (int)deal;
+    r.res.wall_us = 1234;
+    return r;
+}
+
+/* Writes a fresh journal holding recs. */
+static void write_journal(struct fx *f, const struct journal_record *recs,
+                          int n)
+{
+    struct journal_writer w;
+    struct journal_read_info info;
+    char err[512], line[JOURNAL_RECORD_MAX];
+    if (journal_open(&w, f->path, &f->h, false, NULL, NULL, &info, err,
+                     sizeof err))
+        fail_msg("%s", err);
+    for (int i = 0; i < n; i++) {
+        size_t len = journal_format(&w, &f->h, &recs[i], line, sizeof line);
+        assert_true(len > 0 && line[len - 1] == '\n');
+        assert_int_equal(journal_append(&w, line, len, err, sizeof err), 0);
+    }
+    assert_int_equal(journal_close(&w), 0);
+}
+
+static void append_raw(const char *path, const char *text)
+{
+    FILE *fp = fopen(path, "a");
+    fputs(text, fp);
+    fclose(fp);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/* Returns that are not integers, a forfeit whose reason holds quotes, a
+ * backslash, a line break and non-ASCII bytes: everything reads back, the
+ * reason with its unprintable bytes as '?'. */
+static void test_round_trip(void **state)
+{
+    struct fx *f = *state;
+    struct journal_record in[2] = {record(0, 0), record(9, 1)};
+    struct record_set got = {0};
+    in[0].res.ret[0] = 0.1;
+    in[0].res.ret[1] = -1.0 / 3;
+    in[1].res.forfeit = 2;
+    in[1].res.rank[0] = 1;
+    in[1].res.rank[1] = 2;
+    snprintf(in[1].res.reason, sizeof in[1].res.reason,
+             "seat 1: said \"no\" \\ then\nbye \xc3\xa9");
+    write_journal(f, in, 2);
+    read_records(f->path, &got);
+    assert_int_equal(got.n, 2);
+    assert_true(got.r[0].res.ret[0] == 0.1);
+    assert_true(got.r[0].res.ret[1] == -1.0 / 3);
+    assert_int_equal(got.r[1].deal, 9);
+    assert_int_equal(got.r[1].res.forfeit, 2);
+    assert_string_equal(got.r[1].res.reason,
+                        "seat 1: said \"no\" \\ then?bye ??");
+    assert_true(got.r[1].seed == schedule_deal_seed(3, 9));
+    assert_int_equal(got.r[1].agent[0], 1);
+    assert_int_equal(got.r[1].res.length, 29);
+    free(got.r);
+}
+
+/* A line cut short at the end is not a record: readers skip it, resuming
+ * truncates the file to the last whole line. */
+static void test_torn_tail(void **state)
+{
+    struct fx *f = *state;
+    struct journal_record in[2] = {record(1, 0), record(1, 1)};
+    struct journal_header h;
+    struct journal_read_info info;
+    struct journal_writer w;
+    struct stat sb;
+    char err[512];
+    int n = 0;
+    write_journal(f, in, 2);
+    stat(f->path, &sb);
+    off_t whole = sb.st_size;
+    append_raw(f->path, "{\"type\":\"game\",\"spec\":\"thirty_o");
+    assert_int_equal(
+        journal_read(f->path, &h, count_cb, &n, &info, err, sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_true(info.torn);
+    assert_int_equal(info.good_bytes, whole);
+    n = 0;
+    assert_int_equal(journal_open(&w, f->path, &f->h, true, count_cb, &n, &info,
+                                  err, sizeof err),
+                     0);
+    assert_int_equal(n, 2);
+    journal_close(&w);
+    stat(f->path, &sb);
+    assert_int_equal(sb.st_size, whole);
+}
+
+/* A header cut short (a crash right after creating the file): resuming
+ * starts the journal again. */
+static void test_torn_header(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_header h;
+    char err[512];
+    int n = 0;
+    append_raw(f->path, "{\"journal\":\"parlor-tour");
+    assert_int_equal(journal_open(&w, f->path, &f->h, true, count_cb, &n, &info,
+                                  err, sizeof err),
+                     0);
+    journal_close(&w);
+    assert_int_equal(
+        journal_read(f->path, &h, NULL, NULL, &info, err, sizeof err), 0);
+    assert_true(info.has_header);
+    assert_string_equal(h.game, "thirty_one(players=2)");
+    assert_int_equal(count_lines(f->path), 1);
+}
+
+/* A bad line that is not the last is corruption, reported by line. */
+static void test_corrupt_middle(void **state)
+{
+    struct fx *f = *state;
+    struct journal_record in[1] = {record(2, 0)};
+    struct journal_header h;
+    struct journal_read_info info;
+    char err[512];
+    int n = 0;
+    write_journal(f, in, 1);
+    append_raw(f->path, "{\"type\":\"game\"}\n");
+    assert_int_equal(
+        journal_read(f->path, &h, count_cb, &n, &info, err, sizeof err),
+        ERR_SYNTAX);
+    assert_non_null(strstr(err, "line 3"));
+}
+
+/* Results already there: refused without resume; resuming with another
+ * tournament's identity is refused naming the difference; a second writer
+ * is locked out. */
+static void test_refusals(void **state)
+{
+    struct fx *f = *state;
+    struct journal_record in[1] = {record(0, 0)};
+    struct journal_writer w, w2;
+    struct journal_read_info info;
+    struct journal_header other = f->h;
+    char err[512];
+    write_journal(f, in, 1);
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL, &info,
+                                  err, sizeof err),
+                     ERR_STATE);
+    assert_non_null(strstr(err, "--resume"));
+    other.deals = 11;
+    other.games = 22;
+    assert_int_equal(journal_open(&w, f->path, &other, true, count_cb,
+                                  &(int){0}, &info, err, sizeof err),
+                     ERR_INVAL);
+    assert_non_null(strstr(err, "another tournament"));
+    assert_non_null(strstr(err, "deals"));
+    assert_int_equal(journal_open(&w, f->path, &f->h, true, count_cb, &(int){0},
+                                  &info, err, sizeof err),
+                     0);
+    assert_int_equal(journal_open(&w2, f->path, &f->h, true, count_cb,
+                                  &(int){0}, &info, err, sizeof err),
+                     ERR_STATE);
+    assert_non_null(strstr(err, "another parlor tournament"));
+    journal_close(&w);
+}
+
+/* A game line naming an agent, deal or seed the header does not know is
+ * refused. */
+static void test_bad_records(void **state)
+{
+    struct fx *f = *state;
+    struct journal_header h;
+    struct journal_read_info info;
+    char err[512];
+    static const char *const bad[] = {
+        "\"seats\":[\"random\",\"nobody\"]",
+        "\"deal\":10",
+        "\"seed\":\"xyz\"",
+    };
+    for (int i = 0; i < 3; i++) {
+        char line[1024];
+        write_journal(f, NULL, 0);
+        snprintf(line, sizeof line,
+                 "{\"type\":\"game\",\"spec\":\"thirty_one(players=2)\","
+                 "\"deal\":0,\"lineup\":0,\"rotation\":0,"
+                 "\"seed\":\"0000000000000001\",\"seats\":[\"random\",\"b\"],"
+                 "\"returns\":[1,-1],\"ranks\":[1,2],\"length\":3,"
+                 "\"wall_us\":1,\"end\":\"normal\",%s}\n",
+                 bad[i]);
+        /* A repeated key's last value wins in jansson: the bad one. */
+        append_raw(f->path, line);
+        int rc = journal_read(f->path, &h, count_cb, &(int){0}, &info, err,
+                              sizeof err);
+        assert_true(rc == ERR_INVAL || rc == ERR_SYNTAX);
+        assert_non_null(strstr(err, "line 2"));
+        remove(f->path);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_torn_tail, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_torn_header, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corrupt_middle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

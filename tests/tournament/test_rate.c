@@ -1,0 +1,264 @@
+/* test_rate.c — Bradley–Terry ratings against cases solved by hand, the
+ * prior, refusals, intervals from the deal bootstrap, and ratings
+ * recovered from results simulated with known true ratings.
+ *
+ * The hand cases use the fact that the maximum-likelihood strengths g
+ * solve W_i = sum_j N_ij g_i / (g_i + g_j): when every pair's observed
+ * share equals g_i / (g_i + g_j) for some g, that g is the answer, and
+ * the Elo difference is 400 log10(g_i / g_j).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/err.h"
+#include "common/rng.h"
+#include "tournament/rate.h"
+
+/* ---- helpers ------------------------------------------------------------ */
+
+/* cmocka's assert_float_equal compares floats; ratings need doubles. */
+#define assert_near(a, b, eps) near((a), (b), (eps), __FILE__, __LINE__)
+
+static void near(double a, double b, double eps, const char *file, int line)
+{
+    if (fabs(a - b) <= eps)
+        return;
+    print_error("%.12g != %.12g (tolerance %g)\n", a, b, eps);
+    _fail(file, line);
+}
+
+/* Sets i's points against j (and j's against i) over games. */
+static void set(int n, double *score, double *games, int i, int j, double pts,
+                double g)
+{
+    score[i * n + j] = pts;
+    score[j * n + i] = g - pts;
+    games[i * n + j] = games[j * n + i] = g;
+}
+
+static void fit(int n, const double *score, const double *games, double prior,
+                double *elo)
+{
+    char err[256];
+    if (rate_fit(n, score, games, prior, NULL, elo, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+/* Results of n agents over ndeals deals, each deal's pairs given by fill
+ * (one results_pair per pair that met, i < j). */
+static struct results *results_new(int n, int64_t ndeals, int per_deal)
+{
+    struct results *r = calloc(1, sizeof *r);
+    r->n = n;
+    r->h.roster.n = n;
+    r->ndeals = ndeals;
+    r->deal = calloc((size_t)ndeals, sizeof *r->deal);
+    r->start = calloc((size_t)ndeals + 1, sizeof *r->start);
+    r->pair = calloc((size_t)(ndeals * per_deal), sizeof *r->pair);
+    for (int64_t d = 0; d <= ndeals; d++) {
+        if (d < ndeals)
+            r->deal[d] = d;
+        r->start[d] = d * per_deal;
+    }
+    return r;
+}
+
+static void results_free(struct results *r)
+{
+    results_fini(r);
+    free(r);
+}
+
+/* ---- hand-solved fits ---------------------------------------------------- */
+
+/* A beats B 3 times in 4: g_A / g_B = 3, so A - B = 400 log10 3 = 190.85
+ * Elo, and with the mean at 0, A = +95.42 and B = -95.42. */
+static void test_three_of_four(void **state)
+{
+    (void)state;
+    double score[4] = {0}, games[4] = {0}, elo[2];
+    set(2, score, games, 0, 1, 3, 4);
+    fit(2, score, games, 0, elo);
+    assert_near(elo[0] - elo[1], 400 * log10(3.0), 1e-6);
+    assert_near(elo[0], 200 * log10(3.0), 1e-6);
+    assert_near(elo[0] + elo[1], 0, 1e-9);
+}
+
+/* One win, two draws, one loss: 2 points of 4, an even score, equal
+ * ratings (a draw is half a win each). */
+static void test_draws_count_half(void **state)
+{
+    (void)state;
+    double score[4] = {0}, games[4] = {0}, elo[2];
+    set(2, score, games, 0, 1, 1 + 2 * 0.5, 4);
+    fit(2, score, games, 0, elo);
+    assert_near(elo[0], 0, 1e-6);
+    assert_near(elo[1], 0, 1e-6);
+}
+
+/* Strengths 4 : 2 : 1 fit these results exactly: A-B 4 of 6 (4/6 =
+ * 4/(4+2)), A-C 4 of 5 (4/(4+1)), B-C 2 of 3 (2/(2+1)). So A - C =
+ * 400 log10 4 = 240.82 and B - C = 400 log10 2 = 120.41. */
+static void test_three_agents(void **state)
+{
+    (void)state;
+    double score[9] = {0}, games[9] = {0}, elo[3];
+    set(3, score, games, 0, 1, 4, 6);
+    set(3, score, games, 0, 2, 4, 5);
+    set(3, score, games, 1, 2, 2, 3);
+    fit(3, score, games, 0, elo);
+    assert_near(elo[0] - elo[2], 400 * log10(4.0), 1e-6);
+    assert_near(elo[1] - elo[2], 400 * log10(2.0), 1e-6);
+}
+
+/* A beats B 2-1, B beats C 2-1, C beats A 2-1: every agent is in the same
+ * position, so all ratings are equal (0 with the mean at 0). */
+static void test_cycle(void **state)
+{
+    (void)state;
+    double score[9] = {0}, games[9] = {0}, elo[3];
+    set(3, score, games, 0, 1, 2, 3);
+    set(3, score, games, 1, 2, 2, 3);
+    set(3, score, games, 2, 0, 2, 3);
+    fit(3, score, games, 0, elo);
+    for (int i = 0; i < 3; i++)
+        assert_near(elo[i], 0, 1e-6);
+}
+
+/* A wins 4 of 4. Without a prior its rating is infinite: refused. With
+ * one virtual draw the pair has 5 games and A 4.5 points, so g_A / g_B =
+ * 4.5 / 0.5 = 9 and A - B = 400 log10 9 = 381.70. */
+static void test_prior(void **state)
+{
+    (void)state;
+    double score[4] = {0}, games[4] = {0}, elo[2];
+    char err[256];
+    set(2, score, games, 0, 1, 4, 4);
+    assert_int_equal(rate_fit(2, score, games, 0, NULL, elo, err, sizeof err),
+                     ERR_INVAL);
+    assert_non_null(strstr(err, "prior"));
+    fit(2, score, games, 1, elo);
+    assert_near(elo[0] - elo[1], 400 * log10(9.0), 1e-6);
+}
+
+/* A-B and C-D met, but neither of A, B ever met C or D: the two groups'
+ * ratings are not tied together, whatever the prior. */
+static void test_disconnected(void **state)
+{
+    (void)state;
+    double score[16] = {0}, games[16] = {0}, elo[4];
+    char err[256];
+    set(4, score, games, 0, 1, 3, 5);
+    set(4, score, games, 2, 3, 1, 5);
+    assert_int_equal(rate_fit(4, score, games, 1, NULL, elo, err, sizeof err),
+                     ERR_INVAL);
+    assert_non_null(strstr(err, "never met"));
+}
+
+/* ---- intervals ------------------------------------------------------------
+ */
+
+/* 40 deals with the same result each (A 3 of 4 against B): resampling
+ * whole deals always gives the same totals, so the interval is the point
+ * (had single games been resampled it would be wide). The anchor, B,
+ * rates exactly 0. */
+static void test_bootstrap_by_deal(void **state)
+{
+    (void)state;
+    struct results *r = results_new(2, 40, 1);
+    struct ratings t;
+    struct rate_opts o = {200, 0, 1, 5, 0.95};
+    char err[256];
+    for (int d = 0; d < 40; d++)
+        r->pair[d] = (struct results_pair){0, 1, 3, 4};
+    assert_int_equal(rate_compute(r, 40, &o, &t, err, sizeof err), 0);
+    assert_near(t.elo[0], 400 * log10(3.0), 1e-6);
+    assert_near(t.lo[0], t.elo[0], 1e-6);
+    assert_near(t.hi[0], t.elo[0], 1e-6);
+    assert_near(t.elo[1], 0, 1e-9);
+    assert_int_equal(t.order[0], 0);
+    assert_near(t.los[0 * 2 + 1], 1, 1e-12);
+    assert_int_equal(t.resamples, 200);
+    results_free(r);
+}
+
+/* Four agents with true ratings 0, 60, 150, 300; every deal each pair
+ * plays twice, win probability 1 / (1 + 10^(-d/400)). The fitted
+ * ratings (anchored at agent 0, as the truth is) must hold each true
+ * rating inside its 95% interval, keep the true order, and the LOS of the
+ * best over the worst must be near certain. Seeds are fixed, so this is
+ * one fixed draw, checked once by hand to be typical. */
+static void test_simulated(void **state)
+{
+    (void)state;
+    static const double truth[4] = {0, 60, 150, 300};
+    int64_t nd = 500;
+    struct results *r = results_new(4, nd, 6);
+    struct ratings t;
+    struct rate_opts o = {400, 1, 0, 9, 0.95};
+    struct rng rng;
+    char err[256];
+    rng_seed(&rng, 2024);
+    for (int64_t d = 0, p = 0; d < nd; d++)
+        for (int i = 0; i < 4; i++)
+            for (int j = i + 1; j < 4; j++, p++) {
+                double pij = 1 / (1 + pow(10, (truth[j] - truth[i]) / 400));
+                double s = (rng_unit(&rng) < pij) + (rng_unit(&rng) < pij);
+                r->pair[p] =
+                    (struct results_pair){(int16_t)i, (int16_t)j, s, 2};
+            }
+    assert_int_equal(rate_compute(r, nd, &o, &t, err, sizeof err), 0);
+    for (int i = 0; i < 4; i++) {
+        assert_true(t.lo[i] <= truth[i] && truth[i] <= t.hi[i]);
+        assert_true(t.lo[i] <= t.elo[i] && t.elo[i] <= t.hi[i]);
+        assert_int_equal(t.order[i], 3 - i);
+    }
+    assert_true(t.hi[1] - t.lo[1] < 120); /* 3000 games: tight enough */
+    assert_true(t.los[3 * 4 + 0] > 0.99);
+    assert_near(t.los[3 * 4 + 0] + t.los[0 * 4 + 3], 1, 1e-12);
+    results_free(r);
+}
+
+/* Without an anchor the ratings average 0. */
+static void test_mean_anchor(void **state)
+{
+    (void)state;
+    struct results *r = results_new(3, 1, 3);
+    struct ratings t;
+    struct rate_opts o = {0, 0, -1, 1, 0.95};
+    char err[256];
+    r->pair[0] = (struct results_pair){0, 1, 4, 6};
+    r->pair[1] = (struct results_pair){0, 2, 4, 5};
+    r->pair[2] = (struct results_pair){1, 2, 2, 3};
+    assert_int_equal(rate_compute(r, 1, &o, &t, err, sizeof err), 0);
+    assert_near(t.elo[0] + t.elo[1] + t.elo[2], 0, 1e-9);
+    /* strengths 4:2:1, log-mean 2^(1/3): A = 400 log10(4 / 2) = 120.41 */
+    assert_near(t.elo[0], 400 * log10(2.0), 1e-6);
+    assert_near(t.games[0 * 3 + 1], 6, 0);
+    assert_near(t.score[1 * 3 + 0], 2, 0);
+    results_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_three_of_four),
+        cmocka_unit_test(test_draws_count_half),
+        cmocka_unit_test(test_three_agents),
+        cmocka_unit_test(test_cycle),
+        cmocka_unit_test(test_prior),
+        cmocka_unit_test(test_disconnected),
+        cmocka_unit_test(test_bootstrap_by_deal),
+        cmocka_unit_test(test_simulated),
+        cmocka_unit_test(test_mean_anchor),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

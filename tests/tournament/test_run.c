@@ -1,0 +1,312 @@
+/* test_run.c — running tournaments: the records do not depend on the
+ * number of workers; a run killed with SIGKILL at a random moment and then
+ * resumed gives exactly the records of an uninterrupted run (nothing lost,
+ * nothing played twice); a torn last line is played again; shards merge
+ * into the unsharded results; forfeits rank last; merging refuses another
+ * tournament's journal.
+ *
+ * The killed run is a forked child; the parent polls the journal's line
+ * count (short bounded sleeps) and kills the child once it holds a random
+ * number of records, so the kill lands between, or during, batch writes.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+
+#include "common/err.h"
+#include "common/rng.h"
+#include "tour_test_util.h"
+#include "tournament/results.h"
+#include "tournament/run.h"
+
+#define GAME "thirty_one(players=2)"
+#define AGENTS "random,pimc(samples=4,playouts=2),ismcts(iters=30)"
+#define DEALS 120
+#define TOTAL (DEALS * 3 * 2) /* 3 line-ups, 2 rotations */
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static struct run_opts opts(const char *dir, int jobs)
+{
+    return (struct run_opts){.game = GAME,
+                             .agents = AGENTS,
+                             .deals = DEALS,
+                             .max_lineups = 120,
+                             .seed = 11,
+                             .jobs = jobs,
+                             .out_dir = dir,
+                             .shard = 1,
+                             .nshards = 1};
+}
+
+static void run_ok(const struct run_opts *o, struct run_stats *st)
+{
+    char err[1024];
+    if (run_tournament(o, st, err, sizeof err))
+        fail_msg("%s", err);
+}
+
+/* The uninterrupted reference run's records, computed once. */
+static struct record_set reference;
+static char ref_dir[1024];
+
+static int group_setup(void **state)
+{
+    (void)state;
+    struct run_stats st;
+    char path[1200];
+    tmp_dir(ref_dir, sizeof ref_dir);
+    struct run_opts o = opts(ref_dir, 1);
+    run_ok(&o, &st);
+    snprintf(path, sizeof path, "%s/journal.jsonl", ref_dir);
+    read_records(path, &reference);
+    return st.played == TOTAL ? 0 : -1;
+}
+
+static int group_teardown(void **state)
+{
+    (void)state;
+    rm_tree(ref_dir);
+    free(reference.r);
+    return 0;
+}
+
+static void sleep_ms(long ms)
+{
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* ---- tests --------------------------------------------------------------- */
+
+/* Three workers play the same games with the same results as one: agents
+ * are reseeded from each game's deal seed and seat. */
+static void test_jobs_do_not_matter(void **state)
+{
+    (void)state;
+    char dir[1024], path[1200];
+    struct record_set got = {0};
+    struct run_stats st;
+    tmp_dir(dir, sizeof dir);
+    struct run_opts o = opts(dir, 3);
+    run_ok(&o, &st);
+    assert_int_equal(st.scheduled, TOTAL);
+    assert_int_equal(st.played, TOTAL);
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    read_records(path, &got);
+    assert_same_records(&got, &reference);
+    /* Every record is a distinct game of the schedule. */
+    for (int64_t i = 1; i < got.n; i++)
+        assert_true(record_cmp(&got.r[i - 1], &got.r[i]) < 0);
+    free(got.r);
+    rm_tree(dir);
+}
+
+/* One kill at about k records; returns whether the child was killed
+ * before finishing. */
+static bool kill_at(const char *dir, long k)
+{
+    char path[1200];
+    int status;
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct run_stats st;
+        char err[1024];
+        struct run_opts o = opts(dir, 2);
+        _exit(run_tournament(&o, &st, err, sizeof err) ? 1 : 0);
+    }
+    /* Bounded poll: at most 60 s, every millisecond. */
+    for (int t = 0; t < 60000 && count_lines(path) < k + 1; t++) {
+        if (waitpid(pid, &status, WNOHANG) == pid)
+            return false; /* it finished first */
+        sleep_ms(1);
+    }
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+/* Kill -9 at a random number of records, resume: the journal then holds
+ * exactly the reference records, each once; the resumed run played just
+ * the missing ones. */
+static void test_resume_after_kill(void **state)
+{
+    (void)state;
+    struct rng rng;
+    int kills = 0;
+    rng_seed(&rng, (uint64_t)time(NULL));
+    for (int trial = 0; trial < 3; trial++) {
+        char dir[1024], path[1200];
+        struct record_set got = {0};
+        struct run_stats st;
+        long k = 1 + (long)rng_below(&rng, TOTAL / 2);
+        tmp_dir(dir, sizeof dir);
+        kills += kill_at(dir, k);
+        snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+        long before = count_lines(path) - 1;
+        struct run_opts o = opts(dir, 2);
+        o.resume = true;
+        run_ok(&o, &st);
+        assert_int_equal(st.already, before);
+        assert_int_equal(st.played, TOTAL - before);
+        read_records(path, &got);
+        assert_same_records(&got, &reference);
+        free(got.r);
+        rm_tree(dir);
+    }
+    assert_true(kills >= 1);
+}
+
+/* A last line cut in half (a write the crash interrupted) is dropped and
+ * that one game is played again. */
+static void test_resume_torn_line(void **state)
+{
+    (void)state;
+    char dir[1024], path[1200];
+    struct record_set got = {0};
+    struct run_stats st;
+    struct stat sb;
+    tmp_dir(dir, sizeof dir);
+    struct run_opts o = opts(dir, 2);
+    run_ok(&o, &st);
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    stat(path, &sb);
+    assert_int_equal(truncate(path, sb.st_size - 40), 0);
+    o.resume = true;
+    run_ok(&o, &st);
+    assert_true(st.torn);
+    assert_int_equal(st.already, TOTAL - 1);
+    assert_int_equal(st.played, 1);
+    read_records(path, &got);
+    assert_same_records(&got, &reference);
+    /* Resuming a finished journal plays nothing. */
+    run_ok(&o, &st);
+    assert_int_equal(st.played, 0);
+    assert_int_equal(st.already, TOTAL);
+    free(got.r);
+    rm_tree(dir);
+}
+
+/* Three shards written into one directory merge into the unsharded
+ * tournament: the same records, the same pairwise results per deal. */
+static void test_shards_merge(void **state)
+{
+    (void)state;
+    char dir[1024], path[1200], err[1024];
+    struct record_set got = {0};
+    struct run_stats st;
+    int64_t played = 0;
+    tmp_dir(dir, sizeof dir);
+    for (int k = 1; k <= 3; k++) {
+        struct run_opts o = opts(dir, 2);
+        o.shard = k;
+        o.nshards = 3;
+        run_ok(&o, &st);
+        played += st.played;
+        assert_int_equal(st.played, st.scheduled);
+        snprintf(path, sizeof path, "%s/journal.shard-%d-of-3.jsonl", dir, k);
+        read_records(path, &got);
+    }
+    assert_int_equal(played, TOTAL);
+    assert_same_records(&got, &reference);
+
+    struct results *a = calloc(1, sizeof *a), *b = calloc(1, sizeof *b);
+    const char *sharded = dir, *whole = ref_dir;
+    assert_int_equal(results_load(a, &sharded, 1, err, sizeof err), 0);
+    assert_int_equal(results_load(b, &whole, 1, err, sizeof err), 0);
+    assert_int_equal(a->journals, 3);
+    assert_int_equal(a->games, TOTAL);
+    assert_int_equal(a->ndeals, b->ndeals);
+    assert_int_equal(a->start[a->ndeals], b->start[b->ndeals]);
+    assert_memory_equal(a->pair, b->pair,
+                        sizeof *a->pair * (size_t)a->start[a->ndeals]);
+    /* Reading a shard twice counts its games once. */
+    const char *twice[2] = {dir, path};
+    results_fini(a);
+    assert_int_equal(results_load(a, twice, 2, err, sizeof err), 0);
+    assert_int_equal(a->games, TOTAL);
+    assert_true(a->duplicates > 0);
+    results_fini(a);
+    results_fini(b);
+    free(a);
+    free(b);
+    free(got.r);
+    rm_tree(dir);
+}
+
+/* A journal of another tournament (other seed) does not merge. */
+static void test_merge_refuses_other(void **state)
+{
+    (void)state;
+    char dir[1024], err[1024];
+    struct run_stats st;
+    tmp_dir(dir, sizeof dir);
+    struct run_opts o = opts(dir, 2);
+    o.deals = 2;
+    run_ok(&o, &st);
+    struct results *r = calloc(1, sizeof *r);
+    const char *paths[2] = {ref_dir, dir};
+    assert_int_equal(results_load(r, paths, 2, err, sizeof err), ERR_INVAL);
+    assert_non_null(strstr(err, "another tournament"));
+    free(r);
+    rm_tree(dir);
+}
+
+/* A seat whose agent could not be created forfeits: its side ranks last
+ * whatever the returns, and the reason is kept. */
+static void test_forfeit(void **state)
+{
+    (void)state;
+    struct game g;
+    struct match m;
+    struct match_result r;
+    char err[256];
+    assert_int_equal(game_make(&g, "spoil_five(players=4,partnerships=true)",
+                               err, sizeof err),
+                     0);
+    assert_int_equal(match_init(&m, &g), 0);
+    agent_t *a[4];
+    for (int s = 0; s < 4; s++)
+        a[s] = agent_new("random", &g, err, sizeof err);
+    /* seat 1 missing: it and its partner, seat 3, forfeit */
+    assert_int_equal(match_play(&m, a, 1u << 1, "agent could not start: x", 5,
+                                &r, err, sizeof err),
+                     0);
+    assert_int_equal(r.forfeit, (1u << 1) | (1u << 3));
+    assert_string_equal(r.reason, "seat 1: agent could not start: x");
+    assert_int_equal(r.rank[0], 1);
+    assert_int_equal(r.rank[2], 1);
+    assert_int_equal(r.rank[1], 3);
+    assert_int_equal(r.rank[3], 3);
+    assert_int_equal(r.length, 0);
+    /* With every agent present the game ends normally. */
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err), 0);
+    assert_int_equal(r.forfeit, 0);
+    assert_true(r.length > 0);
+    for (int s = 0; s < 4; s++)
+        agent_destroy(&a[s]);
+    match_fini(&m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_jobs_do_not_matter),
+        cmocka_unit_test(test_resume_after_kill),
+        cmocka_unit_test(test_resume_torn_line),
+        cmocka_unit_test(test_shards_merge),
+        cmocka_unit_test(test_merge_refuses_other),
+        cmocka_unit_test(test_forfeit),
+    };
+    return cmocka_run_group_tests(tests, group_setup, group_teardown);
+}

@@ -1,0 +1,133 @@
+/* journal.h — a tournament's results log: JSON lines, one per game,
+ * appended so that a crash (kill -9, power loss) loses at most the games
+ * not yet written and never leaves a half record that counts.
+ *
+ * Line 1 is the header: the tournament's identity (game, agents, deals,
+ * seed, line-up limit) and the schedule's shape:
+ *   {"journal":"parlor-tournament","format":1,"game":"thirty_one(players=2)",
+ *    "agents":[{"name":"random","spec":"random"},{"name":"pimc",
+ *    "spec":"pimc"}],"deals":100,"seed":"1","max_lineups":120,"lineups":1,
+ *    "sides":2,"seats":2,"teams":[0,1],"games":200,"shard":1,"shards":1}
+ * Every later line is one finished game:
+ *   {"type":"game","spec":"thirty_one(players=2)","deal":3,"lineup":0,
+ *    "rotation":1,"seed":"c2b6e5a1d3f40011","seats":["random","pimc"],
+ *    "returns":[-3,3],"ranks":[2,1],"length":57,"wall_us":812,
+ *    "end":"normal"}
+ * A forfeit ends with "end":"forfeit","forfeit":[1],"reason":"seat 1: ...",
+ * the seats that forfeited (with their partners) and why; returns are
+ * then those at the moment of the forfeit. (deal, lineup, rotation) is the
+ * game's key: a journal holds each key at most once.
+ *
+ * Appending is one write() of whole lines followed by fdatasync(), on a
+ * file opened O_APPEND and locked with flock() against a second writer.
+ * Only the last line can be torn (a write cut short): readers ignore an
+ * unterminated last line and resuming truncates it away. Any other bad line
+ * is corruption and is refused with its line number.
+ */
+#ifndef PARLOR_JOURNAL_H
+#define PARLOR_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match.h"
+#include "roster.h"
+
+#define JOURNAL_FORMAT 1         /* version of the line layout */
+#define JOURNAL_PATH_MAX 4096    /* longest journal path */
+#define JOURNAL_RECORD_MAX 65536 /* longest record line */
+
+/* The first line: who plays what. Identity is game, roster, deals, seed
+ * and max_lineups; the rest follows from them, except the shard. */
+struct journal_header {
+    char game[GAME_SPEC_MAX];      /* canonical game spec */
+    struct roster roster;          /* agents: names and specs */
+    int64_t deals;                 /* deals in the tournament */
+    uint64_t seed;                 /* master seed */
+    int max_lineups;               /* line-up limit per deal */
+    int lineups;                   /* line-ups per deal (schedule) */
+    int sides;                     /* sides, = rotations per line-up */
+    int seats;                     /* seats of the game */
+    int8_t team[GAME_MAX_PLAYERS]; /* seat -> side */
+    int64_t games;                 /* games in the whole tournament */
+    int shard, nshards;            /* which shard wrote it (1/1: all) */
+};
+
+/* One game line. */
+struct journal_record {
+    int64_t deal;                   /* deal number */
+    int lineup, rotation;           /* its line-up and rotation */
+    uint64_t seed;                  /* the deal's seed */
+    int8_t agent[GAME_MAX_PLAYERS]; /* seat -> roster index */
+    struct match_result res;        /* the outcome */
+};
+
+/* Called for every game line read; a non-zero return (with a message in
+ * err) stops the reading and is passed on with the file and line. */
+typedef int (*journal_record_fn)(void *ctx, const struct journal_header *h,
+                                 const struct journal_record *r, char *err,
+                                 size_t errlen);
+
+/* What reading found. */
+struct journal_read_info {
+    int64_t records;    /* game lines passed to the callback */
+    int64_t good_bytes; /* length up to the end of the last whole line */
+    bool torn;          /* an unterminated last line was ignored */
+    bool has_header;    /* false: the file is empty or its header torn */
+};
+
+/* An open journal being appended to. */
+struct journal_writer {
+    int fd;                      /* O_APPEND, flock()ed; -1: closed */
+    char path[JOURNAL_PATH_MAX]; /* where */
+    char *name_json[ROSTER_MAX]; /* agent names as JSON strings, owned */
+    char *game_json;             /* game spec as a JSON string, owned */
+};
+
+/* Writes the journal path for shard/nshards in dir into buf (len bytes):
+ * DIR/journal.jsonl, or DIR/journal.shard-I-of-N.jsonl. Returns 0 or
+ * ERR_RANGE when it does not fit. */
+int journal_path(const char *dir, int shard, int nshards, char *buf,
+                 size_t len);
+
+/* Reads the journal at path: the header into h, then every game line to fn
+ * (fn NULL: the header only). Returns 0 (see info for a torn tail or a
+ * missing header), or ERR_IO / ERR_SYNTAX / ERR_INVAL / fn's code with a
+ * message naming the file and line. */
+int journal_read(const char *path, struct journal_header *h,
+                 journal_record_fn fn, void *ctx,
+                 struct journal_read_info *info, char *err, size_t errlen);
+
+/* Checks that a (read from a journal named path) and b describe the same
+ * tournament. Returns 0 or ERR_INVAL naming the first difference. */
+int journal_same(const struct journal_header *a, const struct journal_header *b,
+                 const char *path, char *err, size_t errlen);
+
+/* Opens path for appending games of tournament h. A missing or empty file
+ * (or one whose header was torn) is started with h's header. An existing
+ * journal is refused unless resume; with resume its header must match h,
+ * its torn tail is cut off and every whole record goes to fn. Returns 0,
+ * or ERR_STATE (exists without resume, locked by another run), ERR_INVAL
+ * (another tournament), ERR_IO with a message. */
+int journal_open(struct journal_writer *w, const char *path,
+                 const struct journal_header *h, bool resume,
+                 journal_record_fn fn, void *ctx,
+                 struct journal_read_info *info, char *err, size_t errlen);
+
+/* Formats r as one line ('\n' included) into buf (len bytes); returns its
+ * length, or 0 when it does not fit. */
+size_t journal_format(const struct journal_writer *w,
+                      const struct journal_header *h,
+                      const struct journal_record *r, char *buf, size_t len);
+
+/* Appends len bytes of whole lines with one write() (continued only if the
+ * kernel takes less) and flushes them to disk. Returns 0 or ERR_IO. */
+int journal_append(struct journal_writer *w, const char *buf, size_t len,
+                   char *err, size_t errlen);
+
+/* Flushes, unlocks and closes w, freeing what it owns (safe when closed).
+ * Returns 0 or ERR_IO. */
+int journal_close(struct journal_writer *w);
+
+#endif

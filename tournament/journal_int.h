@@ -1,0 +1,31 @@
+/* journal_int.h — what journal.c (files) and journal_line.c (the JSON of
+ * one line) share; not part of the journal's public interface. */
+#ifndef PARLOR_JOURNAL_INT_H
+#define PARLOR_JOURNAL_INT_H
+
+#include <jansson.h>
+
+#include "journal.h"
+
+#define JOURNAL_MAGIC "parlor-tournament" /* the header's "journal" value */
+
+/* The header line of h as compact JSON with '\n'; the caller frees it
+ * with free(). NULL when out of memory. */
+char *journal__header_line(const struct journal_header *h);
+
+/* Decodes a header line into h. Returns 0 or ERR_SYNTAX / ERR_INVAL with a
+ * message (without the file name). */
+int journal__parse_header(const char *line, size_t len,
+                          struct journal_header *h, char *err, size_t errlen);
+
+/* Decodes a game line of the journal of h into r. Returns 0 or ERR_SYNTAX
+ * / ERR_INVAL with a message (without the file name). */
+int journal__parse_record(const char *line, size_t len,
+                          const struct journal_header *h,
+                          struct journal_record *r, char *err, size_t errlen);
+
+/* s as a quoted, escaped JSON string (jansson's escaping); the caller
+ * frees it with free(). NULL when out of memory. */
+char *journal__json_string(const char *s);
+
+#endif

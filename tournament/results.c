@@ -1,0 +1,241 @@
+/* results.c — reading journals into pairwise results per deal; see
+ * results.h. Games are deduplicated by their schedule index with a bitmap;
+ * the pairwise results are gathered raw, then sorted by deal and pair and
+ * summed. */
+#include "results.h"
+
+#include <glob.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "schedule.h"
+
+/* One pairwise result before summing. */
+struct raw {
+    int64_t deal; /* deal number */
+    int16_t i, j; /* agents, i < j */
+    double score; /* i's points */
+};
+
+/* What loading carries between journals. */
+struct loader {
+    struct results *r; /* being filled */
+    uint8_t *seen;     /* bit per game index */
+    struct raw *raw;   /* pairwise results, growing */
+    int64_t nraw, cap; /* used, allocated */
+};
+
+/* ---- per record -------------------------------------------------------- */
+
+static int push(struct loader *l, int64_t deal, int a, int b, double score)
+{
+    if (l->nraw == l->cap) {
+        int64_t cap = l->cap ? 2 * l->cap : 1024;
+        struct raw *p = mem_realloc(l->raw, (size_t)cap * sizeof *p);
+        if (!p)
+            return ERR_NOMEM;
+        l->raw = p;
+        l->cap = cap;
+    }
+    l->raw[l->nraw++] =
+        a < b ? (struct raw){deal, (int16_t)a, (int16_t)b, score}
+              : (struct raw){deal, (int16_t)b, (int16_t)a, 1 - score};
+    return 0;
+}
+
+static void tally_agents(struct results *r, const struct journal_header *h,
+                         const struct journal_record *rec)
+{
+    bool in[ROSTER_MAX] = {false}, out[ROSTER_MAX] = {false};
+    for (int s = 0; s < h->seats; s++) {
+        int a = rec->agent[s];
+        r->seats[a]++;
+        r->ret_sum[a] += rec->res.ret[s];
+        in[a] = true;
+        out[a] |= (rec->res.forfeit >> s) & 1;
+    }
+    for (int a = 0; a < h->roster.n; a++) {
+        r->agent_games[a] += in[a];
+        r->agent_forfeits[a] += out[a];
+    }
+    r->games++;
+    r->forfeits += rec->res.forfeit != 0;
+}
+
+static int add_record(void *ctx, const struct journal_header *h,
+                      const struct journal_record *rec, char *err,
+                      size_t errlen)
+{
+    struct loader *l = ctx;
+    int first[GAME_MAX_PLAYERS];
+    int64_t i =
+        (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
+    if ((l->seen[i >> 3] >> (i & 7)) & 1) {
+        l->r->duplicates++;
+        return 0;
+    }
+    l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
+    tally_agents(l->r, h, rec);
+    for (int t = 0; t < h->sides; t++)
+        for (int s = h->seats - 1; s >= 0; s--)
+            first[t] = h->team[s] == t ? s : first[t];
+    for (int a = 0; a < h->sides; a++)
+        for (int b = a + 1; b < h->sides; b++) {
+            int sa = first[a], sb = first[b];
+            int ra = rec->res.rank[sa], rb = rec->res.rank[sb];
+            if (rec->agent[sa] == rec->agent[sb])
+                continue;
+            if (push(l, rec->deal, rec->agent[sa], rec->agent[sb],
+                     ra < rb    ? 1
+                     : ra == rb ? 0.5
+                                : 0))
+                return err_set(err, errlen, ERR_NOMEM, "out of memory");
+        }
+    return 0;
+}
+
+/* ---- files --------------------------------------------------------------- */
+
+static int load_file(struct loader *l, const char *path, char *err,
+                     size_t errlen)
+{
+    struct results *r = l->r;
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    if (!h)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    int rc = journal_read(path, h, NULL, NULL, &info, err, errlen);
+    if (!rc && !info.has_header)
+        rc = err_set(err, errlen, ERR_INVAL,
+                     "%s: no journal header (empty "
+                     "file?)",
+                     path);
+    if (!rc && r->journals > 0)
+        rc = journal_same(h, &r->h, path, err, errlen);
+    if (!rc && r->journals == 0 && h->games > SCHEDULE_GAMES_MAX)
+        rc = err_set(err, errlen, ERR_RANGE, "%s: too many games", path);
+    if (!rc && r->journals == 0) {
+        r->h = *h;
+        r->n = h->roster.n;
+        l->seen = mem_alloc((size_t)(h->games / 8 + 1));
+        if (!l->seen)
+            rc = err_set(err, errlen, ERR_NOMEM, "out of memory");
+    }
+    rc = rc ? rc : journal_read(path, h, add_record, l, &info, err, errlen);
+    r->journals += !rc;
+    r->torn += !rc && info.torn;
+    free(h);
+    return rc;
+}
+
+/* Loads path, or every journal*.jsonl in it when it is a directory. */
+static int load_path(struct loader *l, const char *path, char *err,
+                     size_t errlen)
+{
+    struct stat sb;
+    char pattern[JOURNAL_PATH_MAX];
+    glob_t g;
+    if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+        return load_file(l, path, err, errlen);
+    snprintf(pattern, sizeof pattern, "%s/journal*.jsonl", path);
+    if (glob(pattern, 0, NULL, &g))
+        return err_set(err, errlen, ERR_INVAL,
+                       "%s: no journal*.jsonl in this directory", path);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < g.gl_pathc; i++)
+        rc = load_file(l, g.gl_pathv[i], err, errlen);
+    globfree(&g);
+    return rc;
+}
+
+/* ---- summing ------------------------------------------------------------- */
+
+static int raw_cmp(const void *pa, const void *pb)
+{
+    const struct raw *a = pa, *b = pb;
+    if (a->deal != b->deal)
+        return a->deal < b->deal ? -1 : 1;
+    if (a->i != b->i)
+        return a->i - b->i;
+    return a->j - b->j;
+}
+
+/* Sorts the raw results and sums them per deal and pair. */
+static int summarize(struct loader *l, char *err, size_t errlen)
+{
+    struct results *r = l->r;
+    qsort(l->raw, (size_t)l->nraw, sizeof *l->raw, raw_cmp);
+    r->pair = mem_alloc(sizeof *r->pair * (size_t)(l->nraw + 1));
+    r->deal = mem_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
+    r->start = mem_alloc(sizeof *r->start * (size_t)(l->nraw + 2));
+    if (!r->pair || !r->deal || !r->start)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    int64_t np = 0;
+    for (int64_t k = 0; k < l->nraw; k++) {
+        const struct raw *x = &l->raw[k];
+        bool new_deal = !k || x->deal != l->raw[k - 1].deal;
+        if (new_deal) {
+            r->deal[r->ndeals] = x->deal;
+            r->start[r->ndeals++] = np;
+        }
+        if (new_deal || x->i != r->pair[np - 1].i || x->j != r->pair[np - 1].j)
+            r->pair[np++] = (struct results_pair){x->i, x->j, 0, 0};
+        r->pair[np - 1].score += x->score;
+        r->pair[np - 1].games += 1;
+    }
+    r->start[r->ndeals] = np;
+    return 0;
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+int results_load(struct results *r, const char *const *paths, int npaths,
+                 char *err, size_t errlen)
+{
+    struct loader l = {r, NULL, NULL, 0, 0};
+    memset(r, 0, sizeof *r);
+    int rc = npaths > 0 ? 0 : err_set(err, errlen, ERR_INVAL, "no journal");
+    for (int i = 0; !rc && i < npaths; i++)
+        rc = load_path(&l, paths[i], err, errlen);
+    rc = rc ? rc : summarize(&l, err, errlen);
+    mem_free(l.seen);
+    mem_free(l.raw);
+    if (rc)
+        results_fini(r);
+    return rc;
+}
+
+void results_fini(struct results *r)
+{
+    mem_free(r->deal);
+    mem_free(r->start);
+    mem_free(r->pair);
+    r->deal = r->start = NULL;
+    r->pair = NULL;
+}
+
+void results_add_deal(const struct results *r, int64_t k, double *score,
+                      double *games)
+{
+    int n = r->n;
+    for (int64_t p = r->start[k]; p < r->start[k + 1]; p++) {
+        const struct results_pair *x = &r->pair[p];
+        score[x->i * n + x->j] += x->score;
+        score[x->j * n + x->i] += x->games - x->score;
+        games[x->i * n + x->j] += x->games;
+        games[x->j * n + x->i] += x->games;
+    }
+}
+
+void results_table(const struct results *r, int64_t ndeals, double *score,
+                   double *games)
+{
+    size_t nn = (size_t)r->n * (size_t)r->n;
+    memset(score, 0, nn * sizeof *score);
+    memset(games, 0, nn * sizeof *games);
+    for (int64_t k = 0; k < ndeals && k < r->ndeals; k++)
+        results_add_deal(r, k, score, games);
+}

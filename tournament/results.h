@@ -1,0 +1,63 @@
+/* results.h — a tournament's journals turned into what ratings need:
+ * pairwise results per deal, and per-agent totals.
+ *
+ * Journals of one tournament (shards, a resumed run, copies) merge: their
+ * headers must agree, and a game found twice counts once. Every game yields
+ * one pairwise result for each two sides held by different agents, from the
+ * final standings: the better rank scores 1, the worse 0, equal ranks 0.5
+ * each. Partners share their side's rank, so a partnership game gives one
+ * result per pair of sides, not per pair of seats. A forfeiting side ranks
+ * last (match.h).
+ */
+#ifndef PARLOR_RESULTS_H
+#define PARLOR_RESULTS_H
+
+#include <stdint.h>
+
+#include "journal.h"
+
+/* One deal's results between agents i < j. */
+struct results_pair {
+    int16_t i, j; /* agents, i < j */
+    double score; /* i's points against j: 1 a win, 0.5 a draw */
+    double games; /* pairwise results in the deal */
+};
+
+struct results {
+    struct journal_header h;            /* the tournament */
+    int n;                              /* agents (h.roster.n) */
+    int64_t games;                      /* distinct games read */
+    int64_t forfeits;                   /* of those, ended by a forfeit */
+    int64_t duplicates;                 /* games read again, ignored */
+    int journals;                       /* files read */
+    int torn;                           /* of those, with a torn tail */
+    int64_t ndeals;                     /* deals with results */
+    int64_t *deal;                      /* their numbers, ascending */
+    int64_t *start;                     /* ndeals + 1 offsets into pair */
+    struct results_pair *pair;          /* by deal, then (i, j) */
+    int64_t agent_games[ROSTER_MAX];    /* games each agent played */
+    int64_t agent_forfeits[ROSTER_MAX]; /* games it forfeited */
+    int64_t seats[ROSTER_MAX];          /* seats it held, all games */
+    double ret_sum[ROSTER_MAX];         /* returns over those seats */
+};
+
+/* Reads the journals at paths (a directory stands for its journal*.jsonl
+ * files) into r, which the caller frees with results_fini. Returns 0, or
+ * ERR_IO / ERR_SYNTAX / ERR_INVAL (another tournament, no journal) /
+ * ERR_NOMEM with a message naming the file. */
+int results_load(struct results *r, const char *const *paths, int npaths,
+                 char *err, size_t errlen);
+
+/* Frees what r owns (safe on a zeroed r). */
+void results_fini(struct results *r);
+
+/* Sums the first ndeals deals into n x n matrices: score[i*n+j] is i's
+ * points against j, games[i*n+j] their pairwise results (symmetric). */
+void results_table(const struct results *r, int64_t ndeals, double *score,
+                   double *games);
+
+/* Adds deal number k's (k-th in r->deal) results into score and games. */
+void results_add_deal(const struct results *r, int64_t k, double *score,
+                      double *games);
+
+#endif

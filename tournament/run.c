@@ -1,0 +1,498 @@
+/* run.c — worker threads, the journal writer and the progress line; see
+ * run.h. Locking: run.mu guards the queue (buf, len, queued),
+ * workers_left and the first error; next and stop are atomics the workers
+ * read without it. */
+#include "run.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "schedule.h"
+
+#define TICK_MS 50             /* longest a finished game waits */
+#define QUEUE_FLUSH (1u << 20) /* queue size that wakes the writer */
+#define QUEUE_LIMIT (8u << 20) /* queue size that holds workers back */
+
+/* ---- types ------------------------------------------------------------- */
+
+/* The state every thread shares. */
+struct run {
+    const struct run_opts *o;   /* the options */
+    struct game g;              /* the game */
+    struct roster roster;       /* the agents */
+    struct schedule sched;      /* the games */
+    struct schedule_cursor cur; /* for checking resumed records */
+    struct journal_header h;    /* the journal's identity */
+    struct journal_writer w;    /* the journal */
+    uint8_t *done;              /* bit per game index: in the journal */
+    atomic_llong next;          /* next game index to consider */
+    atomic_bool stop;           /* an error happened: stop playing */
+    pthread_mutex_t mu;         /* guards what follows */
+    pthread_cond_t wake;        /* the writer has work */
+    pthread_cond_t space;       /* the queue has room */
+    char *buf;                  /* queued whole lines */
+    size_t len, cap;            /* bytes queued, allocated */
+    int64_t queued;             /* records queued */
+    int workers_left;           /* workers still running */
+    int error;                  /* first error; 0: none */
+    char errmsg[1024];          /* its message */
+};
+
+/* One worker thread's own things. */
+struct worker {
+    struct run *run;                             /* shared state */
+    pthread_t tid;                               /* the thread */
+    struct match m;                              /* state, buffers */
+    struct schedule_cursor cur;                  /* sampled line-ups */
+    agent_t *inst[ROSTER_MAX][GAME_MAX_PLAYERS]; /* agent, copy -> it */
+    char line[JOURNAL_RECORD_MAX];               /* a formatted record */
+};
+
+/* ---- shared state ------------------------------------------------------ */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Records the first error and stops everyone (takes the lock). */
+static void fail(struct run *run, int code, const char *msg)
+{
+    pthread_mutex_lock(&run->mu);
+    if (!run->error) {
+        run->error = code;
+        snprintf(run->errmsg, sizeof run->errmsg, "%s", msg);
+    }
+    atomic_store(&run->stop, true);
+    pthread_cond_broadcast(&run->space);
+    pthread_cond_signal(&run->wake);
+    pthread_mutex_unlock(&run->mu);
+}
+
+static bool is_done(const struct run *run, int64_t i)
+{
+    return (run->done[i >> 3] >> (i & 7)) & 1;
+}
+
+/* Queues one formatted record for the writer. */
+static int enqueue(struct run *run, const char *line, size_t len)
+{
+    int rc = 0;
+    pthread_mutex_lock(&run->mu);
+    while (run->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
+        pthread_cond_wait(&run->space, &run->mu);
+    if (run->len + len > run->cap) {
+        size_t cap = 2 * (run->len + len);
+        char *p = mem_realloc(run->buf, cap);
+        if (p) {
+            run->buf = p;
+            run->cap = cap;
+        }
+        rc = p ? 0 : ERR_NOMEM;
+    }
+    if (!rc) {
+        memcpy(run->buf + run->len, line, len);
+        run->len += len;
+        run->queued++;
+    }
+    if (run->len >= QUEUE_FLUSH)
+        pthread_cond_signal(&run->wake);
+    pthread_mutex_unlock(&run->mu);
+    return rc;
+}
+
+/* ---- workers ----------------------------------------------------------- */
+
+/* Seats the game's agents, creating missing instances; a seat whose agent
+ * cannot be created is marked in *missing with the reason in why. */
+static void seat_agents(struct worker *wk, const struct schedule_game *sg,
+                        agent_t **seat, uint32_t *missing, char *why,
+                        size_t whylen)
+{
+    struct run *run = wk->run;
+    char sub[768];
+    int copies[ROSTER_MAX] = {0};
+    *missing = 0;
+    for (int s = 0; s < run->g.dims.players; s++) {
+        int a = sg->agent[s];
+        agent_t **slot = &wk->inst[a][copies[a]++];
+        if (!*slot)
+            *slot = agent_new(run->roster.a[a].spec, &run->g, sub, sizeof sub);
+        if (!*slot && !*missing)
+            snprintf(why, whylen, "agent could not start: %.200s", sub);
+        *missing |= *slot ? 0 : 1u << s;
+        seat[s] = *slot;
+    }
+}
+
+/* An agent that forfeited starts afresh next game (a bot that hung or
+ * crashed gets a new process). */
+static void drop_forfeiters(struct worker *wk, const struct schedule_game *sg,
+                            uint32_t forfeit)
+{
+    int copies[ROSTER_MAX] = {0};
+    for (int s = 0; s < wk->run->g.dims.players; s++) {
+        int a = sg->agent[s];
+        int c = copies[a]++;
+        if ((forfeit >> s) & 1)
+            agent_destroy(&wk->inst[a][c]);
+    }
+}
+
+static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
+{
+    struct run *run = wk->run;
+    struct schedule_game sg;
+    struct journal_record rec;
+    agent_t *seat[GAME_MAX_PLAYERS];
+    char why[MATCH_REASON_MAX] = "";
+    uint32_t missing;
+    schedule_game(&run->sched, &wk->cur, index, &sg);
+    seat_agents(wk, &sg, seat, &missing, why, sizeof why);
+    int rc =
+        match_play(&wk->m, seat, missing, why, sg.seed, &rec.res, err, errlen);
+    if (rc)
+        return rc;
+    if (rec.res.forfeit)
+        drop_forfeiters(wk, &sg, rec.res.forfeit);
+    rec.deal = sg.deal;
+    rec.lineup = sg.lineup;
+    rec.rotation = sg.rotation;
+    rec.seed = sg.seed;
+    memcpy(rec.agent, sg.agent, sizeof rec.agent);
+    size_t len =
+        journal_format(&run->w, &run->h, &rec, wk->line, sizeof wk->line);
+    if (!len)
+        return err_set(err, errlen, ERR_RANGE, "a record is too long");
+    if (enqueue(run, wk->line, len))
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    return 0;
+}
+
+static void *worker_main(void *arg)
+{
+    struct worker *wk = arg;
+    struct run *run = wk->run;
+    const struct run_opts *o = run->o;
+    char err[1024];
+    int64_t i;
+    while (!atomic_load(&run->stop) &&
+           (i = atomic_fetch_add(&run->next, 1)) < run->sched.games) {
+        if (!schedule_in_shard(&run->sched, i, o->shard, o->nshards) ||
+            is_done(run, i))
+            continue;
+        int rc = play_one(wk, i, err, sizeof err);
+        if (rc)
+            fail(run, rc, err);
+    }
+    pthread_mutex_lock(&run->mu);
+    run->workers_left--;
+    pthread_cond_signal(&run->wake);
+    pthread_mutex_unlock(&run->mu);
+    return NULL;
+}
+
+static void worker_fini(struct worker *wk)
+{
+    for (int a = 0; a < ROSTER_MAX; a++)
+        for (int c = 0; c < GAME_MAX_PLAYERS; c++)
+            agent_destroy(&wk->inst[a][c]);
+    schedule_cursor_fini(&wk->cur);
+    match_fini(&wk->m);
+}
+
+/* ---- the writer and the progress line ---------------------------------- */
+
+/* Where the run stands, for the progress line. */
+struct progress {
+    FILE *out;       /* NULL: no progress line */
+    bool tty;        /* redraw in place */
+    double t0, last; /* start, last drawn */
+    int64_t total;   /* games of the shard */
+    int64_t before;  /* done before this run */
+    int64_t written; /* written by this run */
+};
+
+static void progress_draw(struct progress *p, bool final)
+{
+    double t = now_s(), el = t - p->t0;
+    if (!p->out || (!final && t - p->last < (p->tty ? 0.25 : 10)))
+        return;
+    p->last = t;
+    double rate = el > 0 ? (double)p->written / el : 0;
+    int64_t left = p->total - p->before - p->written;
+    double eta = rate > 0 ? (double)left / rate : 0;
+    fprintf(p->out,
+            "%sparlor tournament: %lld/%lld games  %.1f games/s  ETA "
+            "%d:%02d:%02d%s",
+            p->tty ? "\r" : "", (long long)(p->before + p->written),
+            (long long)p->total, rate, (int)(eta / 3600), (int)(eta / 60) % 60,
+            (int)eta % 60, p->tty && !final ? "  " : "\n");
+    fflush(p->out);
+}
+
+/* Waits for work; returns false once the workers are gone and the queue
+ * is empty. Called and returns with the lock held. */
+static bool wait_work(struct run *run)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += TICK_MS * 1000000L;
+    ts.tv_sec += ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    if (run->workers_left > 0 && run->len < QUEUE_FLUSH)
+        pthread_cond_timedwait(&run->wake, &run->mu, &ts);
+    return run->workers_left > 0 || run->len > 0;
+}
+
+/* Writes the queue to the journal until the workers are done. */
+static void writer_loop(struct run *run, struct progress *p)
+{
+    char err[1024], *mine = NULL;
+    size_t mine_cap = 0;
+    bool io_failed = false;
+    pthread_mutex_lock(&run->mu);
+    while (wait_work(run)) {
+        char *tmp = run->buf;
+        size_t len = run->len, cap = run->cap;
+        int64_t n = run->queued;
+        run->buf = mine;
+        run->cap = mine_cap;
+        run->len = 0;
+        run->queued = 0;
+        mine = tmp;
+        mine_cap = cap;
+        pthread_cond_broadcast(&run->space);
+        pthread_mutex_unlock(&run->mu);
+        if (len && !io_failed &&
+            (io_failed = journal_append(&run->w, mine, len, err, sizeof err)))
+            fail(run, ERR_IO, err);
+        p->written += n;
+        progress_draw(p, false);
+        pthread_mutex_lock(&run->mu);
+    }
+    pthread_mutex_unlock(&run->mu);
+    mem_free(mine);
+}
+
+/* ---- setting up -------------------------------------------------------- */
+
+int run_make_dirs(const char *dir, char *err, size_t errlen)
+{
+    char path[JOURNAL_PATH_MAX];
+    if (!dir[0])
+        return err_set(err, errlen, ERR_INVAL, "empty directory name");
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path)
+        return err_set(err, errlen, ERR_RANGE, "path too long: %s", dir);
+    for (char *p = path + 1;; p++) {
+        if (*p && *p != '/')
+            continue;
+        char c = *p;
+        *p = '\0';
+        if (mkdir(path, 0777) && errno != EEXIST)
+            return err_set(err, errlen, ERR_IO, "%s: %s", path,
+                           strerror(errno));
+        if (!(*p = c))
+            return 0;
+    }
+}
+
+void run_header(struct journal_header *h, const struct game *g,
+                const struct roster *r, const struct run_opts *o, int lineups)
+{
+    memset(h, 0, sizeof *h);
+    snprintf(h->game, sizeof h->game, "%s", g->spec);
+    h->roster = *r;
+    h->deals = o->deals;
+    h->seed = o->seed;
+    h->max_lineups = o->max_lineups;
+    h->lineups = lineups;
+    h->sides = g->dims.teams;
+    h->seats = g->dims.players;
+    memcpy(h->team, g->dims.team, sizeof h->team);
+    h->games = o->deals * lineups * h->sides;
+    h->shard = o->shard;
+    h->nshards = o->nshards;
+}
+
+/* Resume: marks a journal record done after checking it against the
+ * schedule (a journal from another version of the schedule is refused). */
+static int mark_done(void *ctx, const struct journal_header *h,
+                     const struct journal_record *r, char *err, size_t errlen)
+{
+    struct run *run = ctx;
+    struct schedule_game sg;
+    int64_t i = schedule_index(&run->sched, r->deal, r->lineup, r->rotation);
+    (void)h;
+    schedule_game(&run->sched, &run->cur, i, &sg);
+    if (memcmp(sg.agent, r->agent, (size_t)run->g.dims.players) ||
+        sg.seed != r->seed)
+        return err_set(err, errlen, ERR_INVAL,
+                       "deal %lld line-up %d rotation %d seats other "
+                       "agents than this schedule does",
+                       (long long)r->deal, r->lineup, r->rotation);
+    if (!schedule_in_shard(&run->sched, i, run->o->shard, run->o->nshards))
+        return err_set(err, errlen, ERR_INVAL,
+                       "deal %lld belongs to another shard",
+                       (long long)r->deal);
+    if (is_done(run, i))
+        return err_set(err, errlen, ERR_INVAL,
+                       "deal %lld line-up %d rotation %d is recorded twice",
+                       (long long)r->deal, r->lineup, r->rotation);
+    run->done[i >> 3] |= (uint8_t)(1u << (i & 7));
+    return 0;
+}
+
+static int check_opts(const struct run_opts *o, char *err, size_t errlen)
+{
+    if (o->jobs < 1 || o->jobs > RUN_JOBS_MAX)
+        return err_set(err, errlen, ERR_RANGE, "jobs must be 1 to %d, got %d",
+                       RUN_JOBS_MAX, o->jobs);
+    if (o->nshards < 1 || o->shard < 1 || o->shard > o->nshards)
+        return err_set(err, errlen, ERR_RANGE,
+                       "shard must be I/N with 1 <= I <= N, got %d/%d",
+                       o->shard, o->nshards);
+    return 0;
+}
+
+/* Everything before the threads: game, agents, schedule, journal. */
+static int setup(struct run *run, struct run_stats *st, char *err,
+                 size_t errlen)
+{
+    const struct run_opts *o = run->o;
+    struct journal_read_info info;
+    int rc = check_opts(o, err, errlen);
+    rc = rc ? rc : game_make(&run->g, o->game, err, errlen);
+    rc = rc ? rc : roster_parse(&run->roster, o->agents, &run->g, err, errlen);
+    rc = rc ? rc
+            : schedule_init(&run->sched, &run->g, run->roster.n, o->deals,
+                            o->max_lineups, o->seed, err, errlen);
+    rc = rc ? rc : schedule_cursor_init(&run->cur, &run->sched);
+    if (rc)
+        return rc;
+    run_header(&run->h, &run->g, &run->roster, o, run->sched.lineups);
+    run->done = mem_alloc((size_t)(run->sched.games / 8 + 1));
+    if (!run->done)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    rc = run_make_dirs(o->out_dir, err, errlen);
+    if (!rc && journal_path(o->out_dir, o->shard, o->nshards, st->journal,
+                            sizeof st->journal))
+        rc = err_set(err, errlen, ERR_RANGE, "--out path too long");
+    rc = rc ? rc
+            : journal_open(&run->w, st->journal, &run->h, o->resume, mark_done,
+                           run, &info, err, errlen);
+    st->already = info.records;
+    st->torn = info.torn;
+    int64_t units = run->sched.deals * run->sched.lineups;
+    st->scheduled = (units / o->nshards + (units % o->nshards >= o->shard)) *
+                    run->sched.sides;
+    return rc;
+}
+
+/* Starts the workers, writes until they are done, joins them. */
+static int play(struct run *run, struct run_stats *st)
+{
+    const struct run_opts *o = run->o;
+    struct worker *wk = mem_alloc(sizeof *wk * (size_t)o->jobs);
+    struct progress p = {o->progress,
+                         o->progress && isatty(fileno(o->progress)),
+                         now_s(),
+                         0,
+                         st->scheduled,
+                         st->already,
+                         0};
+    p.last = p.t0;
+    int started = 0;
+    if (!wk)
+        return fail(run, ERR_NOMEM, "out of memory"), ERR_NOMEM;
+    /* Counted before any starts: a worker with nothing to do may finish
+     * before the next one is created. */
+    pthread_mutex_lock(&run->mu);
+    run->workers_left = o->jobs;
+    pthread_mutex_unlock(&run->mu);
+    for (; started < o->jobs; started++) {
+        wk[started].run = run;
+        if (match_init(&wk[started].m, &run->g) ||
+            schedule_cursor_init(&wk[started].cur, &run->sched) ||
+            pthread_create(&wk[started].tid, NULL, worker_main, &wk[started]))
+            break;
+    }
+    if (started < o->jobs) {
+        fail(run, ERR_NOMEM, "could not start the worker threads");
+        pthread_mutex_lock(&run->mu);
+        run->workers_left -= o->jobs - started;
+        pthread_mutex_unlock(&run->mu);
+    }
+    writer_loop(run, &p);
+    for (int i = 0; i < o->jobs; i++) {
+        if (i < started)
+            pthread_join(wk[i].tid, NULL);
+        worker_fini(&wk[i]);
+    }
+    mem_free(wk);
+    st->seconds = now_s() - p.t0;
+    st->played = p.written;
+    progress_draw(&p, true);
+    return run->error;
+}
+
+static int run_init(struct run *run, const struct run_opts *o)
+{
+    pthread_condattr_t ca;
+    memset(run, 0, sizeof *run);
+    run->o = o;
+    run->w.fd = -1;
+    atomic_init(&run->next, 0);
+    atomic_init(&run->stop, false);
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int rc = pthread_mutex_init(&run->mu, NULL) ||
+             pthread_cond_init(&run->wake, &ca) ||
+             pthread_cond_init(&run->space, NULL);
+    pthread_condattr_destroy(&ca);
+    return rc ? ERR_NOMEM : 0;
+}
+
+static void run_fini(struct run *run)
+{
+    schedule_cursor_fini(&run->cur);
+    schedule_fini(&run->sched);
+    mem_free(run->done);
+    mem_free(run->buf);
+    pthread_cond_destroy(&run->space);
+    pthread_cond_destroy(&run->wake);
+    pthread_mutex_destroy(&run->mu);
+}
+
+int run_tournament(const struct run_opts *o, struct run_stats *st, char *err,
+                   size_t errlen)
+{
+    struct run *run = mem_alloc(sizeof *run);
+    memset(st, 0, sizeof *st);
+    if (!run || run_init(run, o)) {
+        mem_free(run);
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    }
+    int rc = setup(run, st, err, errlen);
+    if (!rc) {
+        rc = play(run, st);
+        if (rc)
+            err_set(err, errlen, rc, "%s", run->errmsg);
+    }
+    if (journal_close(&run->w) && !rc)
+        rc = err_set(err, errlen, ERR_IO, "%s: %s", st->journal,
+                     strerror(errno));
+    run_fini(run);
+    mem_free(run);
+    return rc;
+}

@@ -1,0 +1,66 @@
+/* run.h — running a tournament (or one shard of it) into its journal.
+ *
+ * Worker threads take games from the schedule in index order, skipping
+ * those of other shards and those the journal already holds; each worker
+ * has its own game state and its own agents (created on first use with
+ * agent_new, one instance per agent and seat it holds in a game, created
+ * afresh after that agent forfeits). Finished games are formatted by the
+ * worker and queued; the calling thread writes the queue to the journal
+ * in batches (one write() and one fdatasync() per batch, about every
+ * 50 ms) and draws the progress line. A game is done once its line is on
+ * disk: whatever was queued when the process died is played again by
+ * --resume, and nothing is played twice.
+ */
+#ifndef PARLOR_RUN_H
+#define PARLOR_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "journal.h"
+
+#define RUN_JOBS_MAX 256 /* worker threads */
+
+/* What to run. */
+struct run_opts {
+    const char *game;    /* game spec */
+    const char *agents;  /* agent list (roster.h) */
+    int64_t deals;       /* deals (seeds) */
+    int max_lineups;     /* line-ups per deal before sampling */
+    uint64_t seed;       /* master seed */
+    int jobs;            /* worker threads, 1..RUN_JOBS_MAX */
+    const char *out_dir; /* where the journal goes (created if missing) */
+    bool resume;         /* finish an existing journal */
+    int shard, nshards;  /* this shard, 1-based, of nshards (1/1: all) */
+    FILE *progress;      /* progress line goes here; NULL: none */
+};
+
+/* What a run did. */
+struct run_stats {
+    int64_t scheduled;              /* games of this shard */
+    int64_t already;                /* in the journal before the run */
+    int64_t played;                 /* played and written now */
+    double seconds;                 /* wall time of the playing */
+    bool torn;                      /* a torn last line was cut off */
+    char journal[JOURNAL_PATH_MAX]; /* the journal's path */
+};
+
+/* Runs the tournament o describes until every game of its shard is in
+ * the journal. Returns 0, ERR_INVAL / ERR_RANGE / ERR_NOTFOUND /
+ * ERR_SYNTAX (bad game, agents, numbers: the caller's fault), ERR_STATE
+ * (journal exists without resume, locked, or a game misbehaved), ERR_IO,
+ * ERR_NOMEM, with a message. */
+int run_tournament(const struct run_opts *o, struct run_stats *st, char *err,
+                   size_t errlen);
+
+/* Creates dir and its missing parents. Returns 0, ERR_RANGE or ERR_IO
+ * with a message. */
+int run_make_dirs(const char *dir, char *err, size_t errlen);
+
+/* Builds the journal header of the tournament of game g, roster r and
+ * o's numbers (lineups per deal as scheduled). */
+void run_header(struct journal_header *h, const struct game *g,
+                const struct roster *r, const struct run_opts *o, int lineups);
+
+#endif
