@@ -1,6 +1,8 @@
 /* view.c — shared packing helpers for the games' structured views. */
 #include "view.h"
 
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 void view_pack_str(msgpack_packer *pk, const char *s)
@@ -43,4 +45,14 @@ int obs_layout_copy(struct obs_segment *out, int max,
     int k = n < max ? n : max;
     memcpy(out, seg, sizeof *seg * (size_t)(k > 0 ? k : 0));
     return k > 0 ? k : 0;
+}
+
+void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+{
+    va_list ap;
+    size_t at = *used < len ? *used : len;
+    va_start(ap, fmt);
+    int n = vsnprintf(at < len ? buf + at : NULL, len - at, fmt, ap);
+    va_end(ap);
+    *used += n > 0 ? (size_t)n : 0;
 }

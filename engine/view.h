@@ -5,6 +5,7 @@
 #define PARLOR_VIEW_H
 
 #include <msgpack.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "cards.h"
@@ -25,6 +26,12 @@ void view_pack_seat(msgpack_packer *pk, int seat);
 
 /* Packs n small unsigned numbers as an array of ints. */
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
+
+/* Appends printf-style text to buf (len bytes) at *used, truncating
+ * safely, and advances *used by the text's full length (so *used >= len
+ * means the text was cut): the games' describe ops build text with it. */
+void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 /* Copies up to max of the n segments seg into out; returns how many (the
  * body of every game's obs_layout op once its table is filled in). */

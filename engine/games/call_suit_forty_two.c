@@ -50,7 +50,6 @@
  *   Should 64 random attempts all dead-end, the hands are left as they
  *   are (they are consistent with what the seat saw).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -528,20 +527,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -551,30 +536,30 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     char cards[160];
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
-            st->score[0], st->score[1], st->dealer);
+    text_appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
+                 st->score[0], st->score[1], st->dealer);
     for (int s = 0; s < NP; s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_t h = {st->hand[s], 0};
         trix_hand_format(h, cards, sizeof cards);
-        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
-    appendf(buf, len, &k, "Set");
+    text_appendf(buf, len, &k, "Set");
     if (st->number != NO_SUIT)
-        appendf(buf, len, &k, " (%s %d)", st->called ? "call" : "suit",
-                st->number);
-    appendf(buf, len, &k, ":");
+        text_appendf(buf, len, &k, " (%s %d)", st->called ? "call" : "suit",
+                     st->number);
+    text_appendf(buf, len, &k, ":");
     for (int i = 0; i < st->ntrick; i++) {
         trix_card_name(st->trick[i], cards, sizeof cards);
-        appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
+        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
     }
-    appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
-            st->taken[1]);
+    text_appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
+                 st->taken[1]);
     if (st->over)
-        appendf(buf, len, &k, "Game over.\n");
+        text_appendf(buf, len, &k, "Game over.\n");
     else
-        appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+        text_appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
     return (int)k;
 }
 

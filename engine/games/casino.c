@@ -125,25 +125,35 @@
  *   holds a card of its value (rejection sampling, exact; after 64 misses a
  *   constructive fallback that is consistent but not uniform).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../view.h"
 #include "casino.h"
 
 /* ==== types and constants ============================================== */
 
-#define HAND 4               /* cards per deal to each seat */
-#define TABLE_DEAL 4         /* cards dealt to the table in a round */
-#define MAX_ROUNDS 200       /* largest max_rounds option */
-#define MAX_SWEEPS 24        /* most sweeps one seat makes in a round */
-#define ROUND_POINTS 11      /* points of a round without sweeps */
-#define DET_TRIES 64         /* rejection sampling attempts */
+#define HAND 4          /* cards per deal to each seat */
+#define TABLE_DEAL 4    /* cards dealt to the table in a round */
+#define MAX_ROUNDS 200  /* largest max_rounds option */
+#define MAX_SWEEPS 24   /* most sweeps one seat makes in a round */
+#define ROUND_POINTS 11 /* points of a round without sweeps */
+#define DET_TRIES 64    /* rejection sampling attempts */
 
-enum { P_PLAYERS, P_PARTNERS, P_TARGET, P_CARDS, P_SWEEPS, P_AS_CARD,
-       P_RAISE, P_OWNER_TRAIL, P_MAX_ROUNDS, NPARAMS };
+enum {
+    P_PLAYERS,
+    P_PARTNERS,
+    P_TARGET,
+    P_CARDS,
+    P_SWEEPS,
+    P_AS_CARD,
+    P_RAISE,
+    P_OWNER_TRAIL,
+    P_MAX_ROUNDS,
+    NPARAMS
+};
 
 enum { CARDS_THREE, CARDS_TWO_AND_LAST };
 
@@ -183,10 +193,10 @@ static const char *const test_specs[] = {
     NULL};
 
 static const char *const view_keys[] = {
-    "hand",   "table",      "builds", "dead",          "won",
-    "sweeps", "scores",     "last_round", "dealer",    "last_capturer",
-    "round",  "deal",       "stock",  "last_deal",     "history",
-    NULL};
+    "hand",   "table",         "builds",  "dead",
+    "won",    "sweeps",        "scores",  "last_round",
+    "dealer", "last_capturer", "round",   "deal",
+    "stock",  "last_deal",     "history", NULL};
 
 /* Offsets of the observation tensor's segments for n players. */
 struct layout {
@@ -209,8 +219,7 @@ static int opt(const struct game *g, int p)
 
 static struct casino_rules rules_of(const struct game *g)
 {
-    return (struct casino_rules){opt(g, P_AS_CARD) != 0,
-                                 opt(g, P_RAISE) != 0,
+    return (struct casino_rules){opt(g, P_AS_CARD) != 0, opt(g, P_RAISE) != 0,
                                  opt(g, P_OWNER_TRAIL) != 0};
 }
 
@@ -377,16 +386,14 @@ static bool block_items(const struct game *g, const struct casino_state *st,
                         int card, int kind, int k, uint64_t *items)
 {
     struct casino_rules ru = rules_of(g);
-    return !st->over &&
-           casino__option(st, &ru, st->turn, card, kind, k, items);
+    return !st->over && casino__option(st, &ru, st->turn, card, kind, k, items);
 }
 
 /* The block and rank of overflow slot i for the seat to play: the i-th
  * option, in (card, kind, rank) order, beyond its block's first
  * CASINO_OPTS. False if this state has fewer overflow options. */
-static bool overflow_move(const struct game *g,
-                          const struct casino_state *st, int i, int *card,
-                          int *kind, int *k)
+static bool overflow_move(const struct game *g, const struct casino_state *st,
+                          int i, int *card, int *kind, int *k)
 {
     struct casino_rules ru = rules_of(g);
     struct casino_counts n[HAND];
@@ -431,9 +438,8 @@ static bool locate(const struct game *g, const struct casino_state *st,
 /* The cards seat may trail. Ownership and G2 c aside, any card; but on a
  * full table (CASINO_TABLE_MAX numeral items) a numeral only when the seat
  * has no other play at all (plays counts its captures and builds). */
-static hand_t trail_cards(const struct game *g,
-                          const struct casino_state *st, int seat,
-                          int plays)
+static hand_t trail_cards(const struct game *g, const struct casino_state *st,
+                          int seat, int plays)
 {
     struct casino_rules ru = rules_of(g);
     hand_t t = 0;
@@ -481,13 +487,11 @@ static void capture(const struct game *g, struct casino_state *st, int card,
     st->won[seat] |= lift(st, items) | card_bit(card);
     st->last_capturer = (uint8_t)seat;
     /* Clearing the table with the round's very last play is no sweep. */
-    if (!table_cards(st) &&
-        !(st->next == CARDS_IN_PACK && hands_empty(g, st)))
+    if (!table_cards(st) && !(st->next == CARDS_IN_PACK && hands_empty(g, st)))
         st->sweeps[seat]++;
 }
 
-static void make_build(struct casino_state *st, int card, int v,
-                       uint64_t items)
+static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 {
     st->build[v] = lift(st, items) | card_bit(card);
     st->owner[v] = st->turn;
@@ -541,7 +545,8 @@ static int configure(const struct param_values *p, struct game_dims *d,
     if (partners && n != 4)
         return err_set(err, errlen, ERR_INVAL,
                        "partnerships=true needs players=4 (two sides of "
-                       "two, partners opposite), not players=%d", n);
+                       "two, partners opposite), not players=%d",
+                       n);
     layout_of(n, &L);
     d->players = n;
     d->teams = partners ? 2 : n;
@@ -653,9 +658,8 @@ static float clamp01(double x)
     return x > 1 ? 1.0f : (float)x;
 }
 
-static void observe_builds(const struct game *g,
-                           const struct casino_state *st, int seat,
-                           const struct layout *L, float *out)
+static void observe_builds(const struct game *g, const struct casino_state *st,
+                           int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
     for (int v = 2; v <= CASINO_VMAX; v++) {
@@ -670,9 +674,8 @@ static void observe_builds(const struct game *g,
 }
 
 /* The per-seat segments, in seat order relative to the observer. */
-static void observe_seats(const struct game *g,
-                          const struct casino_state *st, int seat,
-                          const struct layout *L, float *out)
+static void observe_seats(const struct game *g, const struct casino_state *st,
+                          int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
     double scale = 1.0 / (opt(g, P_TARGET) + ROUND_POINTS);
@@ -692,8 +695,7 @@ static void observe_seats(const struct game *g,
     }
 }
 
-static void observe(const struct game *g, const void *vst, int seat,
-                    float *out)
+static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct casino_state *st = vst;
     struct layout L;
@@ -721,27 +723,34 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
         {"in_build", L.in_build, 52,
          "per card: value/10 of the build holding it, else 0"},
         {"builds", L.builds, nb, "per value 2..10: 1 if a build of it lies"},
-        {"multiple", L.multiple, nb, "per value 2..10: 1 if that build is "
+        {"multiple", L.multiple, nb,
+         "per value 2..10: 1 if that build is "
          "multiple (its value can no longer change)"},
-        {"owner", L.owner, nb * n, "per value 2..10, per seat from self "
+        {"owner", L.owner, nb * n,
+         "per value 2..10, per seat from self "
          "clockwise: 1 for the build's owner"},
-        {"won", L.won, n * 52, "per seat from self clockwise: cards it "
+        {"won", L.won, n * 52,
+         "per seat from self clockwise: cards it "
          "captured this round"},
         {"won_count", L.nwon, n, "per seat: cards captured / 52"},
         {"spades", L.spades, n, "per seat: spades captured / 13"},
         {"sweeps", L.sweeps, n, "per seat: sweeps this round / 24"},
-        {"score", L.score, n, "per seat: its side's game total / (target "
+        {"score", L.score, n,
+         "per seat: its side's game total / (target "
          "+ 11), at most 1"},
-        {"last_round", L.last, n, "per seat: its side's points in the last "
+        {"last_round", L.last, n,
+         "per seat: its side's points in the last "
          "round scored / 59"},
         {"dealer", L.dealer, n, "per seat: 1 for this round's dealer"},
-        {"last_capturer", L.capturer, n, "per seat: 1 for the last seat to "
+        {"last_capturer", L.capturer, n,
+         "per seat: 1 for the last seat to "
          "capture this round"},
         {"to_act", L.actor, n, "per seat: 1 for the seat to play"},
         {"stock", L.stock, 1, "undealt cards / 40"},
         {"last_deal", L.last_deal, 1, "1 once the last cards are dealt"},
         {"round", L.round, 1, "rounds scored / max_rounds"},
-        {"dead", L.dead, 52, "cards lying dead on the table (trailed onto "
+        {"dead", L.dead, 52,
+         "cards lying dead on the table (trailed onto "
          "a full table)"},
     };
     int k = (int)(sizeof seg / sizeof seg[0]);
@@ -806,8 +815,7 @@ static void history_name(const struct casino_state *st, int i, char *buf,
         snprintf(buf, len, "play %s build %d on %d items", c, kind + 1,
                  hand_count(items));
     else
-        snprintf(buf, len, "play %s capture %d items", c,
-                 hand_count(items));
+        snprintf(buf, len, "play %s capture %d items", c, hand_count(items));
 }
 
 /* This round's plays as [seat, name]; seats follow the turn order. */
@@ -902,13 +910,11 @@ static int action_name(const struct game *g, const void *vst, int action,
     int card, kind, k;
     uint64_t items;
     if (!locate(g, st, action, &card, &kind, &k))
-        return snprintf(buf, len, "play overflow #%d",
-                        action - CASINO_STABLE);
+        return snprintf(buf, len, "play overflow #%d", action - CASINO_STABLE);
     if (kind == CASINO_TRAIL)
         return casino__name(card, CASINO_TRAIL, 0, buf, len);
     if (block_items(g, st, card, kind, k, &items) &&
-        casino__name(card, kind, items, name, sizeof name) <
-            (int)sizeof name)
+        casino__name(card, kind, items, name, sizeof name) < (int)sizeof name)
         return snprintf(buf, len, "%s", name);
     /* No such option here, or a name too long: the id's generic name. */
     card_name(card, c, sizeof c);
@@ -998,67 +1004,56 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* Appends to buf (len bytes) at *w; *w counts what was wanted, as
  * snprintf does, so truncation is detected once at the end. */
-static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
-{
-    va_list ap;
-    size_t at = *w < len ? *w : len;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + at, len - at, fmt, ap);
-    va_end(ap);
-    *w += k > 0 ? (size_t)k : 0;
-}
-
-static void describe_table(const struct casino_state *st, char *buf,
-                           size_t len, size_t *w)
+static void describe_table(const struct casino_state *st, char *buf, size_t len,
+                           size_t *w)
 {
     char cards[CARDS_IN_PACK * 8];
     hand_format(st->loose, cards, sizeof cards);
-    append(buf, len, w, "table: %s\n", st->loose ? cards : "(empty)");
+    text_appendf(buf, len, w, "table: %s\n", st->loose ? cards : "(empty)");
     if (st->dead) {
         hand_format(st->dead, cards, sizeof cards);
-        append(buf, len, w, "  dead: %s\n", cards);
+        text_appendf(buf, len, w, "  dead: %s\n", cards);
     }
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;
         hand_format(st->build[v], cards, sizeof cards);
-        append(buf, len, w, "  %d-build (%s, seat %d's): %s\n", v,
-               casino__multiple(st, v) ? "multiple" : "single",
-               st->owner[v], cards);
+        text_appendf(buf, len, w, "  %d-build (%s, seat %d's): %s\n", v,
+                     casino__multiple(st, v) ? "multiple" : "single",
+                     st->owner[v], cards);
     }
 }
 
-static int describe(const struct game *g, const void *vst, int seat,
-                    char *buf, size_t len)
+static int describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
 {
     const struct casino_state *st = vst;
     char cards[64];
     size_t w = 0;
-    append(buf, len, &w, "Casino round %d, deal %d%s, %d cards undealt\n",
-           st->rounds + !st->over, deal_number(g, st),
-           st->next == CARDS_IN_PACK ? " (last)" : "",
-           CARDS_IN_PACK - st->next);
+    text_appendf(buf, len, &w, "Casino round %d, deal %d%s, %d cards undealt\n",
+                 st->rounds + !st->over, deal_number(g, st),
+                 st->next == CARDS_IN_PACK ? " (last)" : "",
+                 CARDS_IN_PACK - st->next);
     describe_table(st, buf, len, &w);
     for (int p = 0; p < nplayers(g); p++) {
         hand_format(st->hand[p], cards, sizeof cards);
-        append(buf, len, &w, "seat %d%s: side %d score %d; won %d cards, "
-               "%d sweeps; ", p, p == st->dealer ? " (dealer)" : "",
-               side_of(g, p), st->score[side_of(g, p)],
-               hand_count(st->won[p]), st->sweeps[p]);
+        text_appendf(buf, len, &w,
+                     "seat %d%s: side %d score %d; won %d cards, "
+                     "%d sweeps; ",
+                     p, p == st->dealer ? " (dealer)" : "", side_of(g, p),
+                     st->score[side_of(g, p)], hand_count(st->won[p]),
+                     st->sweeps[p]);
         if (seat < 0 || seat == p)
-            append(buf, len, &w, "hand %s\n", st->hand[p] ? cards : "-");
+            text_appendf(buf, len, &w, "hand %s\n", st->hand[p] ? cards : "-");
         else
-            append(buf, len, &w, "%d in hand\n", hand_count(st->hand[p]));
+            text_appendf(buf, len, &w, "%d in hand\n", hand_count(st->hand[p]));
     }
     if (!st->over)
-        append(buf, len, &w, "seat %d to play\n", st->turn);
+        text_appendf(buf, len, &w, "seat %d to play\n", st->turn);
     else if (st->winner == CASINO_NO_SEAT)
-        append(buf, len, &w, "game over: drawn\n");
+        text_appendf(buf, len, &w, "game over: drawn\n");
     else
-        append(buf, len, &w, "game over: side %d wins\n", st->winner);
+        text_appendf(buf, len, &w, "game over: side %d wins\n", st->winner);
     return (int)w;
 }
 
@@ -1070,8 +1065,7 @@ const struct game_def casino_game = {
     .source = "seed 004 (BJ and Tony Morris family page), Casino; "
               "RULES.md §7.4",
     .api_version = GAME_API_VERSION,
-    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
-             GAME_PARTNERSHIPS,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct casino_state),
     .params = params,
     .nparams = NPARAMS,

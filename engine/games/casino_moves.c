@@ -79,8 +79,8 @@ static void add_item(struct search *s, uint64_t bit, int v, int kind,
     assert(s->nit < ITEMS_MAX);
     if (kind != IT_LOOSE)
         s->builds |= 1u << s->nit;
-    s->it[s->nit++] = (struct item){bit, kind == IT_LOOSE ? 0 : 1u << v, v,
-                                    kind, weight};
+    s->it[s->nit++] =
+        (struct item){bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight};
 }
 
 /* Lists the loose numeral cards and the builds of st as items. */
@@ -90,8 +90,8 @@ static void list_items(struct search *s)
     s->nit = 0;
     s->builds = 0;
     for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1)
-        add_item(s, card_bit(hand_first(h)), card_rank(hand_first(h)),
-                 IT_LOOSE, 1);
+        add_item(s, card_bit(hand_first(h)), card_rank(hand_first(h)), IT_LOOSE,
+                 1);
     for (int v = 2; v <= CASINO_VMAX; v++)
         if (st->build[v])
             add_item(s, casino_build_bit(v), v,
@@ -268,8 +268,7 @@ static void numeral_capture(struct search *s, int r,
 /* A build of value v with a card of rank r: the played card's group
  * (r alone when r == v), other groups of v, and the existing v-build,
  * which a new build of the same value always joins. */
-static void build(struct search *s, int r, int v,
-                  const struct casino_rules *ru)
+static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 {
     unsigned forced = build_item(s, v);
     if (r == v)
@@ -291,8 +290,8 @@ static bool run_kind(struct search *s, int r, int kind,
 {
     clear_unions(s);
     s->build_value = kind ? kind + 1 : 0;
-    if (kind && (r > s->build_value ||
-                 !((s->ranks_after >> s->build_value) & 1)))
+    if (kind &&
+        (r > s->build_value || !((s->ranks_after >> s->build_value) & 1)))
         return false;
     if (!kind)
         numeral_capture(s, r, ru);
@@ -385,8 +384,7 @@ int casino__items(const struct casino_state *st)
 }
 
 /* Lists st's items and their subsets of sum <= 10 for seat. */
-static void prepare(struct search *s, const struct casino_state *st,
-                    int seat)
+static void prepare(struct search *s, const struct casino_state *st, int seat)
 {
     s->st = st;
     s->owned = casino__owned(st, seat);
@@ -414,8 +412,8 @@ void casino__counts(const struct casino_state *st,
 }
 
 bool casino__option(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, int card,
-                    int kind, int k, uint64_t *items)
+                    const struct casino_rules *ru, int seat, int card, int kind,
+                    int k, uint64_t *items)
 {
     struct search s;
     int r = card_rank(card);
@@ -472,8 +470,8 @@ static bool split(struct namer *m, uint64_t left, int g);
 
 /* Grows group g (parts grp, adding to sum) with parts from index j on,
  * then splits what is left; marks the group's parts on success. */
-static bool grow(struct namer *m, uint64_t left, uint64_t grp, int sum,
-                 int j, int g)
+static bool grow(struct namer *m, uint64_t left, uint64_t grp, int sum, int j,
+                 int g)
 {
     if (sum == m->target) {
         if (!split(m, left & ~grp, g + 1))
@@ -578,8 +576,9 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     for (uint64_t h = items; h; h &= h - 1) {
         uint64_t bit = h & -h;
         int b = __builtin_ctzll(h);
-        add_part(&m, bit, bit & CASINO_BUILD_BITS ? b - CASINO_BUILD_SHIFT
-                                                  : card_rank(b));
+        add_part(&m, bit,
+                 bit & CASINO_BUILD_BITS ? b - CASINO_BUILD_SHIFT
+                                         : card_rank(b));
     }
     if (kind)
         add_part(&m, PLAYED_BIT, card_rank(card));

@@ -46,7 +46,6 @@
  *   before the first lead, the bidder keeps a card of the named suit.
  *   Nothing else is hidden: every played card is public.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -614,20 +613,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -637,30 +622,30 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     char cards[160];
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
-            st->score[0], st->score[1], st->dealer);
+    text_appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
+                 st->score[0], st->score[1], st->dealer);
     if (st->bidder != NO_SEAT)
-        appendf(buf, len, &k, "High bid %d by seat %d. Honors: %s.\n", st->high,
-                st->bidder,
-                st->trump == NO_SEAT ? "-" : trix_suit_name(st->trump));
+        text_appendf(buf, len, &k, "High bid %d by seat %d. Honors: %s.\n",
+                     st->high, st->bidder,
+                     st->trump == NO_SEAT ? "-" : trix_suit_name(st->trump));
     for (int s = 0; s < NP; s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_t h = {st->hand[s], 0};
         trix_hand_format(h, cards, sizeof cards);
-        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
-    appendf(buf, len, &k, "Set:");
+    text_appendf(buf, len, &k, "Set:");
     for (int i = 0; i < st->ntrick; i++) {
         trix_card_name(st->trick[i], cards, sizeof cards);
-        appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
+        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
     }
-    appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
-            st->taken[1]);
+    text_appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
+                 st->taken[1]);
     if (st->phase == PH_OVER)
-        appendf(buf, len, &k, "Game over.\n");
+        text_appendf(buf, len, &k, "Game over.\n");
     else
-        appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+        text_appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
     return (int)k;
 }
 

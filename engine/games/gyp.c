@@ -46,7 +46,6 @@
  *   the redeal retries a few shuffles to honour those voids and keeps the
  *   true hands (only reseeding the RNG) if none fits.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,9 +55,9 @@
 #include "../view.h"
 
 #define MAXP 5
-#define NCARD 66   /* ids 0..65: suits 0..10 */
+#define NCARD 66 /* ids 0..65: suits 0..10 */
 #define GYP_PASS 66
-#define HIST 256   /* > 51 cards * 5 players turns */
+#define HIST 256 /* > 51 cards * 5 players turns */
 #define RETRIES 32
 
 enum { P_PLAYERS, P_TARGET, P_MAX_DEALS, NPARAMS };
@@ -84,10 +83,10 @@ static const char *const view_keys[] = {
 struct gyp_state {
     struct rng rng;
     trix_hand_t hand[MAXP];
-    trix_hand_t table;        /* cards laid this hand (public) */
+    trix_hand_t table;         /* cards laid this hand (public) */
     trix_hand_t void_of[MAXP]; /* cards a seat showed it lacks by passing */
     int16_t score[MAXP];
-    int8_t lo[11], hi[11];    /* lowest/highest card name down; -1 if none */
+    int8_t lo[11], hi[11]; /* lowest/highest card name down; -1 if none */
     uint8_t dealer, turn, over, winner, deals;
     uint16_t nhist;
     uint8_t hist[HIST][2]; /* this hand's turns: seat, action */
@@ -459,20 +458,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -481,25 +466,25 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     char cards[128];
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Dealer %d. Scores:", st->dealer);
+    text_appendf(buf, len, &k, "Dealer %d. Scores:", st->dealer);
     for (int s = 0; s < np(g); s++)
-        appendf(buf, len, &k, " %d", st->score[s]);
-    appendf(buf, len, &k, "\nTable:");
+        text_appendf(buf, len, &k, " %d", st->score[s]);
+    text_appendf(buf, len, &k, "\nTable:");
     for (int s = low_suit(g); s <= 10; s++)
         if (st->lo[s] >= 0)
-            appendf(buf, len, &k, " %s %d..%d", trix_suit_name(s), st->lo[s],
-                    st->hi[s]);
-    appendf(buf, len, &k, "\n");
+            text_appendf(buf, len, &k, " %s %d..%d", trix_suit_name(s),
+                         st->lo[s], st->hi[s]);
+    text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < np(g); s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_format(st->hand[s], cards, sizeof cards);
-        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
     if (st->over)
-        appendf(buf, len, &k, "Game over.\n");
+        text_appendf(buf, len, &k, "Game over.\n");
     else
-        appendf(buf, len, &k, "Seat %d to play.\n", st->turn);
+        text_appendf(buf, len, &k, "Seat %d to play.\n", st->turn);
     return (int)k;
 }
 

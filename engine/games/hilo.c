@@ -87,8 +87,8 @@ static const char *const test_specs[] = {
  * can give (it must keep a card to turn). */
 static int max_hand(int n)
 {
-    return HILO_HAND + HILO_MORE * ((HILO_CARDS - HILO_HAND * n - 1) /
-                                    (HILO_MORE * n));
+    return HILO_HAND +
+           HILO_MORE * ((HILO_CARDS - HILO_HAND * n - 1) / (HILO_MORE * n));
 }
 
 static int configure(const struct param_values *p, struct game_dims *d,
@@ -181,8 +181,7 @@ static bool turn_up(struct hilo_state *st)
 {
     for (;;) {
         int left = HILO_CARDS - st->deck_pos;
-        if (left == 0 ||
-            (left == 1 && st->deck[st->deck_pos] == HILO_TRIXIE))
+        if (left == 0 || (left == 1 && st->deck[st->deck_pos] == HILO_TRIXIE))
             return false;
         int c = draw(st);
         if (c != HILO_TRIXIE) {
@@ -336,8 +335,8 @@ static void score_deal(struct hilo_state *st)
     /* A side's index is also one of its seats (sides are 0,2 and 1,3). */
     seat[HILO_P_GAME] = game_side(st);
     for (int i = 0; i < HILO_NPOINTS; i++)
-        st->last[i] = seat[i] < 0 ? HILO_NO_SEAT
-                                  : (uint8_t)hilo_side(st, seat[i]);
+        st->last[i] =
+            seat[i] < 0 ? HILO_NO_SEAT : (uint8_t)hilo_side(st, seat[i]);
     for (int i = 0; i < HILO_NPOINTS; i++)
         if (seat[i] >= 0 && award(st, seat[i], 1))
             return;
@@ -372,8 +371,7 @@ static void play_card(struct hilo_state *st, int c)
         st->best = 0;
         st->best_key = (uint8_t)card_key(st, c);
     } else {
-        hand_t suit =
-            st->lead_suit >= 0 ? hilo_suit_mask(st->lead_suit) : 0;
+        hand_t suit = st->lead_suit >= 0 ? hilo_suit_mask(st->lead_suit) : 0;
         if (!hand_has(suit | hon, c))
             st->cant[s] |= suit; /* void in the suit led */
         int key = card_key(st, c);

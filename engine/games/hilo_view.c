@@ -2,7 +2,6 @@
  * names, text) and the determinization of what it does not.
  * Rules and decisions: see the header comment of hilo.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,10 +9,12 @@
 #include "hilo.h"
 
 const char *const hilo__view_keys[] = {
-    "hand",   "dealer",      "honors",        "turn_up", "trick",
-    "leader", "hand_sizes",  "game_points",   "trixie_won_by",
-    "scores", "target",      "trixie_turned", "phase",   "deal",
-    "history", "last_deal",  NULL};
+    "hand",       "dealer",      "honors",
+    "turn_up",    "trick",       "leader",
+    "hand_sizes", "game_points", "trixie_won_by",
+    "scores",     "target",      "trixie_turned",
+    "phase",      "deal",        "history",
+    "last_deal",  NULL};
 
 static const char *const phase_names[] = {"another_deal", "dealer_choice",
                                           "play", "over"};
@@ -63,8 +64,7 @@ static int rel(const struct hilo_state *st, int s, int seat)
     return s < seat ? s - seat + st->n : s - seat;
 }
 
-void hilo__observe(const struct game *g, const void *vst, int seat,
-                   float *out)
+void hilo__observe(const struct game *g, const void *vst, int seat, float *out)
 {
     (void)g;
     const struct hilo_state *st = vst;
@@ -128,8 +128,8 @@ static int local_name(int c, char *buf, size_t len)
     return trix_card_name(hilo_trix_id(c), buf, len);
 }
 
-int hilo__action_name(const struct game *g, const void *vst, int a,
-                      char *buf, size_t len)
+int hilo__action_name(const struct game *g, const void *vst, int a, char *buf,
+                      size_t len)
 {
     (void)g;
     (void)vst;
@@ -325,16 +325,6 @@ void hilo__determinize(const struct game *g, void *vst, int seat,
 
 /* Appends printf-style text to buf (len bytes), advancing *used; output
  * past the end is dropped but still counted, like snprintf. */
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + (*used < len ? *used : len),
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    *used += n > 0 ? (size_t)n : 0;
-}
-
 static void describe_hand(hand_t h, char *buf, size_t len)
 {
     size_t used = 0;
@@ -342,37 +332,39 @@ static void describe_hand(hand_t h, char *buf, size_t len)
     buf[0] = 0;
     for (; h; h &= h - 1) {
         local_name(hand_first(h), c, sizeof c);
-        appendf(buf, len, &used, "%s%s", used ? " " : "", c);
+        text_appendf(buf, len, &used, "%s%s", used ? " " : "", c);
     }
 }
 
-int hilo__describe(const struct game *g, const void *vst, int seat,
-                   char *buf, size_t len)
+int hilo__describe(const struct game *g, const void *vst, int seat, char *buf,
+                   size_t len)
 {
     (void)g;
     const struct hilo_state *st = vst;
     char h[160], c[TRIX_NAME_MAX];
     size_t used = 0;
     local_name(st->turnup, c, sizeof c);
-    appendf(buf, len, &used, "Hilo deal %d, turn-up %s, honors %s, %s\n",
-            st->deal_no + 1, c, trix_suit_name(st->honor),
-            phase_names[st->phase]);
+    text_appendf(buf, len, &used, "Hilo deal %d, turn-up %s, honors %s, %s\n",
+                 st->deal_no + 1, c, trix_suit_name(st->honor),
+                 phase_names[st->phase]);
     for (int s = 0; s < st->n; s++) {
         if (seat < 0 || seat == s)
             describe_hand(st->hand[s], h, sizeof h);
         else
             snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
-        appendf(buf, len, &used, "seat %d%s: %s | game points %d | side %d "
-                "has %d%s\n", s, s == st->dealer ? " (dealer)" : "", h,
-                st->gpts[s], hilo_side(st, s), st->score[hilo_side(st, s)],
-                st->phase != HILO_PH_OVER && s == st->turn ? "  <- to act"
-                                                           : "");
+        text_appendf(buf, len, &used,
+                     "seat %d%s: %s | game points %d | side %d "
+                     "has %d%s\n",
+                     s, s == st->dealer ? " (dealer)" : "", h, st->gpts[s],
+                     hilo_side(st, s), st->score[hilo_side(st, s)],
+                     st->phase != HILO_PH_OVER && s == st->turn ? "  <- to act"
+                                                                : "");
     }
-    appendf(buf, len, &used, "set:");
+    text_appendf(buf, len, &used, "set:");
     for (int i = 0; i < st->ntrick; i++) {
         local_name(st->trick[i], c, sizeof c);
-        appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
+        text_appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
     }
-    appendf(buf, len, &used, "\n");
+    text_appendf(buf, len, &used, "\n");
     return (int)(used < len ? used : len - 1);
 }

@@ -351,8 +351,7 @@ static void play_card(struct magna_state *st, int c)
         st->best = 0;
         st->best_key = (uint8_t)card_key(st, c);
     } else {
-        hand_t suit =
-            st->lead_suit >= 0 ? magna_suit_mask(st->lead_suit) : 0;
+        hand_t suit = st->lead_suit >= 0 ? magna_suit_mask(st->lead_suit) : 0;
         if (!hand_has(suit | hon, c))
             st->cant[s] |= suit; /* void in the suit led */
         int key = card_key(st, c);
@@ -491,8 +490,7 @@ const struct game_def magna_game = {
     .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Magna; "
               "RULES.md §5.0, §5.6",
     .api_version = GAME_API_VERSION,
-    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
-             GAME_PARTNERSHIPS,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct magna_state),
     .params = params,
     .nparams = NPARAMS,

@@ -2,7 +2,6 @@
  * names, text) and the determinization of what it does not.
  * Rules and decisions: see the header comment of magna.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,15 +9,14 @@
 #include "magna.h"
 
 const char *const magna__view_keys[] = {
-    "hand",   "dealer", "bids",   "bidder", "bid",    "honors",
-    "discards", "trick", "leader", "sets_won", "scores", "target",
-    "phase",  "deal",   "history", "last_deal", NULL};
+    "hand",     "dealer", "bids",    "bidder",    "bid",    "honors",
+    "discards", "trick",  "leader",  "sets_won",  "scores", "target",
+    "phase",    "deal",   "history", "last_deal", NULL};
 
 static const char *const phase_names[] = {"bid", "name", "discard", "play",
                                           "over"};
 static const char *const point_names[] = {
-    "high", "low", "trixie", "game", "high_game", "low_game", "santa",
-    "magna"};
+    "high", "low", "trixie", "game", "high_game", "low_game", "santa", "magna"};
 
 /* ==== API: observation ================================================= */
 
@@ -83,8 +81,7 @@ static void observe_seats(const struct magna_state *st, int seat,
     }
 }
 
-void magna__observe(const struct game *g, const void *vst, int seat,
-                    float *out)
+void magna__observe(const struct game *g, const void *vst, int seat, float *out)
 {
     (void)g;
     const struct magna_state *st = vst;
@@ -150,8 +147,8 @@ static int local_name(int c, char *buf, size_t len)
     return trix_card_name(magna_trix_id(c), buf, len);
 }
 
-int magna__action_name(const struct game *g, const void *vst, int a,
-                       char *buf, size_t len)
+int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
+                       size_t len)
 {
     (void)g;
     (void)vst;
@@ -165,8 +162,7 @@ int magna__action_name(const struct game *g, const void *vst, int a,
         return snprintf(buf, len, "pass");
     if (a < MAGNA_A_NAME)
         return snprintf(buf, len, "bid %d", a - MAGNA_A_BID + 1);
-    return snprintf(buf, len, "name %s",
-                    trix_suit_name(a - MAGNA_A_NAME + 5));
+    return snprintf(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
 }
 
 static void pack_card(msgpack_packer *pk, int c)
@@ -350,12 +346,12 @@ static void bins_fill(struct bins *b, hand_t pool, struct rng *rng)
 /* The bidder must keep an honor until he has led (G6): while that matters
  * and another seat resamples his hand, one unseen honor is put in it
  * first. Returns that card's bit (0 if none is needed). */
-static hand_t bidder_honor(const struct magna_state *st, int seat,
-                           hand_t pool, struct rng *rng)
+static hand_t bidder_honor(const struct magna_state *st, int seat, hand_t pool,
+                           struct rng *rng)
 {
-    bool before_lead = st->phase == MAGNA_PH_DISCARD ||
-                       (st->phase == MAGNA_PH_PLAY && st->nsets == 0 &&
-                        st->ntrick == 0);
+    bool before_lead =
+        st->phase == MAGNA_PH_DISCARD ||
+        (st->phase == MAGNA_PH_PLAY && st->nsets == 0 && st->ntrick == 0);
     hand_t hon = pool & magna_suit_mask(st->honor);
     if (!before_lead || st->bidder == seat || !hon)
         return 0;
@@ -404,16 +400,6 @@ void magna__determinize(const struct game *g, void *vst, int seat,
 
 /* Appends printf-style text to buf (len bytes), advancing *used; output
  * past the end is dropped but still counted, like snprintf. */
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + (*used < len ? *used : len),
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    *used += n > 0 ? (size_t)n : 0;
-}
-
 static void describe_hand(hand_t h, char *buf, size_t len)
 {
     size_t used = 0;
@@ -421,22 +407,21 @@ static void describe_hand(hand_t h, char *buf, size_t len)
     buf[0] = 0;
     for (; h; h &= h - 1) {
         local_name(hand_first(h), c, sizeof c);
-        appendf(buf, len, &used, "%s%s", used ? " " : "", c);
+        text_appendf(buf, len, &used, "%s%s", used ? " " : "", c);
     }
 }
 
-int magna__describe(const struct game *g, const void *vst, int seat,
-                    char *buf, size_t len)
+int magna__describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
 {
     (void)g;
     const struct magna_state *st = vst;
     char h[128], d[64], c[TRIX_NAME_MAX];
     size_t used = 0;
-    appendf(buf, len, &used, "Magna deal %d, bid %d by %d, honors %s, %s\n",
-            st->deal_no + 1, st->bid,
-            st->bidder == MAGNA_NO_SEAT ? -1 : st->bidder,
-            st->honor ? trix_suit_name(st->honor) : "-",
-            phase_names[st->phase]);
+    text_appendf(
+        buf, len, &used, "Magna deal %d, bid %d by %d, honors %s, %s\n",
+        st->deal_no + 1, st->bid, st->bidder == MAGNA_NO_SEAT ? -1 : st->bidder,
+        st->honor ? trix_suit_name(st->honor) : "-", phase_names[st->phase]);
     for (int s = 0; s < st->n; s++) {
         bool mine = seat < 0 || seat == s;
         if (mine)
@@ -447,17 +432,17 @@ int magna__describe(const struct game *g, const void *vst, int seat,
             describe_hand(st->discard[s], d, sizeof d);
         else
             snprintf(d, sizeof d, "%d face down", hand_count(st->discard[s]));
-        appendf(buf, len, &used, "seat %d%s: %s | aside %s | side %d at %d%s\n",
-                s, s == st->dealer ? " (dealer)" : "", h, d,
-                magna_side(st, s), st->score[magna_side(st, s)],
-                st->phase != MAGNA_PH_OVER && s == st->turn ? "  <- to act"
-                                                            : "");
+        text_appendf(
+            buf, len, &used, "seat %d%s: %s | aside %s | side %d at %d%s\n", s,
+            s == st->dealer ? " (dealer)" : "", h, d, magna_side(st, s),
+            st->score[magna_side(st, s)],
+            st->phase != MAGNA_PH_OVER && s == st->turn ? "  <- to act" : "");
     }
-    appendf(buf, len, &used, "set:");
+    text_appendf(buf, len, &used, "set:");
     for (int i = 0; i < st->ntrick; i++) {
         local_name(st->trick[i], c, sizeof c);
-        appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
+        text_appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
     }
-    appendf(buf, len, &used, "\n");
+    text_appendf(buf, len, &used, "\n");
     return (int)(used < len ? used : len - 1);
 }

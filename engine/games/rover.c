@@ -50,7 +50,6 @@
  *   given hand (its own cards that were drawn from it), and keeping the
  *   wanted card out of the hands known to lack it.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -555,20 +554,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -578,24 +563,25 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     if (len)
         buf[0] = '\0';
     trix_card_name(st->wanted, cards, sizeof cards);
-    appendf(buf, len, &k, "Dealer %d, wanted %s, draws %d. Scores:", st->dealer,
-            cards, st->draws);
+    text_appendf(buf, len, &k,
+                 "Dealer %d, wanted %s, draws %d. Scores:", st->dealer, cards,
+                 st->draws);
     for (int s = 0; s < np(g); s++)
-        appendf(buf, len, &k, " %d", st->score[s]);
-    appendf(buf, len, &k, "\n");
+        text_appendf(buf, len, &k, " %d", st->score[s]);
+    text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < np(g); s++) {
         if (seat >= 0 && s != seat) {
-            appendf(buf, len, &k, "Seat %d holds %d cards\n", s,
-                    trix_hand_count(st->hand[s]));
+            text_appendf(buf, len, &k, "Seat %d holds %d cards\n", s,
+                         trix_hand_count(st->hand[s]));
             continue;
         }
         trix_hand_format(st->hand[s], cards, sizeof cards);
-        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
     if (st->over)
-        appendf(buf, len, &k, "Game over.\n");
+        text_appendf(buf, len, &k, "Game over.\n");
     else
-        appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+        text_appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
     return (int)k;
 }
 

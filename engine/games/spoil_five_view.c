@@ -3,7 +3,6 @@
  * Rules and decisions: see the header comment of spoil_five.c.
  */
 #include <assert.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -522,16 +521,6 @@ void spoil_five__determinize(const struct game *g, void *vst, int seat,
 
 /* Appends printf-style text to buf (len bytes), advancing *used; output
  * past the end is dropped but still counted, like snprintf. */
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(buf + (*used < len ? *used : len),
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    *used += n > 0 ? (size_t)n : 0;
-}
-
 static void describe_seat(const struct spoil_five_state *st, int s, int seat,
                           char *buf, size_t len, size_t *used)
 {
@@ -540,10 +529,10 @@ static void describe_seat(const struct spoil_five_state *st, int s, int seat,
         hand_format(st->hand[s], h, sizeof h);
     else
         snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
-    appendf(buf, len, used, "seat %d%s: %s | tricks %d | %s %d%s\n", s,
-            s == st->dealer ? " (dealer)" : "", h, st->won[s],
-            st->cfg.target ? "points" : "chips", st->score[s],
-            st->phase != PH_OVER && s == st->turn ? "  <- to act" : "");
+    text_appendf(buf, len, used, "seat %d%s: %s | tricks %d | %s %d%s\n", s,
+                 s == st->dealer ? " (dealer)" : "", h, st->won[s],
+                 st->cfg.target ? "points" : "chips", st->score[s],
+                 st->phase != PH_OVER && s == st->turn ? "  <- to act" : "");
 }
 
 int spoil_five__describe(const struct game *g, const void *vst, int seat,
@@ -554,26 +543,27 @@ int spoil_five__describe(const struct game *g, const void *vst, int seat,
     char c[8], t[8];
     size_t used = 0;
     card_name(st->turnup, t, sizeof t);
-    appendf(buf, len, &used,
-            "Spoil-Five deal %d of %d, turn-up %s%s, pool %d%s, phase %s\n",
-            st->deal_no + (st->phase != PH_OVER), st->cfg.deals, t,
-            st->rob_seat != NO_SEAT && st->barred == NO_SEAT ? " (robbed)" : "",
-            st->pool,
-            st->reduced && st->phase != PH_OVER ? " (spoilt, reduced antes)"
-                                                : "",
-            phase_names[st->phase]);
+    text_appendf(
+        buf, len, &used,
+        "Spoil-Five deal %d of %d, turn-up %s%s, pool %d%s, phase %s\n",
+        st->deal_no + (st->phase != PH_OVER), st->cfg.deals, t,
+        st->rob_seat != NO_SEAT && st->barred == NO_SEAT ? " (robbed)" : "",
+        st->pool,
+        st->reduced && st->phase != PH_OVER ? " (spoilt, reduced antes)" : "",
+        phase_names[st->phase]);
     for (int s = 0; s < st->cfg.n; s++)
         describe_seat(st, s, seat, buf, len, &used);
     if (st->discard != NO_CARD && (seat < 0 || seat == st->rob_seat)) {
         card_name(st->discard, c, sizeof c);
-        appendf(buf, len, &used, "laid out by seat %d: %s\n", st->rob_seat, c);
+        text_appendf(buf, len, &used, "laid out by seat %d: %s\n", st->rob_seat,
+                     c);
     }
-    appendf(buf, len, &used, "trick:");
+    text_appendf(buf, len, &used, "trick:");
     for (int i = 0, s = st->leader; i < st->ntrick; i++) {
         card_name(st->trick[i], c, sizeof c);
-        appendf(buf, len, &used, " %d:%s", s, c);
+        text_appendf(buf, len, &used, " %d:%s", s, c);
         s = s + 1 == st->cfg.n ? 0 : s + 1;
     }
-    appendf(buf, len, &used, "\n");
+    text_appendf(buf, len, &used, "\n");
     return (int)(used < len ? used : len - 1);
 }

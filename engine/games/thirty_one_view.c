@@ -6,7 +6,6 @@
  * the reshuffled set, pennies, who deals, knocks and acts, and the cards
  * shown at the last round's end. Rules and decisions: thirty_one.c.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -275,16 +274,6 @@ int thirty_one__action_name(const struct game *g, const void *vst, int action,
 
 /* Appends to buf (len bytes) at *w; *w counts what was wanted, as
  * snprintf does, so truncation is detected once at the end. */
-static void append(char *buf, size_t len, size_t *w, const char *fmt, ...)
-{
-    va_list ap;
-    size_t at = *w < len ? *w : len;
-    va_start(ap, fmt);
-    int k = vsnprintf(buf + at, len - at, fmt, ap);
-    va_end(ap);
-    *w += k > 0 ? (size_t)k : 0;
-}
-
 int thirty_one__describe(const struct game *g, const void *vst, int seat,
                          char *buf, size_t len)
 {
@@ -293,31 +282,32 @@ int thirty_one__describe(const struct game *g, const void *vst, int seat,
     size_t w = 0;
     if (st->npile)
         card_name(st->pile[st->npile - 1], top, sizeof top);
-    append(buf, len, &w,
-           "Thirty-One round %d: stock %d, discard %s "
-           "(%d cards), kitty %d\n",
-           st->rounds + 1, CARDS_IN_PACK - st->top, top, st->npile,
-           thirty_one__kitty(g, st));
+    text_appendf(buf, len, &w,
+                 "Thirty-One round %d: stock %d, discard %s "
+                 "(%d cards), kitty %d\n",
+                 st->rounds + 1, CARDS_IN_PACK - st->top, top, st->npile,
+                 thirty_one__kitty(g, st));
     for (int p = 0; p < g->dims.players; p++) {
         bool mine = seat < 0 || seat == p;
         hand_t h = mine ? st->hand[p] : st->known[p]; /* 0 once out */
         hand_format(h, cards, sizeof cards);
-        append(buf, len, &w, "seat %d%s: %d pennies, %s", p,
-               p == st->dealer ? " (dealer)" : "", st->pennies[p],
-               status_name(st, p));
+        text_appendf(buf, len, &w, "seat %d%s: %d pennies, %s", p,
+                     p == st->dealer ? " (dealer)" : "", st->pennies[p],
+                     status_name(st, p));
         if (h && mine)
-            append(buf, len, &w, "; hand %s (value %d)", cards,
-                   thirty_one__hand_value(h));
+            text_appendf(buf, len, &w, "; hand %s (value %d)", cards,
+                         thirty_one__hand_value(h));
         else if (h)
-            append(buf, len, &w, "; holds %s", cards);
-        append(buf, len, &w, "\n");
+            text_appendf(buf, len, &w, "; holds %s", cards);
+        text_appendf(buf, len, &w, "\n");
     }
     if (st->phase == T31_PH_OVER)
-        append(buf, len, &w, "game over\n");
+        text_appendf(buf, len, &w, "game over\n");
     else if (st->knocker != T31_NO_SEAT)
-        append(buf, len, &w, "seat %d knocked; ", st->knocker);
+        text_appendf(buf, len, &w, "seat %d knocked; ", st->knocker);
     if (st->phase != T31_PH_OVER)
-        append(buf, len, &w, "seat %d to %s\n", st->turn,
-               st->phase == T31_PH_DRAW ? "draw, take or knock" : "discard");
+        text_appendf(buf, len, &w, "seat %d to %s\n", st->turn,
+                     st->phase == T31_PH_DRAW ? "draw, take or knock"
+                                              : "discard");
     return (int)w;
 }

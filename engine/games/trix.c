@@ -43,7 +43,6 @@
  *   given hand: draws are hidden and any card may be played), keeping the
  *   hand sizes.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -467,20 +466,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -489,26 +474,26 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     char cards[64];
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Dealer %d, stock %d. Scores:", st->dealer,
-            TRIX_CARDS - st->top);
+    text_appendf(buf, len, &k, "Dealer %d, stock %d. Scores:", st->dealer,
+                 TRIX_CARDS - st->top);
     for (int s = 0; s < np(g); s++)
-        appendf(buf, len, &k, " %d", st->score[s]);
-    appendf(buf, len, &k, "\n");
+        text_appendf(buf, len, &k, " %d", st->score[s]);
+    text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < np(g); s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_format(st->hand[s], cards, sizeof cards);
-        appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
+        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
-    appendf(buf, len, &k, "Set:");
+    text_appendf(buf, len, &k, "Set:");
     for (int i = 0; i < st->ntrick; i++) {
         trix_card_name(st->trick[i], cards, sizeof cards);
-        appendf(buf, len, &k, " %d:%s", (st->leader + i) % np(g), cards);
+        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % np(g), cards);
     }
     if (st->over)
-        appendf(buf, len, &k, "\nGame over.\n");
+        text_appendf(buf, len, &k, "\nGame over.\n");
     else
-        appendf(buf, len, &k, "\nSeat %d to play.\n", st->turn);
+        text_appendf(buf, len, &k, "\nSeat %d to play.\n", st->turn);
     return (int)k;
 }
 

@@ -57,7 +57,6 @@
  *   only the pack.
  * - The view's history keeps the last HIST events of the game.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -67,8 +66,8 @@
 #include "../view.h"
 
 #define MAXP 6
-#define NCOM 9    /* commodities (Books) */
-#define COPIES 8  /* cards per Book */
+#define NCOM 9   /* commodities (Books) */
+#define COPIES 8 /* cards per Book */
 #define DEAL 6
 #define HIST 64
 #define RETRIES 16
@@ -107,7 +106,7 @@ struct authors_state {
     uint16_t voids[MAXP];      /* bit c: known to hold no c */
     uint8_t size[MAXP];        /* cards held */
     uint8_t books[MAXP];
-    uint8_t owner[NCOM]; /* who laid the Book, NO_SEAT while open */
+    uint8_t owner[NCOM];      /* who laid the Book, NO_SEAT while open */
     uint8_t pack[TRIX_CARDS]; /* commodities; the pack is pack[top..72) */
     uint8_t top, dealer, turn, over, nlaid;
     uint32_t asks;
@@ -572,20 +571,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -593,22 +578,23 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     size_t k = 0;
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Dealer %d, pack %d. Books:", st->dealer,
-            pack_left(st));
+    text_appendf(buf, len, &k, "Dealer %d, pack %d. Books:", st->dealer,
+                 pack_left(st));
     for (int s = 0; s < np(g); s++)
-        appendf(buf, len, &k, " %d", st->books[s]);
-    appendf(buf, len, &k, "\n");
+        text_appendf(buf, len, &k, " %d", st->books[s]);
+    text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < np(g); s++) {
-        appendf(buf, len, &k, "Seat %d holds %d card(s)", s, st->size[s]);
+        text_appendf(buf, len, &k, "Seat %d holds %d card(s)", s, st->size[s]);
         for (int c = 0; c < NCOM && (seat < 0 || s == seat); c++)
             if (st->hand[s][c])
-                appendf(buf, len, &k, " %s x%d", com_name[c], st->hand[s][c]);
-        appendf(buf, len, &k, "\n");
+                text_appendf(buf, len, &k, " %s x%d", com_name[c],
+                             st->hand[s][c]);
+        text_appendf(buf, len, &k, "\n");
     }
     if (st->over)
-        appendf(buf, len, &k, "Game over.\n");
+        text_appendf(buf, len, &k, "Game over.\n");
     else
-        appendf(buf, len, &k, "Seat %d to ask.\n", st->turn);
+        text_appendf(buf, len, &k, "Seat %d to ask.\n", st->turn);
     return (int)k;
 }
 

@@ -55,7 +55,6 @@
  *   commodity it handed a partner) is not pinned: the partner may have
  *   traded it on, and tracking lower bounds per hand is left out.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -650,20 +649,6 @@ static void determinize(const struct game *g, void *vst, int seat,
 
 /* ==== text ============================================================= */
 
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-
-static void appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int w = vsnprintf(*used < len ? buf + *used : NULL,
-                      *used < len ? len - *used : 0, fmt, ap);
-    va_end(ap);
-    if (w > 0)
-        *used += (size_t)w;
-}
-
 static int describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
@@ -671,22 +656,23 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     size_t k = 0;
     if (len)
         buf[0] = '\0';
-    appendf(buf, len, &k, "Dealer %d, round %d, %s. Scores:", st->dealer,
-            st->rounds, st->giving ? "giving excess" : "trading");
+    text_appendf(buf, len, &k, "Dealer %d, round %d, %s. Scores:", st->dealer,
+                 st->rounds, st->giving ? "giving excess" : "trading");
     for (int s = 0; s < np(g); s++)
-        appendf(buf, len, &k, " %d", st->score[s]);
-    appendf(buf, len, &k, "\n");
+        text_appendf(buf, len, &k, " %d", st->score[s]);
+    text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < np(g); s++) {
-        appendf(buf, len, &k, "Seat %d holds %d", s, held(st, s));
+        text_appendf(buf, len, &k, "Seat %d holds %d", s, held(st, s));
         for (int c = 0; c < NCOM && (seat < 0 || s == seat); c++)
             if (st->cnt[s][c])
-                appendf(buf, len, &k, " %s:%d", com_name[c], st->cnt[s][c]);
-        appendf(buf, len, &k, "\n");
+                text_appendf(buf, len, &k, " %s:%d", com_name[c],
+                             st->cnt[s][c]);
+        text_appendf(buf, len, &k, "\n");
     }
-    appendf(buf, len, &k,
-            st->over ? "Game over.\n"
-                     : "All acting seats "
-                       "to move.\n");
+    text_appendf(buf, len, &k,
+                 st->over ? "Game over.\n"
+                          : "All acting seats "
+                            "to move.\n");
     return (int)k;
 }
 
