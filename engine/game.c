@@ -181,6 +181,13 @@ int game_legal_mask(const struct game *g, const void *st, int seat,
     return n;
 }
 
+void game_returns_winner(const struct game *g, int winner, double *out)
+{
+    double lose = g->dims.teams > 1 ? -1.0 / (g->dims.teams - 1) : 0;
+    for (int s = 0; s < g->dims.players; s++)
+        out[s] = winner < 0 ? 0 : g->dims.team[s] == winner ? 1 : lose;
+}
+
 /* ---- views and names --------------------------------------------------- */
 
 static void pack_key(msgpack_packer *pk, const char *k)

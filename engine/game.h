@@ -184,6 +184,11 @@ int game_view_nkeys(const struct game *g);
 /* The common keys game_view packs before the game's own, NULL-ended. */
 extern const char *const game_view_common_keys[];
 
+/* Fills out[players] with the usual target-game result: +1 for every seat
+ * of side winner (a dims.team value), -1/(teams-1) for every other seat,
+ * and 0 for all when winner is negative (undecided or drawn). */
+void game_returns_winner(const struct game *g, int winner, double *out);
+
 /* Names action in st; returns the length. */
 int game_action_name(const struct game *g, const void *st, int action,
                      char *buf, size_t len);

@@ -636,13 +636,8 @@ static int apply(const struct game *g, void *vst, int action)
 static void returns(const struct game *g, const void *vst, double *out)
 {
     const struct casino_state *st = vst;
-    double lose = -1.0 / (g->dims.teams - 1);
-    for (int p = 0; p < nplayers(g); p++) {
-        if (!st->over || st->winner == CASINO_NO_SEAT)
-            out[p] = 0;
-        else
-            out[p] = side_of(g, p) == st->winner ? 1.0 : lose;
-    }
+    bool decided = st->over && st->winner != CASINO_NO_SEAT;
+    game_returns_winner(g, decided ? st->winner : -1, out);
 }
 
 /* ==== API: observation ================================================= */

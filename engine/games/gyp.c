@@ -284,14 +284,9 @@ static int apply(const struct game *g, void *vst, int a)
 static void returns(const struct game *g, const void *vst, double *out)
 {
     const struct gyp_state *st = vst;
-    for (int s = 0; s < np(g); s++) {
-        if (!st->over || st->winner == MAXP)
-            out[s] = 0;
-        else if (s == st->winner)
-            out[s] = 1;
-        else
-            out[s] = -1.0 / (np(g) - 1);
-    }
+    /* No partnerships: each seat is its own side (configure). */
+    bool decided = st->over && st->winner != MAXP;
+    game_returns_winner(g, decided ? st->winner : -1, out);
 }
 
 /* ==== what a seat sees ================================================= */

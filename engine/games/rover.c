@@ -342,15 +342,8 @@ static int apply(const struct game *g, void *vst, int a)
 static void returns(const struct game *g, const void *vst, double *out)
 {
     const struct rover_state *st = vst;
-    int k = g->dims.teams;
-    for (int s = 0; s < np(g); s++) {
-        if (!st->over || st->winner == NO_SEAT)
-            out[s] = 0;
-        else if (g->dims.team[s] == st->winner)
-            out[s] = 1;
-        else
-            out[s] = -1.0 / (k - 1);
-    }
+    bool decided = st->over && st->winner != NO_SEAT;
+    game_returns_winner(g, decided ? st->winner : -1, out);
 }
 
 /* ==== what a seat sees ================================================= */
