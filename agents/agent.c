@@ -1,11 +1,13 @@
 /* agent.c — the agent registry and the handle wrapping one agent. */
 #include "agent.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "arena.h"
 #include "remote.h"
 
 #define AGENT(id) extern const struct agent_def id##_agent;
@@ -47,20 +49,26 @@ static void unknown_agent(const char *name, char *err, size_t errlen)
             name, list);
 }
 
-/* An external bot: "cmd:COMMAND" (remote.h); its spec is kept as given. */
-static agent_t *remote_new(const char *spec, const struct game *g, char *err,
-                           size_t errlen)
+/* An external bot, "cmd:COMMAND" (remote.h) or "bot:NAME" (arena.h); its
+ * spec is kept as given. */
+static agent_t *external_new(const char *spec, const struct game *g,
+                             struct arena *arena, char *err, size_t errlen)
 {
+    bool cmd = !strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX));
     agent_t *a = mem_alloc(sizeof *a);
     if (!a) {
         err_set(err, errlen, ERR_NOMEM, "out of memory");
         return NULL;
     }
-    a->def = &remote_cmd_agent;
+    a->def = cmd ? &remote_cmd_agent : &arena_bot_agent;
     a->game = *g;
     snprintf(a->spec, sizeof a->spec, "%s", spec);
-    if (remote_open(&a->game, spec + strlen(REMOTE_CMD_PREFIX), &a->self,
-                    err, errlen)) {
+    int rc = cmd ? remote_open(&a->game, spec + strlen(REMOTE_CMD_PREFIX),
+                               &a->self, err, errlen)
+                 : arena_bot_open(arena, &a->game,
+                                  spec + strlen(ARENA_BOT_PREFIX), &a->self,
+                                  err, errlen);
+    if (rc) {
         mem_free(a);
         return NULL;
     }
@@ -70,12 +78,19 @@ static agent_t *remote_new(const char *spec, const struct game *g, char *err,
 agent_t *agent_new(const char *spec, const struct game *g, char *err,
                    size_t errlen)
 {
+    return agent_new_at(spec, g, NULL, err, errlen);
+}
+
+agent_t *agent_new_at(const char *spec, const struct game *g,
+                      struct arena *arena, char *err, size_t errlen)
+{
     char name[SPEC_NAME_MAX], sub[512];
     const char *args;
     size_t args_len;
     struct param_values vals;
-    if (!strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX)))
-        return remote_new(spec, g, err, errlen);
+    if (!strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX)) ||
+        !strncmp(spec, ARENA_BOT_PREFIX, strlen(ARENA_BOT_PREFIX)))
+        return external_new(spec, g, arena, err, errlen);
     if (spec_split(spec, name, &args, &args_len, err, errlen))
         return NULL;
     const struct agent_def *def = agent_find(name);
@@ -105,6 +120,13 @@ agent_t *agent_new(const char *spec, const struct game *g, char *err,
 int agent_act(agent_t *a, const void *st, int seat, int *action)
 {
     return a->def->act(a->self, &a->game, st, seat, action);
+}
+
+void agent_game_over(agent_t *a, const void *st, int seat,
+                     const struct agent_outcome *o)
+{
+    if (a->def->game_over)
+        a->def->game_over(a->self, &a->game, st, seat, o);
 }
 
 void agent_reseed(agent_t *a, uint64_t seed)

@@ -16,6 +16,16 @@
 
 #define AGENT_API_VERSION 1
 
+struct arena; /* where named bots connect (arena.h) */
+
+/* How a game ended, as told to every seat's agent (game_over). */
+struct agent_outcome {
+    const double *ret;  /* returns per seat (so far, on a forfeit) */
+    const int *rank;    /* 1 = best, per seat */
+    uint32_t forfeit;   /* seats that forfeited (bitmask); 0: normal end */
+    const char *reason; /* why, when forfeit != 0; else "" */
+};
+
 struct agent_def {
     const char *name;               /* registry key, e.g. "random" */
     const char *doc;                /* one line: how it plays */
@@ -30,6 +40,10 @@ struct agent_def {
      * (an external bot that fails forfeits). */
     int (*act)(void *self, const struct game *g, const void *st, int seat,
                int *action);
+    /* Tells the agent how the game in st it played as seat ended
+     * (optional: built-in agents learn nothing from it). */
+    void (*game_over)(void *self, const struct game *g, const void *st,
+                      int seat, const struct agent_outcome *o);
     /* Restarts the agent's randomness from seed (each episode/deal set). */
     void (*reseed)(void *self, uint64_t seed);
     /* Frees self (NULL-safe). */
@@ -51,8 +65,17 @@ const struct agent_def *agent_find(const char *name);
 agent_t *agent_new(const char *spec, const struct game *g, char *err,
                    size_t errlen);
 
+/* agent_new, where "bot:NAME" specs take their bot from arena (borrowed,
+ * must outlive the agent; NULL: such specs are refused). */
+agent_t *agent_new_at(const char *spec, const struct game *g,
+                      struct arena *arena, char *err, size_t errlen);
+
 /* Asks a for seat's action in st. Returns 0 or a negative code. */
 int agent_act(agent_t *a, const void *st, int seat, int *action);
+
+/* Tells a how the game in st, where it sat in seat, ended. */
+void agent_game_over(agent_t *a, const void *st, int seat,
+                     const struct agent_outcome *o);
 
 /* Reseeds a's randomness, combining seed with the spec's own seed. */
 void agent_reseed(agent_t *a, uint64_t seed);

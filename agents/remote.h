@@ -1,7 +1,7 @@
 /* remote.h — seating an external bot (PROTOCOL.md §12, the agent role).
  *
  * "cmd:COMMAND" is a bot the arena spawns itself: the arena binds a
- * ZeroMQ PAIR socket on tcp://127.0.0.1 (a free port), runs COMMAND with
+ * ZeroMQ DEALER socket on tcp://127.0.0.1 (a free port), runs COMMAND with
  * /bin/sh with the endpoint in PARLOR_ENDPOINT, waits for its hello, then
  * asks it to act over that socket. The process starts on the first act
  * (so checking a roster spawns nothing) and is killed when the agent is
@@ -29,6 +29,10 @@
 /* The kind behind "cmd:" specs (not in agents.def: it takes a command,
  * not an option list). Its create is unused; use remote_open. */
 extern const struct agent_def remote_cmd_agent;
+
+/* The per-move limit in milliseconds: REMOTE_MOVE_ENV's value if set and
+ * positive, else REMOTE_MOVE_MS. */
+int remote_move_ms(void);
 
 /* Prepares a bot running cmd for game g into *self (nothing runs yet).
  * The move time is REMOTE_MOVE_ENV's value if set, else REMOTE_MOVE_MS.

@@ -76,15 +76,26 @@ static const char *number_help(int c)
     }
 }
 
+/* Reads SECONDS (0.001 to 3600) into *ms. Returns 0 or -1. */
+static int parse_seconds(const char *arg, int *ms)
+{
+    char *end;
+    double sec = strtod(arg, &end);
+    if (end == arg || *end || !(sec >= 0.001 && sec <= 3600))
+        return -1;
+    *ms = (int)(sec * 1000 + 0.5);
+    return 0;
+}
+
 /* --move-time SECONDS: the external bots' per-move limit, handed to them
  * (agents/remote.h) through the environment. Returns 0 or -1. */
 static int set_move_time(const char *arg)
 {
-    char *end, ms[32];
-    double sec = strtod(arg, &end);
-    if (end == arg || *end || !(sec >= 0.001 && sec <= 3600))
+    char ms[32];
+    int v;
+    if (parse_seconds(arg, &v))
         return -1;
-    snprintf(ms, sizeof ms, "%d", (int)(sec * 1000 + 0.5));
+    snprintf(ms, sizeof ms, "%d", v);
     return setenv(REMOTE_MOVE_ENV, ms, 1) ? -1 : 0;
 }
 
@@ -103,6 +114,8 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
         {"resume", no_argument, NULL, 'r'},
         {"quiet", no_argument, NULL, 'q'},
         {"move-time", required_argument, NULL, 'm'},
+        {"arena", required_argument, NULL, 'A'},
+        {"bot-wait", required_argument, NULL, 'w'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -132,6 +145,16 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
                 return cli_usage_error(CMD,
                                        "--move-time wants seconds "
                                        "from 0.001 to 3600, got '%s'",
+                                       optarg);
+            break;
+        case 'A':
+            a->o.arena = optarg;
+            break;
+        case 'w':
+            if (parse_seconds(optarg, &a->o.bot_wait_ms))
+                return cli_usage_error(CMD,
+                                       "--bot-wait wants seconds from "
+                                       "0.001 to 3600, got '%s'",
                                        optarg);
             break;
         case 'S':

@@ -58,7 +58,8 @@ static const struct cli_cmd commands[] = {
      "SIGINT or SIGTERM stops the server and closes every env.\n"},
     {"tournament", cmd_tournament,
      "--game SPEC --agents LIST --out DIR [--deals N] [--jobs J] [--seed S] "
-     "[--lineups N] [--shard I/N] [--resume] [--move-time SEC] [--quiet]",
+     "[--lineups N] [--shard I/N] [--resume] [--move-time SEC] "
+     "[--arena ENDPOINT [--bot-wait SEC]] [--quiet]",
      "round-robin of agents over duplicate deals, into a crash-safe journal",
      "  --game SPEC     the game, e.g. 'thirty_one(players=2)'\n"
      "  --agents LIST   agent specs, comma-separated (commas inside\n"
@@ -77,6 +78,11 @@ static const struct cli_cmd commands[] = {
      "                  its endpoint in PARLOR_ENDPOINT) has per move; a\n"
      "                  bot that is late, dies, answers garbage or an\n"
      "                  illegal action forfeits the game (default 1)\n"
+     "  --arena ENDPOINT where bots that connect by themselves (agents\n"
+     "                  bot:NAME, matched by the name in their hello) find\n"
+     "                  the tournament, e.g. tcp://0.0.0.0:5599\n"
+     "  --bot-wait SEC  how long after the start a bot:NAME agent waits\n"
+     "                  for its bot to connect before forfeiting (default 10)\n"
      "  --shard I/N     play only shard I of N (1 <= I <= N); the shards'\n"
      "                  journals merge in parlor rate and parlor plot\n"
      "  --resume        finish the journal in DIR: exactly the games it\n"

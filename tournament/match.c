@@ -64,10 +64,16 @@ static void choose(struct match *m, agent_t *const *agent, uint32_t acting,
     }
 }
 
-static void finish(struct match *m, struct match_result *r, int64_t t0)
+/* Scores the game and tells every seated agent how it ended. */
+static void finish(struct match *m, agent_t *const *agent, uint32_t missing,
+                   struct match_result *r, int64_t t0)
 {
     m->g->def->returns(m->g, m->st, r->ret);
     match_rank(m->g, r);
+    struct agent_outcome o = {r->ret, r->rank, r->forfeit, r->reason};
+    for (int s = 0; s < m->g->dims.players; s++)
+        if (!((missing >> s) & 1))
+            agent_game_over(agent[s], m->st, s, &o);
     r->wall_us = now_us() - t0;
 }
 
@@ -131,6 +137,6 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
             g->def->apply(g, m->st, joint[__builtin_ctz(acting)]);
         r->length++;
     }
-    finish(m, r, t0);
+    finish(m, agent, missing, r, t0);
     return 0;
 }

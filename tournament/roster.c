@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../agents/agent.h"
+#include "../agents/arena.h"
 #include "../common/err.h"
 
 #define LABEL_MAX 47 /* longest label */
@@ -44,6 +45,14 @@ static int canonical(const char *spec, const struct game *g, char *canon,
                      char *err, size_t errlen)
 {
     char sub[1024];
+    size_t bot = strlen(ARENA_BOT_PREFIX);
+    if (!strncmp(spec, ARENA_BOT_PREFIX, bot)) { /* its bot is not here yet */
+        if (arena_check_name(spec + bot, sub, sizeof sub))
+            return err_set(err, errlen, ERR_INVAL, "agent '%s': %s", spec,
+                           sub);
+        snprintf(canon, GAME_SPEC_MAX, "%s", spec);
+        return 0;
+    }
     agent_t *a = agent_new(spec, g, sub, sizeof sub);
     if (!a)
         return err_set(err, errlen, ERR_INVAL, "agent '%s': %s", spec, sub);

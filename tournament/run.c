@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../agents/arena.h"
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "schedule.h"
@@ -28,6 +29,7 @@ struct run {
     const struct run_opts *o;   /* the options */
     struct game g;              /* the game */
     struct roster roster;       /* the agents */
+    struct arena *arena;        /* for bot:NAME agents; NULL: none */
     struct schedule sched;      /* the games */
     struct schedule_cursor cur; /* for checking resumed records */
     struct journal_header h;    /* the journal's identity */
@@ -127,7 +129,8 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
         int a = sg->agent[s];
         agent_t **slot = &wk->inst[a][copies[a]++];
         if (!*slot)
-            *slot = agent_new(run->roster.a[a].spec, &run->g, sub, sizeof sub);
+            *slot = agent_new_at(run->roster.a[a].spec, &run->g, run->arena,
+                                 sub, sizeof sub);
         if (!*slot && !*missing)
             snprintf(why, whylen, "agent could not start: %.200s", sub);
         *missing |= *slot ? 0 : 1u << s;
@@ -365,6 +368,34 @@ static int check_opts(const struct run_opts *o, char *err, size_t errlen)
     return 0;
 }
 
+/* Opens the arena when asked for, or when a bot:NAME agent needs one. */
+static int open_arena(struct run *run, char *err, size_t errlen)
+{
+    const struct run_opts *o = run->o;
+    int i = 0;
+    while (i < run->roster.n && strncmp(run->roster.a[i].spec,
+                                        ARENA_BOT_PREFIX,
+                                        strlen(ARENA_BOT_PREFIX)))
+        i++;
+    if (!o->arena && i < run->roster.n)
+        return err_set(err, errlen, ERR_INVAL,
+                       "agent %s is a bot that connects by itself: give "
+                       "--arena ENDPOINT (e.g. tcp://0.0.0.0:5599) for it "
+                       "to connect to",
+                       run->roster.a[i].spec);
+    if (!o->arena)
+        return 0;
+    run->arena = arena_new(o->arena, run->g.spec,
+                           o->bot_wait_ms > 0 ? o->bot_wait_ms : ARENA_WAIT_MS,
+                           err, errlen);
+    if (!run->arena)
+        return ERR_IO;
+    if (o->progress)
+        fprintf(o->progress, "parlor tournament: bots connect to %s\n",
+                arena_endpoint(run->arena));
+    return 0;
+}
+
 /* Everything before the threads: game, agents, schedule, journal. */
 static int setup(struct run *run, struct run_stats *st, char *err,
                  size_t errlen)
@@ -374,6 +405,7 @@ static int setup(struct run *run, struct run_stats *st, char *err,
     int rc = check_opts(o, err, errlen);
     rc = rc ? rc : game_make(&run->g, o->game, err, errlen);
     rc = rc ? rc : roster_parse(&run->roster, o->agents, &run->g, err, errlen);
+    rc = rc ? rc : open_arena(run, err, errlen);
     rc = rc ? rc
             : schedule_init(&run->sched, &run->g, run->roster.n, o->deals,
                             o->max_lineups, o->seed, err, errlen);
@@ -465,6 +497,7 @@ static int run_init(struct run *run, const struct run_opts *o)
 
 static void run_fini(struct run *run)
 {
+    arena_destroy(&run->arena);
     schedule_cursor_fini(&run->cur);
     schedule_fini(&run->sched);
     mem_free(run->done);

@@ -34,6 +34,8 @@ struct run_opts {
     bool resume;         /* finish an existing journal */
     int shard, nshards;  /* this shard, 1-based, of nshards (1/1: all) */
     FILE *progress;      /* progress line goes here; NULL: none */
+    const char *arena;   /* where bot:NAME agents connect; NULL: none */
+    int bot_wait_ms;     /* their time to connect (0: ARENA_WAIT_MS) */
 };
 
 /* What a run did. */

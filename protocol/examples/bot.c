@@ -1,6 +1,7 @@
 /* bot.c — a parlor bot in C (PROTOCOL.md §12): plays the last legal
- * action. The arena spawns it (cmd:build/examples/bot) with its endpoint
- * in PARLOR_ENDPOINT; it says hello, then answers every act request. */
+ * action. Spawned by the arena (cmd:build/examples/bot, the endpoint in
+ * PARLOR_ENDPOINT), or connecting by itself to a tournament run with
+ * --arena: build/examples/bot tcp://HOST:5599 NAME (agent bot:NAME). */
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,49 +11,48 @@
 #define is(k, s) ((k).type == MSGPACK_OBJECT_STR && \
     (k).via.str.size == strlen(s) && !memcmp((k).via.str.ptr, s, strlen(s)))
 
-/* Sends {v:1, id, type, ...}: a hello when action < 0, else an action. */
-static void answer(void *sock, uint64_t id, int64_t action)
+/* Sends {v:1, id, type, ...}: a hello when name is set, else an action. */
+static void answer(void *sock, uint64_t id, const char *name, int64_t action)
 {
     msgpack_sbuffer b;
     msgpack_packer pk;
     msgpack_sbuffer_init(&b);
     msgpack_packer_init(&pk, &b, msgpack_sbuffer_write);
-    msgpack_pack_map(&pk, action < 0 ? 5 : 4);
+    msgpack_pack_map(&pk, name ? 5 : 4);
     str(&pk, "v"), msgpack_pack_uint8(&pk, 1);
     str(&pk, "id"), msgpack_pack_uint64(&pk, id);
-    str(&pk, "type"), str(&pk, action < 0 ? "hello" : "action");
-    if (action < 0)
-        str(&pk, "name"), str(&pk, "last-legal"), str(&pk, "version"),
-            str(&pk, "1.0");
+    str(&pk, "type"), str(&pk, name ? "hello" : "action");
+    if (name)
+        str(&pk, "name"), str(&pk, name), str(&pk, "version"), str(&pk, "1.0");
     else
         str(&pk, "action"), msgpack_pack_int64(&pk, action);
     zmq_send(sock, b.data, b.size, 0);
     msgpack_sbuffer_destroy(&b);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
     static char buf[1 << 20];
-    const char *ep = getenv("PARLOR_ENDPOINT");
-    void *sock = zmq_socket(zmq_ctx_new(), ZMQ_PAIR);
+    const char *ep = argc > 1 ? argv[1] : getenv("PARLOR_ENDPOINT");
+    void *sock = zmq_socket(zmq_ctx_new(), ZMQ_DEALER);
     if (!ep || zmq_connect(sock, ep))
         return 1;
-    answer(sock, 0, -1);
+    answer(sock, 0, argc > 2 ? argv[2] : "last-legal", 0);
     for (int n; (n = zmq_recv(sock, buf, sizeof buf, 0)) >= 0;) {
         msgpack_unpacked u;
-        int64_t id = 0, act = 0;
+        int64_t id = 0, act = -1;
         msgpack_unpacked_init(&u);
         msgpack_unpack_next(&u, buf, (size_t)n < sizeof buf ? n : 0, NULL);
         for (uint32_t i = 0; u.data.type == MSGPACK_OBJECT_MAP &&
                              i < u.data.via.map.size; i++) {
             msgpack_object k = u.data.via.map.ptr[i].key;
             msgpack_object v = u.data.via.map.ptr[i].val;
-            if (is(k, "id"))
-                id = (int64_t)v.via.u64;
-            if (is(k, "legal") && v.via.array.size)
+            id = is(k, "id") ? (int64_t)v.via.u64 : id;
+            if (is(k, "legal") && v.via.array.size) /* only acts have it */
                 act = v.via.array.ptr[v.via.array.size - 1].via.i64;
         }
-        answer(sock, (uint64_t)id, act);
+        if (act >= 0) /* welcome and result messages need no answer */
+            answer(sock, (uint64_t)id, NULL, act);
         msgpack_unpacked_destroy(&u);
     }
     return 0;

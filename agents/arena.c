@@ -1,0 +1,417 @@
+/* arena.c — the hub of named bots: binding, hellos, and routing requests
+ * from the agents to the bots and answers back (arena.h). Only the hub
+ * thread touches the two ROUTER sockets once it runs. */
+#include "arena.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <zmq.h>
+
+#include "../common/err.h"
+#include "../common/mem.h"
+#include "botmsg.h"
+#include "remote.h"
+
+#define ID_MAX 256        /* a ZeroMQ routing id */
+#define PENDING_MAX 1024  /* act requests awaiting answers */
+#define FRAMES_MAX 5      /* frames kept of one message */
+#define HUB_TICK_MS 100   /* how often the hub checks it must stop */
+#define HEARTBEAT_MS 1000 /* pings to bots; silence for 3 of them: gone */
+
+/* A connection that said hello. seq 0: free slot. */
+struct conn {
+    uint8_t id[ID_MAX];             /* its routing id */
+    size_t idlen;                   /* bytes of id */
+    char name[BOTMSG_NAME_MAX];     /* the name it said hello with */
+    uint64_t seq;                   /* hello order: the latest wins */
+};
+
+/* An act request forwarded to a bot. used false: free slot. */
+struct pending {
+    bool used;
+    uint64_t id, seq;    /* request id; forwarding order */
+    uint8_t conn[ID_MAX], inst[ID_MAX]; /* the bot's, the agent's ids */
+    size_t connlen, instlen;
+};
+
+struct arena {
+    void *ctx;                 /* ZeroMQ context, shared with the agents */
+    void *front, *back;        /* ROUTERs: bots, agents (hub thread's) */
+    char endpoint[256];        /* bound endpoint, port resolved */
+    char inproc[64];           /* the agents' endpoint */
+    char game[GAME_SPEC_MAX];  /* told in the welcome */
+    int wait_ms;               /* bots' time to connect */
+    int64_t t0_ms;             /* when the arena opened */
+    pthread_t tid;             /* the hub */
+    bool running;              /* tid is valid */
+    atomic_bool stop;          /* the hub must stop */
+    atomic_uint_fast64_t ids, tables; /* request ids, table numbers */
+    struct conn conn[ARENA_BOTS_MAX];
+    struct pending pend[PENDING_MAX];
+    uint64_t seq;              /* last hello or forward */
+};
+
+/* One received message's frames (the first FRAMES_MAX). */
+struct frames {
+    zmq_msg_t m[FRAMES_MAX];
+    int n;
+};
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* ---- frames ------------------------------------------------------------ */
+
+static void frames_recv(void *sock, struct frames *f)
+{
+    int more = 1;
+    size_t sz = sizeof more;
+    f->n = 0;
+    while (more) {
+        zmq_msg_t tmp, *m = f->n < FRAMES_MAX ? &f->m[f->n] : &tmp;
+        zmq_msg_init(m);
+        if (zmq_msg_recv(m, sock, ZMQ_DONTWAIT) < 0) {
+            zmq_msg_close(m);
+            return;
+        }
+        zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &sz);
+        if (m == &tmp)
+            zmq_msg_close(m);
+        else
+            f->n++;
+    }
+}
+
+static void frames_close(struct frames *f)
+{
+    for (int i = 0; i < f->n; i++)
+        zmq_msg_close(&f->m[i]);
+    f->n = 0;
+}
+
+static const void *fdata(struct frames *f, int i)
+{
+    return zmq_msg_data(&f->m[i]);
+}
+
+static size_t fsize(struct frames *f, int i)
+{
+    return zmq_msg_size(&f->m[i]);
+}
+
+static bool fis(struct frames *f, int i, const char *s)
+{
+    return fsize(f, i) == strlen(s) && !memcmp(fdata(f, i), s, strlen(s));
+}
+
+/* Sends [to][kind][body] on a ROUTER; body may be NULL. Returns 0 or -1
+ * (with ROUTER_MANDATORY: the peer is gone). */
+static int route(void *sock, const void *to, size_t tolen, const char *kind,
+                 const void *body, size_t len)
+{
+    int more = body ? ZMQ_SNDMORE : 0;
+    if (zmq_send(sock, to, tolen, ZMQ_SNDMORE | ZMQ_DONTWAIT) < 0)
+        return -1;
+    if (kind && zmq_send(sock, kind, strlen(kind), more | ZMQ_DONTWAIT) < 0)
+        return -1;
+    return body && zmq_send(sock, body, len, ZMQ_DONTWAIT) < 0 ? -1 : 0;
+}
+
+/* ---- bots -------------------------------------------------------------- */
+
+static struct conn *conn_by_id(struct arena *a, const void *id, size_t len)
+{
+    for (int i = 0; i < ARENA_BOTS_MAX; i++)
+        if (a->conn[i].seq && a->conn[i].idlen == len &&
+            !memcmp(a->conn[i].id, id, len))
+            return &a->conn[i];
+    return NULL;
+}
+
+/* The connection that said hello as name most recently, or NULL. */
+static struct conn *conn_by_name(struct arena *a, const void *name,
+                                 size_t len)
+{
+    struct conn *best = NULL;
+    for (int i = 0; i < ARENA_BOTS_MAX; i++) {
+        struct conn *c = &a->conn[i];
+        if (c->seq && strlen(c->name) == len && !memcmp(c->name, name, len) &&
+            (!best || c->seq > best->seq))
+            best = c;
+    }
+    return best;
+}
+
+/* Registers (or renames) the connection id as name; when the table is
+ * full the connection that said hello longest ago is forgotten. */
+static void hello(struct arena *a, struct conn *c, const void *id,
+                  size_t idlen, const char *name)
+{
+    for (int i = 0; !c && i < ARENA_BOTS_MAX; i++)
+        if (!a->conn[i].seq)
+            c = &a->conn[i];
+    if (!c) {
+        c = &a->conn[0];
+        for (int i = 1; i < ARENA_BOTS_MAX; i++)
+            if (a->conn[i].seq < c->seq)
+                c = &a->conn[i];
+    }
+    memcpy(c->id, id, idlen);
+    c->idlen = idlen;
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->seq = ++a->seq;
+    msgpack_sbuffer out;
+    msgpack_sbuffer_init(&out);
+    botmsg_welcome(&out, a->game);
+    route(a->front, id, idlen, NULL, out.data, out.size);
+    msgpack_sbuffer_destroy(&out);
+}
+
+/* The oldest open request of connection c, or NULL. */
+static struct pending *oldest(struct arena *a, const struct conn *c)
+{
+    struct pending *best = NULL;
+    for (int i = 0; i < PENDING_MAX; i++) {
+        struct pending *p = &a->pend[i];
+        if (p->used && p->connlen == c->idlen &&
+            !memcmp(p->conn, c->id, c->idlen) && (!best || p->seq < best->seq))
+            best = p;
+    }
+    return best;
+}
+
+static struct pending *pending_by_id(struct arena *a, uint64_t id)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (a->pend[i].used && a->pend[i].id == id)
+            return &a->pend[i];
+    return NULL;
+}
+
+/* A message from a bot: a hello, or an answer (anything else goes to the
+ * bot's oldest open request, whose agent then forfeits it). */
+static void from_bot(struct arena *a)
+{
+    struct frames f;
+    char name[BOTMSG_NAME_MAX];
+    uint64_t id;
+    frames_recv(a->front, &f);
+    const char *buf = f.n == 2 ? fdata(&f, 1) : "";
+    size_t len = f.n == 2 ? fsize(&f, 1) : 0;
+    struct conn *c = f.n ? conn_by_id(a, fdata(&f, 0), fsize(&f, 0)) : NULL;
+    if (f.n && !botmsg_read_hello(buf, len, name))
+        hello(a, c, fdata(&f, 0), fsize(&f, 0), name);
+    else if (c) {
+        struct pending *p = NULL;
+        if (!botmsg_read_id(buf, len, &id) && (p = pending_by_id(a, id)) &&
+            (p->connlen != c->idlen || memcmp(p->conn, c->id, c->idlen)))
+            p = NULL;
+        p = p ? p : oldest(a, c);
+        if (p) {
+            route(a->back, p->inst, p->instlen, "answer", buf, len);
+            p->used = false;
+        }
+    }
+    frames_close(&f);
+}
+
+/* ---- agents ------------------------------------------------------------ */
+
+static struct pending *pending_new(struct arena *a)
+{
+    for (int i = 0; i < PENDING_MAX; i++)
+        if (!a->pend[i].used)
+            return &a->pend[i];
+    return NULL;
+}
+
+/* Forwards agent inst's act request to bot c and remembers it. */
+static void forward_act(struct arena *a, struct frames *f, struct conn *c)
+{
+    struct pending *p = pending_new(a);
+    uint64_t id = 0;
+    memcpy(&id, fdata(f, 3), sizeof id);
+    if (!p || route(a->front, c->id, c->idlen, NULL, fdata(f, 4),
+                    fsize(f, 4))) {
+        if (p) /* the bot is gone: forget it */
+            c->seq = 0;
+        route(a->back, fdata(f, 0), fsize(f, 0), "gone", NULL, 0);
+        return;
+    }
+    *p = (struct pending){.used = true, .id = id, .seq = ++a->seq,
+                          .connlen = c->idlen, .instlen = fsize(f, 0)};
+    memcpy(p->conn, c->id, c->idlen);
+    memcpy(p->inst, fdata(f, 0), fsize(f, 0));
+}
+
+/* A message from an agent: [inst][kind][name][id][body]. */
+static void from_agent(struct arena *a)
+{
+    struct frames f;
+    frames_recv(a->back, &f);
+    if (f.n != 5 || fsize(&f, 0) > ID_MAX || fsize(&f, 3) != 8) {
+        frames_close(&f);
+        return;
+    }
+    struct conn *c = conn_by_name(a, fdata(&f, 2), fsize(&f, 2));
+    uint64_t id = 0;
+    memcpy(&id, fdata(&f, 3), sizeof id);
+    struct pending *p = pending_by_id(a, id);
+    if (fis(&f, 1, "cancel") && p)
+        p->used = false;
+    else if (fis(&f, 1, "result") && c)
+        route(a->front, c->id, c->idlen, NULL, fdata(&f, 4), fsize(&f, 4));
+    else if (fis(&f, 1, "act") && c)
+        forward_act(a, &f, c);
+    else if (fis(&f, 1, "act"))
+        route(a->back, fdata(&f, 0), fsize(&f, 0),
+              now_ms() - a->t0_ms < a->wait_ms ? "wait" : "absent", NULL, 0);
+    frames_close(&f);
+}
+
+static void *hub_main(void *arg)
+{
+    struct arena *a = arg;
+    zmq_pollitem_t it[2] = {{.socket = a->front, .events = ZMQ_POLLIN},
+                            {.socket = a->back, .events = ZMQ_POLLIN}};
+    while (!atomic_load(&a->stop)) {
+        if (zmq_poll(it, 2, HUB_TICK_MS) < 0 && zmq_errno() != EINTR)
+            break;
+        if (it[0].revents & ZMQ_POLLIN)
+            from_bot(a);
+        if (it[1].revents & ZMQ_POLLIN)
+            from_agent(a);
+    }
+    return NULL;
+}
+
+/* ---- API --------------------------------------------------------------- */
+
+static int bind_front(struct arena *a, const char *endpoint)
+{
+    int one = 1, zero = 0, ivl = HEARTBEAT_MS, dead = 3 * HEARTBEAT_MS;
+    int64_t max = REMOTE_MSG_MAX;
+    size_t len = sizeof a->endpoint;
+    a->front = zmq_socket(a->ctx, ZMQ_ROUTER);
+    if (!a->front)
+        return -1;
+    zmq_setsockopt(a->front, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    zmq_setsockopt(a->front, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+    zmq_setsockopt(a->front, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(a->front, ZMQ_MAXMSGSIZE, &max, sizeof max);
+    zmq_setsockopt(a->front, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(a->front, ZMQ_HEARTBEAT_TIMEOUT, &dead, sizeof dead);
+    return zmq_bind(a->front, endpoint) ||
+                   zmq_getsockopt(a->front, ZMQ_LAST_ENDPOINT, a->endpoint,
+                                  &len)
+               ? -1
+               : 0;
+}
+
+static int bind_back(struct arena *a)
+{
+    int zero = 0;
+    snprintf(a->inproc, sizeof a->inproc, "inproc://parlor-arena-%p",
+             (void *)a);
+    a->back = zmq_socket(a->ctx, ZMQ_ROUTER);
+    if (!a->back)
+        return -1;
+    zmq_setsockopt(a->back, ZMQ_LINGER, &zero, sizeof zero);
+    return zmq_bind(a->back, a->inproc) ? -1 : 0;
+}
+
+struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
+                        char *err, size_t errlen)
+{
+    struct arena *a = mem_alloc(sizeof *a);
+    if (!a)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory"), NULL;
+    memset(a, 0, sizeof *a);
+    snprintf(a->game, sizeof a->game, "%s", game);
+    a->wait_ms = wait_ms;
+    a->t0_ms = now_ms();
+    atomic_init(&a->stop, false);
+    atomic_init(&a->ids, 1);
+    atomic_init(&a->tables, 0);
+    a->ctx = zmq_ctx_new();
+    if (!a->ctx || bind_front(a, endpoint)) {
+        err_set(err, errlen, ERR_IO,
+                "arena: cannot bind %s: %s (give an endpoint such as "
+                "tcp://*:5599 or ipc:///tmp/arena)",
+                endpoint, zmq_strerror(zmq_errno()));
+        arena_destroy(&a);
+        return NULL;
+    }
+    if (bind_back(a) || pthread_create(&a->tid, NULL, hub_main, a)) {
+        err_set(err, errlen, ERR_IO, "arena: cannot start its hub");
+        arena_destroy(&a);
+        return NULL;
+    }
+    a->running = true;
+    return a;
+}
+
+void arena_destroy(struct arena **ap)
+{
+    struct arena *a = ap ? *ap : NULL;
+    if (!a)
+        return;
+    atomic_store(&a->stop, true);
+    if (a->running)
+        pthread_join(a->tid, NULL);
+    if (a->front)
+        zmq_close(a->front);
+    if (a->back)
+        zmq_close(a->back);
+    if (a->ctx)
+        zmq_ctx_term(a->ctx);
+    mem_free(a);
+    *ap = NULL;
+}
+
+const char *arena_endpoint(const struct arena *a)
+{
+    return a->endpoint;
+}
+
+int arena_check_name(const char *name, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    bool ok = n > 0 && n < BOTMSG_NAME_MAX;
+    for (size_t i = 0; ok && i < n; i++)
+        ok = (unsigned char)name[i] > ' ' && !strchr(",()", name[i]);
+    return ok ? 0
+              : err_set(err, errlen, ERR_INVAL,
+                        "bot name '%s': give 1 to %d characters, no spaces, "
+                        "commas or parentheses",
+                        name, BOTMSG_NAME_MAX - 1);
+}
+
+void *arena__ctx(struct arena *a)
+{
+    return a->ctx;
+}
+
+const char *arena__inproc(const struct arena *a)
+{
+    return a->inproc;
+}
+
+uint64_t arena__next_id(struct arena *a)
+{
+    return atomic_fetch_add(&a->ids, 1);
+}
+
+uint64_t arena__next_table(struct arena *a)
+{
+    return atomic_fetch_add(&a->tables, 1);
+}
