@@ -253,18 +253,10 @@ static void print_summary(const struct results *r)
     mem_free(games);
 }
 
-static int summarize(const struct run_stats *st)
+/* The journal's results (gathered by the run, not read back) and totals. */
+static void summarize(const struct run_stats *st, const struct results *r)
 {
-    char err[1024];
-    const char *path = st->journal;
-    struct results *r = mem_alloc(sizeof *r);
-    int rc = results_load(r, &path, 1, err, sizeof err);
-    if (!rc)
-        print_summary(r);
-    results_fini(r);
-    mem_free(r);
-    if (rc)
-        return cli_fail(CMD, "%s", err);
+    print_summary(r);
     printf("\njournal: %s\n  %lld games played now in %.2f s (%.1f games/s), "
            "%lld found there\n",
            st->journal, (long long)st->played, st->seconds,
@@ -272,7 +264,6 @@ static int summarize(const struct run_stats *st)
            (long long)st->already);
     printf("ratings: parlor rate %s    plots: parlor plot %s --out DIR\n",
            st->journal, st->journal);
-    return CLI_OK;
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -302,8 +293,22 @@ int cmd_tournament(int argc, char **argv)
         mem_free(a);
         return rc < 0 ? CLI_OK : rc;
     }
+    struct results *res = mem_alloc(sizeof *res);
+    memset(res, 0, sizeof *res);
+    a->o.results = res;
     rc = run_tournament(&a->o, &st, err, sizeof err);
     mem_free(a);
+    if (!rc) {
+        if (st.torn)
+            fprintf(stderr,
+                    "parlor %s: the journal's last line was torn (a "
+                    "write cut short) and was dropped; that game was "
+                    "played again\n",
+                    CMD);
+        summarize(&st, res);
+    }
+    results_fini(res);
+    mem_free(res);
     if (rc == ERR_INVAL || rc == ERR_RANGE || rc == ERR_NOTFOUND ||
         rc == ERR_SYNTAX)
         return fprintf(stderr, "parlor %s: %s\n", CMD, err), CLI_USAGE;
@@ -312,11 +317,5 @@ int cmd_tournament(int argc, char **argv)
                         st.played > 0 ? " (the journal keeps every finished "
                                         "game: --resume continues)"
                                       : "");
-    if (st.torn)
-        fprintf(stderr,
-                "parlor %s: the journal's last line was torn (a "
-                "write cut short) and was dropped; that game was played "
-                "again\n",
-                CMD);
-    return summarize(&st);
+    return CLI_OK;
 }

@@ -14,35 +14,27 @@
 #include "schedule.h"
 
 /* One pairwise result before summing. */
-struct raw {
+struct results_raw {
     int64_t deal; /* deal number */
     int16_t i, j; /* agents, i < j */
     double score; /* i's points */
 };
 
-/* What loading carries between journals. */
-struct loader {
-    struct results *r; /* being filled */
-    uint8_t *seen;     /* bit per game index */
-    struct raw *raw;   /* pairwise results, growing */
-    int64_t nraw, cap; /* used, allocated */
-};
-
 /* ---- per record -------------------------------------------------------- */
 
-static int push(struct loader *l, int64_t deal, int a, int b, double score)
+static int push(struct results_builder *l, int64_t deal, int a, int b, double score)
 {
     if (l->nraw == l->cap) {
         int64_t cap = l->cap ? 2 * l->cap : 1024;
-        struct raw *p = mem_realloc(l->raw, (size_t)cap * sizeof *p);
+        struct results_raw *p = mem_realloc(l->raw, (size_t)cap * sizeof *p);
         if (!p)
             return ERR_NOMEM;
         l->raw = p;
         l->cap = cap;
     }
     l->raw[l->nraw++] =
-        a < b ? (struct raw){deal, (int16_t)a, (int16_t)b, score}
-              : (struct raw){deal, (int16_t)b, (int16_t)a, 1 - score};
+        a < b ? (struct results_raw){deal, (int16_t)a, (int16_t)b, score}
+              : (struct results_raw){deal, (int16_t)b, (int16_t)a, 1 - score};
     return 0;
 }
 
@@ -65,11 +57,9 @@ static void tally_agents(struct results *r, const struct journal_header *h,
     r->forfeits += rec->res.forfeit != 0;
 }
 
-static int add_record(void *ctx, const struct journal_header *h,
-                      const struct journal_record *rec, char *err,
-                      size_t errlen)
+int results_add(struct results_builder *l, const struct journal_header *h,
+                const struct journal_record *rec, char *err, size_t errlen)
 {
-    struct loader *l = ctx;
     int first[GAME_MAX_PLAYERS];
     int64_t i =
         (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
@@ -97,9 +87,16 @@ static int add_record(void *ctx, const struct journal_header *h,
     return 0;
 }
 
+static int add_record(void *ctx, const struct journal_header *h,
+                      const struct journal_record *rec, char *err,
+                      size_t errlen)
+{
+    return results_add(ctx, h, rec, err, errlen);
+}
+
 /* ---- files --------------------------------------------------------------- */
 
-static int load_file(struct loader *l, const char *path, char *err,
+static int load_file(struct results_builder *l, const char *path, char *err,
                      size_t errlen)
 {
     struct results *r = l->r;
@@ -115,15 +112,8 @@ static int load_file(struct loader *l, const char *path, char *err,
                      path);
     if (!rc && r->journals > 0)
         rc = journal_same(h, &r->h, path, err, errlen);
-    if (!rc && r->journals == 0 && h->games > SCHEDULE_GAMES_MAX)
-        rc = err_set(err, errlen, ERR_RANGE, "%s: too many games", path);
-    if (!rc && r->journals == 0) {
-        r->h = *h;
-        r->n = h->roster.n;
-        l->seen = mem_alloc((size_t)(h->games / 8 + 1));
-        if (!l->seen)
-            rc = err_set(err, errlen, ERR_NOMEM, "out of memory");
-    }
+    if (!rc && r->journals == 0)
+        rc = results_begin(l, r, h, err, errlen);
     rc = rc ? rc : journal_read(path, h, add_record, l, &info, err, errlen);
     r->journals += !rc;
     r->torn += !rc && info.torn;
@@ -132,7 +122,7 @@ static int load_file(struct loader *l, const char *path, char *err,
 }
 
 /* Loads path, or every journal*.jsonl in it when it is a directory. */
-static int load_path(struct loader *l, const char *path, char *err,
+static int load_path(struct results_builder *l, const char *path, char *err,
                      size_t errlen)
 {
     struct stat sb;
@@ -155,7 +145,7 @@ static int load_path(struct loader *l, const char *path, char *err,
 
 static int raw_cmp(const void *pa, const void *pb)
 {
-    const struct raw *a = pa, *b = pb;
+    const struct results_raw *a = pa, *b = pb;
     if (a->deal != b->deal)
         return a->deal < b->deal ? -1 : 1;
     if (a->i != b->i)
@@ -164,7 +154,7 @@ static int raw_cmp(const void *pa, const void *pb)
 }
 
 /* Sorts the raw results and sums them per deal and pair. */
-static int summarize(struct loader *l, char *err, size_t errlen)
+static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
 {
     struct results *r = l->r;
     qsort(l->raw, (size_t)l->nraw, sizeof *l->raw, raw_cmp);
@@ -175,7 +165,7 @@ static int summarize(struct loader *l, char *err, size_t errlen)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     int64_t np = 0;
     for (int64_t k = 0; k < l->nraw; k++) {
-        const struct raw *x = &l->raw[k];
+        const struct results_raw *x = &l->raw[k];
         bool new_deal = !k || x->deal != l->raw[k - 1].deal;
         if (new_deal) {
             r->deal[r->ndeals] = x->deal;
@@ -192,17 +182,48 @@ static int summarize(struct loader *l, char *err, size_t errlen)
 
 /* ---- API --------------------------------------------------------------- */
 
+int results_begin(struct results_builder *b, struct results *r,
+                  const struct journal_header *h, char *err, size_t errlen)
+{
+    memset(b, 0, sizeof *b);
+    b->r = r;
+    if (h->games > SCHEDULE_GAMES_MAX)
+        return err_set(err, errlen, ERR_RANGE, "%lld games: too many",
+                       (long long)h->games);
+    r->h = *h;
+    r->n = h->roster.n;
+    b->seen = mem_alloc((size_t)(h->games / 8 + 1));
+    if (!b->seen)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    memset(b->seen, 0, (size_t)(h->games / 8 + 1));
+    return 0;
+}
+
+int results_end(struct results_builder *b, char *err, size_t errlen)
+{
+    int rc = b->r ? sum_pairs(b, err, errlen) : 0;
+    results_builder_fini(b);
+    return rc;
+}
+
+void results_builder_fini(struct results_builder *b)
+{
+    mem_free(b->seen);
+    mem_free(b->raw);
+    memset(b, 0, sizeof *b);
+}
+
 int results_load(struct results *r, const char *const *paths, int npaths,
                  char *err, size_t errlen)
 {
-    struct loader l = {r, NULL, NULL, 0, 0};
+    struct results_builder l = {0};
     memset(r, 0, sizeof *r);
+    l.r = r;
     int rc = npaths > 0 ? 0 : err_set(err, errlen, ERR_INVAL, "no journal");
     for (int i = 0; !rc && i < npaths; i++)
         rc = load_path(&l, paths[i], err, errlen);
-    rc = rc ? rc : summarize(&l, err, errlen);
-    mem_free(l.seen);
-    mem_free(l.raw);
+    rc = rc ? rc : results_end(&l, err, errlen);
+    results_builder_fini(&l);
     if (rc)
         results_fini(r);
     return rc;

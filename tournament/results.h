@@ -41,6 +41,33 @@ struct results {
     double ret_sum[ROSTER_MAX];         /* returns over those seats */
 };
 
+/* Gathers results game by game (what results_load does per record, for
+ * a run that has its records in hand). Caller storage; the fields are
+ * private. */
+struct results_builder {
+    struct results *r;      /* being filled */
+    uint8_t *seen;          /* bit per game index */
+    struct results_raw *raw; /* pairwise results, growing */
+    int64_t nraw, cap;      /* used, allocated */
+};
+
+/* Starts r (zeroed by the caller) for the tournament of header h. Returns
+ * 0, ERR_RANGE or ERR_NOMEM with a message. */
+int results_begin(struct results_builder *b, struct results *r,
+                  const struct journal_header *h, char *err, size_t errlen);
+
+/* Adds one game of h's tournament (a game seen before counts once).
+ * Returns 0 or ERR_NOMEM with a message. */
+int results_add(struct results_builder *b, const struct journal_header *h,
+                const struct journal_record *rec, char *err, size_t errlen);
+
+/* Sums what was added into b's results and frees b's scratch (the results
+ * stay, for results_fini). Returns 0 or ERR_NOMEM with a message. */
+int results_end(struct results_builder *b, char *err, size_t errlen);
+
+/* Frees b's scratch (safe on a zeroed or ended b). */
+void results_builder_fini(struct results_builder *b);
+
 /* Reads the journals at paths (a directory stands for its journal*.jsonl
  * files) into r, which the caller frees with results_fini. Returns 0, or
  * ERR_IO / ERR_SYNTAX / ERR_INVAL (another tournament, no journal) /

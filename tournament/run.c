@@ -16,6 +16,7 @@
 #include "../agents/arena.h"
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "results.h"
 #include "schedule.h"
 
 #define TICK_MS 50             /* longest a finished game waits */
@@ -34,6 +35,7 @@ struct run {
     struct schedule_cursor cur; /* for checking resumed records */
     struct journal_header h;    /* the journal's identity */
     struct journal_writer w;    /* the journal */
+    struct results_builder rb;  /* gathers o->results; under mu */
     uint8_t *done;              /* bit per game index: in the journal */
     atomic_llong next;          /* next game index to consider */
     atomic_bool stop;           /* an error happened: stop playing */
@@ -86,11 +88,16 @@ static bool is_done(const struct run *run, int64_t i)
     return (run->done[i >> 3] >> (i & 7)) & 1;
 }
 
-/* Queues one formatted record for the writer. */
-static int enqueue(struct run *run, const char *line, size_t len)
+/* Queues one game's record, formatted as line, for the writer, and adds
+ * it to the results. */
+static int enqueue(struct run *run, const struct journal_record *rec,
+                   const char *line, size_t len)
 {
-    int rc = 0;
+    char err[256];
     pthread_mutex_lock(&run->mu);
+    int rc = run->o->results
+                 ? results_add(&run->rb, &run->h, rec, err, sizeof err)
+                 : 0;
     while (run->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
         pthread_cond_wait(&run->space, &run->mu);
     if (run->len + len > run->cap) {
@@ -100,7 +107,7 @@ static int enqueue(struct run *run, const char *line, size_t len)
             run->buf = p;
             run->cap = cap;
         }
-        rc = p ? 0 : ERR_NOMEM;
+        rc = rc ? rc : p ? 0 : ERR_NOMEM;
     }
     if (!rc) {
         memcpy(run->buf + run->len, line, len);
@@ -177,7 +184,7 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
         journal_format(&run->w, &run->h, &rec, wk->line, sizeof wk->line);
     if (!len)
         return err_set(err, errlen, ERR_RANGE, "a record is too long");
-    if (enqueue(run, wk->line, len))
+    if (enqueue(run, &rec, wk->line, len))
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     return 0;
 }
@@ -336,7 +343,6 @@ static int mark_done(void *ctx, const struct journal_header *h,
     struct run *run = ctx;
     struct schedule_game sg;
     int64_t i = schedule_index(&run->sched, r->deal, r->lineup, r->rotation);
-    (void)h;
     schedule_game(&run->sched, &run->cur, i, &sg);
     if (memcmp(sg.agent, r->agent, (size_t)run->g.dims.players) ||
         sg.seed != r->seed)
@@ -353,7 +359,7 @@ static int mark_done(void *ctx, const struct journal_header *h,
                        "deal %lld line-up %d rotation %d is recorded twice",
                        (long long)r->deal, r->lineup, r->rotation);
     run->done[i >> 3] |= (uint8_t)(1u << (i & 7));
-    return 0;
+    return run->o->results ? results_add(&run->rb, h, r, err, errlen) : 0;
 }
 
 static int check_opts(const struct run_opts *o, char *err, size_t errlen)
@@ -413,6 +419,12 @@ static int setup(struct run *run, struct run_stats *st, char *err,
     if (rc)
         return rc;
     run_header(&run->h, &run->g, &run->roster, o, run->sched.lineups);
+    if (o->results) {
+        memset(o->results, 0, sizeof *o->results);
+        rc = results_begin(&run->rb, o->results, &run->h, err, errlen);
+        if (rc)
+            return rc;
+    }
     run->done = mem_alloc((size_t)(run->sched.games / 8 + 1));
     if (!run->done)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
@@ -498,6 +510,7 @@ static int run_init(struct run *run, const struct run_opts *o)
 static void run_fini(struct run *run)
 {
     arena_destroy(&run->arena);
+    results_builder_fini(&run->rb);
     schedule_cursor_fini(&run->cur);
     schedule_fini(&run->sched);
     mem_free(run->done);
@@ -522,6 +535,8 @@ int run_tournament(const struct run_opts *o, struct run_stats *st, char *err,
         if (rc)
             err_set(err, errlen, rc, "%s", run->errmsg);
     }
+    if (!rc && o->results)
+        rc = results_end(&run->rb, err, errlen);
     if (journal_close(&run->w) && !rc)
         rc = err_set(err, errlen, ERR_IO, "%s: %s", st->journal,
                      strerror(errno));

@@ -19,6 +19,7 @@
 #include <stdio.h>
 
 #include "journal.h"
+#include "results.h"
 
 #define RUN_JOBS_MAX 256 /* worker threads */
 
@@ -36,6 +37,10 @@ struct run_opts {
     FILE *progress;      /* progress line goes here; NULL: none */
     const char *arena;   /* where bot:NAME agents connect; NULL: none */
     int bot_wait_ms;     /* their time to connect (0: ARENA_WAIT_MS) */
+    struct results *results; /* if set, gets every game of the journal
+                              * (those found there and those played), as
+                              * results_load would read it; the caller
+                              * frees it with results_fini */
 };
 
 /* What a run did. */

@@ -1,7 +1,8 @@
 /* test_run.c — running tournaments: the records do not depend on the
  * number of workers; a run killed with SIGKILL at a random moment and then
  * resumed gives exactly the records of an uninterrupted run (nothing lost,
- * nothing played twice); a torn last line is played again; shards merge
+ * nothing played twice) and gathers the same results as reading the
+ * journal back; a torn last line is played again; shards merge
  * into the unsharded results; forfeits rank last; merging refuses another
  * tournament's journal.
  *
@@ -16,6 +17,7 @@
 
 #include <cmocka.h> /* after the headers it needs */
 
+#include <math.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -83,6 +85,31 @@ static void sleep_ms(long ms)
 {
     struct timespec ts = {0, ms * 1000000L};
     nanosleep(&ts, NULL);
+}
+
+/* a (gathered by a run) equals b (read back from the journal). */
+static void assert_same_results(const struct results *a,
+                                const struct results *b)
+{
+    assert_int_equal(a->games, b->games);
+    assert_int_equal(a->forfeits, b->forfeits);
+    assert_int_equal(a->ndeals, b->ndeals);
+    for (int64_t k = 0; k < a->ndeals; k++) {
+        assert_int_equal(a->deal[k], b->deal[k]);
+        assert_int_equal(a->start[k + 1], b->start[k + 1]);
+    }
+    for (int64_t p = 0; p < a->start[a->ndeals]; p++) {
+        assert_int_equal(a->pair[p].i, b->pair[p].i);
+        assert_int_equal(a->pair[p].j, b->pair[p].j);
+        assert_true(a->pair[p].score == b->pair[p].score);
+        assert_true(a->pair[p].games == b->pair[p].games);
+    }
+    for (int i = 0; i < a->n; i++) {
+        assert_int_equal(a->agent_games[i], b->agent_games[i]);
+        assert_int_equal(a->agent_forfeits[i], b->agent_forfeits[i]);
+        assert_int_equal(a->seats[i], b->seats[i]);
+        assert_true(fabs(a->ret_sum[i] - b->ret_sum[i]) < 1e-9);
+    }
 }
 
 /* ---- tests --------------------------------------------------------------- */
@@ -155,12 +182,23 @@ static void test_resume_after_kill(void **state)
         snprintf(path, sizeof path, "%s/journal.jsonl", dir);
         long before = count_lines(path) - 1;
         struct run_opts o = opts(dir, 2);
+        struct results gathered, loaded;
+        const char *paths[] = {path};
+        char err[256];
         o.resume = true;
+        o.results = &gathered;
         run_ok(&o, &st);
         assert_int_equal(st.already, before);
         assert_int_equal(st.played, TOTAL - before);
         read_records(path, &got);
         assert_same_records(&got, &reference);
+        /* The results the run gathered (records found, then played) are
+         * those the journal holds. */
+        assert_int_equal(results_load(&loaded, paths, 1, err, sizeof err), 0);
+        assert_int_equal(gathered.games, TOTAL);
+        assert_same_results(&gathered, &loaded);
+        results_fini(&gathered);
+        results_fini(&loaded);
         free(got.r);
         rm_tree(dir);
     }
