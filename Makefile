@@ -33,7 +33,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all test asan bench demo clean help deps format
+.PHONY: all test asan bench bench-tournament demo clean help deps format
 all: $(BIN) $(LIB)
 
 help:
@@ -41,6 +41,7 @@ help:
 	@echo "make test       build and run every test suite"
 	@echo "make asan       the tests under AddressSanitizer + UBSan"
 	@echo "make bench      parlor bench over every game"
+	@echo "make bench-tournament  tournament overhead against parlor bench"
 	@echo "make demo       a tournament of the built-in bots: ratings, plots"
 	@echo "make plots      redraw a tournament's plots (JOURNAL=DIR, PLOTS=DIR)"
 	@echo "make V=1        show full compiler command lines"
@@ -91,6 +92,10 @@ asan:
 
 bench: $(BIN)
 	@for g in $$($(BIN) games --names); do $(BIN) bench "$$g" --seconds 2; done
+
+# The tournament harness's throughput against parlor bench, same run.
+bench-tournament: $(BIN)
+	/usr/bin/python3 scripts/bench-tournament.py --bin $(BIN)
 
 # A tournament of the built-in agents on two-player Spoil-Five (150
 # duplicate deals, both seatings, 900 games; about a minute on 2 cores):

@@ -23,13 +23,6 @@ const struct agent_def *const agent_registry[] = {
 const int agent_registry_count =
     (int)(sizeof agent_registry / sizeof agent_registry[0]);
 
-struct agent {
-    const struct agent_def *def; /* the kind */
-    void *self;                  /* its private data, owned */
-    struct game game;            /* a copy of the game it plays */
-    char spec[GAME_SPEC_MAX];    /* canonical spec string */
-};
-
 const struct agent_def *agent_find(const char *name)
 {
     for (int i = 0; i < agent_registry_count; i++)
@@ -115,11 +108,6 @@ agent_t *agent_new_at(const char *spec, const struct game *g,
         return NULL;
     }
     return a;
-}
-
-int agent_act(agent_t *a, const void *st, int seat, int *action)
-{
-    return a->def->act(a->self, &a->game, st, seat, action);
 }
 
 void agent_game_over(agent_t *a, const void *st, int seat,

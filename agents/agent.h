@@ -50,7 +50,16 @@ struct agent_def {
     void (*destroy)(void *self);
 };
 
-typedef struct agent agent_t;
+/* An agent: its kind, private data and the game it plays. The fields are
+ * private (use the functions below); the struct is visible only so that
+ * agent_act inlines into the tournament's move loop, where a random
+ * agent's whole move costs about as much as the call. */
+typedef struct agent {
+    const struct agent_def *def; /* the kind */
+    void *self;                  /* its private data, owned */
+    struct game game;            /* a copy of the game it plays */
+    char spec[GAME_SPEC_MAX];    /* canonical spec string */
+} agent_t;
 
 /* The registry, in agents.def order, and its length. */
 extern const struct agent_def *const agent_registry[];
@@ -71,7 +80,10 @@ agent_t *agent_new_at(const char *spec, const struct game *g,
                       struct arena *arena, char *err, size_t errlen);
 
 /* Asks a for seat's action in st. Returns 0 or a negative code. */
-int agent_act(agent_t *a, const void *st, int seat, int *action);
+static inline int agent_act(agent_t *a, const void *st, int seat, int *action)
+{
+    return a->def->act(a->self, &a->game, st, seat, action);
+}
 
 /* Tells a how the game in st, where it sat in seat, ended. */
 void agent_game_over(agent_t *a, const void *st, int seat,

@@ -185,9 +185,12 @@ static int escape_names(struct journal_writer *w,
                         const struct journal_header *h)
 {
     w->game_json = journal__json_string(h->game);
-    for (int i = 0; i < h->roster.n; i++)
+    for (int i = 0; i < h->roster.n; i++) {
         if (!(w->name_json[i] = journal__json_string(h->roster.a[i].name)))
             return ERR_NOMEM;
+        w->name_len[i] = strlen(w->name_json[i]);
+    }
+    w->game_len = w->game_json ? strlen(w->game_json) : 0;
     return w->game_json ? 0 : ERR_NOMEM;
 }
 

@@ -82,7 +82,9 @@ struct journal_writer {
     int fd;                      /* O_APPEND, flock()ed; -1: closed */
     char path[JOURNAL_PATH_MAX]; /* where */
     char *name_json[ROSTER_MAX]; /* agent names as JSON strings, owned */
+    size_t name_len[ROSTER_MAX]; /* their lengths */
     char *game_json;             /* game spec as a JSON string, owned */
+    size_t game_len;             /* its length */
 };
 
 /* Writes the journal path for shard/nshards in dir into buf (len bytes):

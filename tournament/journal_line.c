@@ -26,7 +26,7 @@ struct out {
     bool full;     /* something did not fit */
 };
 
-static void put(struct out *o, const char *s, size_t n)
+static inline void put(struct out *o, const char *s, size_t n)
 {
     if (o->full || (size_t)(o->end - o->p) < n) {
         o->full = true;
@@ -41,13 +41,33 @@ static void put_s(struct out *o, const char *s)
     put(o, s, strlen(s));
 }
 
+/* A string literal, its length known at compile time. */
+#define PUT_LIT(o, lit) put(o, lit, sizeof lit - 1)
+
+/* ",": before every item of a list but the first. */
+static void put_sep(struct out *o, int i)
+{
+    if (i)
+        put(o, ",", 1);
+}
+
 static void put_i64(struct out *o, int64_t v)
 {
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
+                                "25262728293031323334353637383940414243444546474849"
+                                "50515253545556575859606162636465666768697071727374"
+                                "75767778798081828384858687888990919293949596979899";
     char tmp[24], *q = tmp + sizeof tmp;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do
-        *--q = (char)('0' + u % 10);
-    while (u /= 10);
+    for (; u >= 100; u /= 100) { /* two digits a step */
+        q -= 2;
+        memcpy(q, pairs + 2 * (u % 100), 2);
+    }
+    if (u >= 10) {
+        q -= 2;
+        memcpy(q, pairs + 2 * u, 2);
+    } else
+        *--q = (char)('0' + u);
     if (v < 0)
         *--q = '-';
     put(o, q, (size_t)(tmp + sizeof tmp - q));
@@ -76,14 +96,14 @@ static void put_hex(struct out *o, uint64_t v)
 static void put_forfeit(struct out *o, const struct journal_header *h,
                         const struct journal_record *r)
 {
-    put_s(o, "\"forfeit\",\"forfeit\":[");
+    PUT_LIT(o, "\"forfeit\",\"forfeit\":[");
     for (int s = 0, k = 0; s < h->seats; s++) {
         if (!((r->res.forfeit >> s) & 1))
             continue;
-        put_s(o, k++ ? "," : "");
+        put_sep(o, k++);
         put_i64(o, s);
     }
-    put_s(o, "],\"reason\":");
+    PUT_LIT(o, "],\"reason\":");
     char *reason = journal__json_string(r->res.reason);
     if (!reason)
         o->full = true;
@@ -98,41 +118,41 @@ size_t journal_format(const struct journal_writer *w,
 {
     struct out o = {buf, buf + len, false};
     int k = h->seats;
-    put_s(&o, "{\"type\":\"game\",\"spec\":");
-    put_s(&o, w->game_json);
-    put_s(&o, ",\"deal\":");
+    PUT_LIT(&o, "{\"type\":\"game\",\"spec\":");
+    put(&o, w->game_json, w->game_len);
+    PUT_LIT(&o, ",\"deal\":");
     put_i64(&o, r->deal);
-    put_s(&o, ",\"lineup\":");
+    PUT_LIT(&o, ",\"lineup\":");
     put_i64(&o, r->lineup);
-    put_s(&o, ",\"rotation\":");
+    PUT_LIT(&o, ",\"rotation\":");
     put_i64(&o, r->rotation);
-    put_s(&o, ",\"seed\":\"");
+    PUT_LIT(&o, ",\"seed\":\"");
     put_hex(&o, r->seed);
-    put_s(&o, "\",\"seats\":[");
+    PUT_LIT(&o, "\",\"seats\":[");
     for (int s = 0; s < k; s++) {
-        put_s(&o, s ? "," : "");
-        put_s(&o, w->name_json[r->agent[s]]);
+        put_sep(&o, s);
+        put(&o, w->name_json[r->agent[s]], w->name_len[r->agent[s]]);
     }
-    put_s(&o, "],\"returns\":[");
+    PUT_LIT(&o, "],\"returns\":[");
     for (int s = 0; s < k; s++) {
-        put_s(&o, s ? "," : "");
+        put_sep(&o, s);
         put_num(&o, r->res.ret[s]);
     }
-    put_s(&o, "],\"ranks\":[");
+    PUT_LIT(&o, "],\"ranks\":[");
     for (int s = 0; s < k; s++) {
-        put_s(&o, s ? "," : "");
+        put_sep(&o, s);
         put_i64(&o, r->res.rank[s]);
     }
-    put_s(&o, "],\"length\":");
+    PUT_LIT(&o, "],\"length\":");
     put_i64(&o, r->res.length);
-    put_s(&o, ",\"wall_us\":");
+    PUT_LIT(&o, ",\"wall_us\":");
     put_i64(&o, r->res.wall_us);
-    put_s(&o, ",\"end\":");
+    PUT_LIT(&o, ",\"end\":");
     if (r->res.forfeit)
         put_forfeit(&o, h, r);
     else
-        put_s(&o, "\"normal\"");
-    put_s(&o, "}\n");
+        PUT_LIT(&o, "\"normal\"");
+    PUT_LIT(&o, "}\n");
     return o.full ? 0 : (size_t)(o.p - buf);
 }
 

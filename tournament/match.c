@@ -44,24 +44,70 @@ static void forfeit(const struct game *g, struct match_result *r, int seat,
     r->forfeit |= side_seats(g, seat);
 }
 
-/* Asks every seat in acting for its action into joint; an agent that
- * fails, or answers an action id the game does not have, forfeits. */
-static void choose(struct match *m, agent_t *const *agent, uint32_t acting,
-                   int *joint, struct match_result *r)
+/* Records why seat's agent failed: its code rc, or action a out of range. */
+static void failed(const struct game *g, struct match_result *r, int seat,
+                   int rc, int a)
 {
     char why[MATCH_REASON_MAX];
+    if (rc)
+        snprintf(why, sizeof why, "%s (%s)", err_str(rc), err_name(rc));
+    else
+        snprintf(why, sizeof why, "action %d out of range (%s)", a,
+                 err_name(ERR_ILLEGAL_ACTION));
+    forfeit(g, r, seat, why);
+}
+
+/* Asks seat's agent for its action into *a; false (and a forfeit) when
+ * it fails or answers an action id the game does not have. */
+static inline bool ask(const struct game *g, const void *st, agent_t *agent,
+                       int seat, int *a, struct match_result *r)
+{
+    int rc = agent_act(agent, st, seat, a);
+    if (!rc && (unsigned)*a < (unsigned)g->dims.num_actions)
+        return true;
+    failed(g, r, seat, rc, *a);
+    return false;
+}
+
+/* Asks every seat in acting for its action into joint. Returns false if
+ * one of them forfeited. */
+static bool choose(const struct game *g, const void *st,
+                   agent_t *const *agent, uint32_t acting, int *joint,
+                   struct match_result *r)
+{
+    bool ok = true;
     for (; acting; acting &= acting - 1) {
         int seat = __builtin_ctz(acting);
-        int rc = agent_act(agent[seat], m->st, seat, &joint[seat]);
-        if (!rc && joint[seat] >= 0 && joint[seat] < m->g->dims.num_actions)
-            continue;
-        if (rc)
-            snprintf(why, sizeof why, "%s (%s)", err_str(rc), err_name(rc));
-        else
-            snprintf(why, sizeof why, "action %d out of range (%s)",
-                     joint[seat], err_name(ERR_ILLEGAL_ACTION));
-        forfeit(m->g, r, seat, why);
+        ok &= ask(g, st, agent[seat], seat, &joint[seat], r);
     }
+    return ok;
+}
+
+/* Plays st to its end, or to a forfeit; returns the steps applied, or -1
+ * past the game's max_length (a bug in the game). Kept tight: with a
+ * random agent, a move costs little more than this loop. */
+static int play(const struct game *g, void *st, agent_t *const *agent,
+                struct match_result *r)
+{
+    const struct game_def *def = g->def;
+    int joint[GAME_MAX_PLAYERS], length = 0, max = g->dims.max_length;
+    uint32_t acting;
+    while ((acting = def->to_move(g, st))) {
+        if (length >= max)
+            return -1;
+        if (!(acting & (acting - 1))) { /* one seat: the usual case */
+            int seat = __builtin_ctz(acting), a;
+            if (!ask(g, st, agent[seat], seat, &a, r))
+                break;
+            def->apply(g, st, a);
+        } else {
+            if (!choose(g, st, agent, acting, joint, r))
+                break;
+            def->apply_joint(g, st, joint);
+        }
+        length++;
+    }
+    return length;
 }
 
 /* Scores the game and tells every seated agent how it ended. */
@@ -111,32 +157,21 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                struct match_result *r, char *err, size_t errlen)
 {
     const struct game *g = m->g;
-    int joint[GAME_MAX_PLAYERS];
     int64_t t0 = now_us();
-    memset(r, 0, sizeof *r);
+    r->length = 0; /* ret and rank are filled at the end */
+    r->forfeit = 0;
+    r->reason[0] = '\0';
     if (g->def->init(g, m->st, seed, NULL, 0))
         return err_set(err, errlen, ERR_STATE, "%s: init failed", g->spec);
     for (uint32_t s = missing; s; s &= s - 1)
         forfeit(g, r, __builtin_ctz(s), missing_reason);
     for (int s = 0; s < g->dims.players && !missing; s++)
         agent_reseed(agent[s], schedule_agent_seed(seed, s));
-    uint32_t acting;
-    while (!r->forfeit && (acting = g->def->to_move(g, m->st))) {
-        if (r->length >= g->dims.max_length)
-            return err_set(err, errlen, ERR_STATE,
-                           "%s: deal seed %016llx runs past max_length %d "
-                           "(a bug in the game)",
-                           g->spec, (unsigned long long)seed,
-                           g->dims.max_length);
-        choose(m, agent, acting, joint, r);
-        if (r->forfeit)
-            break;
-        if (acting & (acting - 1))
-            g->def->apply_joint(g, m->st, joint);
-        else
-            g->def->apply(g, m->st, joint[__builtin_ctz(acting)]);
-        r->length++;
-    }
+    if (!missing && (r->length = play(g, m->st, agent, r)) < 0)
+        return err_set(err, errlen, ERR_STATE,
+                       "%s: deal seed %016llx runs past max_length %d "
+                       "(a bug in the game)",
+                       g->spec, (unsigned long long)seed, g->dims.max_length);
     finish(m, agent, missing, r, t0);
     return 0;
 }

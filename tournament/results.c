@@ -153,11 +153,31 @@ static int raw_cmp(const void *pa, const void *pb)
     return a->j - b->j;
 }
 
+/* Sorts raw by deal and pair. A run's results arrive nearly in deal
+ * order: then only each deal's few results need sorting. */
+static void sort_raw(struct results_raw *raw, int64_t n)
+{
+    int64_t k = 1;
+    while (k < n && raw[k].deal >= raw[k - 1].deal)
+        k++;
+    if (k < n) {
+        qsort(raw, (size_t)n, sizeof *raw, raw_cmp);
+        return;
+    }
+    for (k = 1; k < n; k++) { /* insertion sort: deals stay in place */
+        struct results_raw x = raw[k];
+        int64_t j = k;
+        for (; j > 0 && raw_cmp(&raw[j - 1], &x) > 0; j--)
+            raw[j] = raw[j - 1];
+        raw[j] = x;
+    }
+}
+
 /* Sorts the raw results and sums them per deal and pair. */
 static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
 {
     struct results *r = l->r;
-    qsort(l->raw, (size_t)l->nraw, sizeof *l->raw, raw_cmp);
+    sort_raw(l->raw, l->nraw);
     r->pair = mem_alloc(sizeof *r->pair * (size_t)(l->nraw + 1));
     r->deal = mem_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
     r->start = mem_alloc(sizeof *r->start * (size_t)(l->nraw + 2));
