@@ -354,10 +354,12 @@ static void test_named_bots_misbehave(void **state)
               "for m in acts():\n    s.send(b'\\xc1 not msgpack')\n");
     write_bot(dir, "illegal",
               "for m in acts():\n    ans(m, max(m['legal']) + 1)\n");
+    write_bot(dir, "flood", "while True:\n    ans({'id': 123456}, 0)\n");
     write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
-    const char *name[] = {"sleeper", "garbage", "illegal", "exiter"};
-    const int code[] = {ERR_TIMEOUT, ERR_PROTO, ERR_ILLEGAL_ACTION, ERR_IO};
-    for (int i = 0; i < 4; i++) {
+    const char *name[] = {"sleeper", "garbage", "illegal", "flood", "exiter"};
+    const int code[] = {ERR_TIMEOUT, ERR_PROTO, ERR_ILLEGAL_ACTION, ERR_PROTO,
+                        ERR_IO};
+    for (int i = 0; i < 5; i++) {
         char *text = play_named(dir, name[i], 300, &st);
         assert_int_equal(st.played, GAMES);
         assert_int_equal(count_forfeits(text), GAMES);
