@@ -94,7 +94,6 @@ static int bot_act(void *self, const struct game *g, const void *st, int seat,
     struct bot *b = self;
     char buf[REMOTE_MSG_MAX];
     size_t len = 0;
-    int64_t a = -1;
     int rc = b->broken ? ERR_IO : 0;
     if (!rc && !b->sock)
         rc = connect_hub(b);
@@ -103,11 +102,8 @@ static int bot_act(void *self, const struct game *g, const void *st, int seat,
         botmsg_act(&b->out, &b->req, g, st, seat);
         rc = ask(b, buf, &len);
     }
-    rc = rc ? rc : botmsg_read_action(buf, len, b->req.id, &a);
-    if (!rc && !botmsg_is_legal(&b->req, a))
-        rc = ERR_ILLEGAL_ACTION;
+    rc = rc ? rc : botmsg_read_answer(&b->req, buf, len, action);
     b->broken = rc != 0;
-    *action = (int)a;
     return rc;
 }
 

@@ -66,7 +66,7 @@ void botmsg_req_fini(struct botmsg_req *q)
     q->obs = NULL;
 }
 
-bool botmsg_is_legal(const struct botmsg_req *q, int64_t action)
+static bool is_legal(const struct botmsg_req *q, int64_t action)
 {
     for (int i = 0; i < q->nlegal; i++)
         if (q->legal[i] == action)
@@ -172,17 +172,18 @@ static bool unpack_map(msgpack_unpacked *u, const char *buf, size_t len)
            off == len && u->data.type == MSGPACK_OBJECT_MAP;
 }
 
-int botmsg_read_action(const char *buf, size_t len, uint64_t id,
-                       int64_t *action)
+int botmsg_read_answer(const struct botmsg_req *q, const char *buf,
+                       size_t len, int *action)
 {
     msgpack_unpacked u;
-    int64_t got;
+    int64_t got, a = -1;
     bool ok = unpack_map(&u, buf, len) &&
               is_str(lookup(&u.data, "type"), "action") &&
-              get_int(&u.data, "id", &got) && (uint64_t)got == id &&
-              get_int(&u.data, "action", action);
+              get_int(&u.data, "id", &got) && (uint64_t)got == q->id &&
+              get_int(&u.data, "action", &a);
     msgpack_unpacked_destroy(&u);
-    return ok ? 0 : ERR_PROTO;
+    *action = (int)a;
+    return !ok ? ERR_PROTO : is_legal(q, a) ? 0 : ERR_ILLEGAL_ACTION;
 }
 
 int botmsg_read_hello(const char *buf, size_t len, char *name)

@@ -32,9 +32,6 @@ struct botmsg_req {
 void botmsg_act(msgpack_sbuffer *out, struct botmsg_req *q,
                 const struct game *g, const void *st, int seat);
 
-/* Whether action is among the legal actions of q's last act request. */
-bool botmsg_is_legal(const struct botmsg_req *q, int64_t action);
-
 /* Allocates q's buffers for game g and sets its deadline. Returns 0 or
  * ERR_NOMEM; botmsg_req_fini frees them (safe on a zeroed q). */
 int botmsg_req_init(struct botmsg_req *q, const struct game *g,
@@ -50,11 +47,12 @@ void botmsg_result(msgpack_sbuffer *out, const struct botmsg_req *q,
 /* Builds into out (cleared first) the arena's answer to a hello. */
 void botmsg_welcome(msgpack_sbuffer *out, const char *game);
 
-/* Reads the answer to request id from buf: *action gets its action.
- * Returns 0, or ERR_PROTO when buf is not one msgpack map of type
- * "action" with that id and an integer action. */
-int botmsg_read_action(const char *buf, size_t len, uint64_t id,
-                       int64_t *action);
+/* Reads the answer to q's last act request from buf: *action gets its
+ * action. Returns 0, ERR_PROTO when buf is not one msgpack map of type
+ * "action" with q's id and an integer action, or ERR_ILLEGAL_ACTION when
+ * that action was not among the legal ones sent. */
+int botmsg_read_answer(const struct botmsg_req *q, const char *buf,
+                       size_t len, int *action);
 
 /* Reads a hello: name gets the bot's name (BOTMSG_NAME_MAX bytes).
  * Returns 0, or ERR_PROTO when buf is not a hello with a name of 1 to

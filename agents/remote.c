@@ -152,7 +152,6 @@ static int remote_act(void *self, const struct game *g, const void *st,
     struct remote *r = self;
     char buf[REMOTE_MSG_MAX];
     size_t len;
-    int64_t a = -1;
     int rc = r->broken ? ERR_IO : 0;
     if (!rc && !r->sock)
         rc = start(r, g);
@@ -162,11 +161,8 @@ static int remote_act(void *self, const struct game *g, const void *st,
         rc = send_out(r);
     }
     rc = rc ? rc : receive(r, r->req.deadline_ms, buf, &len);
-    rc = rc ? rc : botmsg_read_action(buf, len, r->req.id, &a);
-    if (!rc && !botmsg_is_legal(&r->req, a))
-        rc = ERR_ILLEGAL_ACTION;
+    rc = rc ? rc : botmsg_read_answer(&r->req, buf, len, action);
     r->broken = rc != 0;
-    *action = (int)a;
     return rc;
 }
 

@@ -62,6 +62,7 @@ static void failed(const struct game *g, struct match_result *r, int seat,
 static inline bool ask(const struct game *g, const void *st, agent_t *agent,
                        int seat, int *a, struct match_result *r)
 {
+    *a = -1; /* what a failing agent is reported to have answered */
     int rc = agent_act(agent, st, seat, a);
     if (!rc && (unsigned)*a < (unsigned)g->dims.num_actions)
         return true;
