@@ -51,8 +51,10 @@
  *   to hold none (a miss, a laid Book; a hidden draw clears it).
  *   Determinization keeps those known cards in place and redeals every
  *   other unseen card: the unknown part of each other hand is filled at
- *   random with commodities that hand is not known to lack (the hands
- *   lacking most first), the rest becomes the pack in random order. After
+ *   random with commodities that hand is not known to lack, never
+ *   reaching eight of one (a whole Book is always laid at once, so a
+ *   world holding one could never lay it and would deadlock), the hands
+ *   lacking most first; the rest becomes the pack in random order. After
  *   RETRIES dead ends it keeps the true hands (they fit) and reshuffles
  *   only the pack.
  * - The view's history keeps the last HIST events of the game.
@@ -483,19 +485,27 @@ static int view(const struct game *g, const void *vst, int seat,
 
 /* ==== determinization ================================================== */
 
-/* Takes one card at random from pool[0..*k) that seat s may hold (not a
- * commodity s is known to lack), removing it; -1 if there is none. */
-static int take(const struct authors_state *st, int s, uint8_t *pool, int *k,
-                struct rng *rng)
+/* True if a hand holding have[] may get one more c: not a commodity the
+ * hand is known to lack, and never an eighth card, since a whole Book is
+ * laid down at once (G3) and so is never held. */
+static bool fits(uint16_t voids, const uint8_t *have, int c)
+{
+    return !((voids >> c) & 1) && have[c] < COPIES - 1;
+}
+
+/* Takes one card at random from pool[0..*k) that seat s, holding have[],
+ * may get (fits), removing it; -1 if there is none. */
+static int take(const struct authors_state *st, int s, const uint8_t *have,
+                uint8_t *pool, int *k, struct rng *rng)
 {
     int fit = 0;
     for (int i = 0; i < *k; i++)
-        fit += !((st->voids[s] >> pool[i]) & 1);
+        fit += fits(st->voids[s], have, pool[i]);
     if (fit == 0)
         return -1;
     int j = (int)rng_below(rng, (uint32_t)fit);
     for (int i = 0; i < *k; i++) {
-        if ((st->voids[s] >> pool[i]) & 1 || j-- > 0)
+        if (!fits(st->voids[s], have, pool[i]) || j-- > 0)
             continue;
         int c = pool[i];
         pool[i] = pool[--*k];
@@ -530,7 +540,7 @@ static bool redeal(const struct game *g, struct authors_state *st, int seat,
         for (int c = 0; c < NCOM; c++)
             room -= st->known[s][c];
         for (; room > 0; room--) {
-            int c = take(st, s, pool, &k, rng);
+            int c = take(st, s, hands[s], pool, &k, rng);
             if (c < 0)
                 return false;
             hands[s][c]++;

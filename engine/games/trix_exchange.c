@@ -50,11 +50,19 @@
  *   The commodities offered or given are private.
  * - Action ids: 0 "pass"; 1 + 3k + (j - 1) "offer j <commodity k>";
  *   28 + k "give <commodity k>".
- * - Determinization: the cards of the other hands are pooled and redealt
- *   keeping hand sizes. What a seat learned in its own swaps (the
- *   commodity it handed a partner) is not pinned: the partner may have
- *   traded it on, and tracking lower bounds per hand is left out.
+ * - What a seat knows of other hands (kept per seat in the state): the
+ *   cards it handed a partner in a swap, or the cornerer when giving, are
+ *   in that hand until that hand trades or gives again. Such a later trade
+ *   of j cards is public but its commodity is not (G6), so every count the
+ *   seat knows in that hand drops by j (floored at 0; the swap partner,
+ *   who saw the commodity, drops only that one). A corner clears its
+ *   commodity; a new deal clears everything.
+ * - Determinization: the other hands keep the cards the seat knows are
+ *   there; the rest of their cards are pooled and redealt keeping hand
+ *   sizes. The other seats' knowledge, hidden from the seat and no longer
+ *   true of the new hands, is cleared.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -136,6 +144,7 @@ struct tx_state {
     int32_t nhist;
     struct event hist[HIST]; /* ring: event i at hist[i % HIST] */
     uint8_t deck[TRIX_CARDS];
+    uint8_t known[MAXP][MAXP][NCOM]; /* [o][h][c]: c seat o knows h holds */
 };
 
 /* ==== helpers ========================================================== */
@@ -195,6 +204,7 @@ static int deal(const struct game *g, struct tx_state *st, const uint8_t *pre,
     memset(st->called, 0, sizeof st->called);
     memset(st->partner, NO_SEAT, sizeof st->partner);
     memset(st->swapped, 0, sizeof st->swapped);
+    memset(st->known, 0, sizeof st->known);
     st->nhist = 0;
     return 0;
 }
@@ -234,6 +244,31 @@ static int configure(const struct param_values *p, struct game_dims *d,
     d->ret_low = -1;
     d->ret_high = 1;
     return 0;
+}
+
+/* ==== what each seat knows of the other hands ========================= */
+
+static void lower(uint8_t *k, int j)
+{
+    *k = *k > j ? (uint8_t)(*k - j) : 0;
+}
+
+/* Hand h has just handed over j cards of commodity c: what the others
+ * knew h holds drops by j, for c only in the eyes of seer, who took them
+ * and saw c; the others saw only j and cannot tell which count fell. */
+static void handed(const struct game *g, struct tx_state *st, int h, int c,
+                   int j, int seer)
+{
+    for (int o = 0; o < np(g); o++)
+        for (int k = 0; k < NCOM; k++)
+            if (o == seer ? k == c : o != h)
+                lower(&st->known[o][h][k], j);
+}
+
+/* Seat o has just put j cards of c in hand h. */
+static void learn(struct tx_state *st, int o, int h, int c, int j)
+{
+    st->known[o][h][c] = (uint8_t)(st->known[o][h][c] + j);
 }
 
 /* ==== rules ============================================================ */
@@ -331,6 +366,9 @@ static bool corner(const struct game *g, struct tx_state *st, int s, int c)
     st->score[s] += corner_value[c];
     st->cnt[s][c] = 0; /* set aside */
     st->cornered |= (uint16_t)(1u << c);
+    for (int o = 0; o < MAXP; o++)
+        for (int h = 0; h < MAXP; h++)
+            st->known[o][h][c] = 0;
     log_event(st, EV_CORNER, s, c, corner_value[c]);
     if (++st->ncorners == 1) {
         st->cornerer = (uint8_t)s;
@@ -365,8 +403,13 @@ static void check_cap(const struct game *g, struct tx_state *st)
 }
 
 /* a and b swap: a gives j of ca, b gives j of cb. */
-static void swap(struct tx_state *st, int a, int ca, int b, int cb, int j)
+static void swap(const struct game *g, struct tx_state *st, int a, int ca,
+                 int b, int cb, int j)
 {
+    handed(g, st, a, ca, j, b);
+    handed(g, st, b, cb, j, a);
+    learn(st, a, b, ca, j);
+    learn(st, b, a, cb, j);
     st->cnt[a][ca] -= (uint8_t)j;
     st->cnt[b][cb] -= (uint8_t)j;
     st->cnt[a][cb] += (uint8_t)j;
@@ -378,13 +421,13 @@ static void swap(struct tx_state *st, int a, int ca, int b, int cb, int j)
 }
 
 /* Pairs the seats of list[0..k) in order; returns the unpaired one or -1. */
-static int pair_up(struct tx_state *st, const uint8_t *list, int k,
-                   const int *actions)
+static int pair_up(const struct game *g, struct tx_state *st,
+                   const uint8_t *list, int k, const int *actions)
 {
     for (int i = 0; i + 1 < k; i += 2) {
         int a = list[i], b = list[i + 1];
         int ja = (actions[a] - 1) % 3 + 1, jb = (actions[b] - 1) % 3 + 1;
-        swap(st, a, (actions[a] - 1) / 3, b, (actions[b] - 1) / 3,
+        swap(g, st, a, (actions[a] - 1) / 3, b, (actions[b] - 1) / 3,
              ja < jb ? ja : jb);
     }
     return k % 2 ? list[k - 1] : -1;
@@ -405,13 +448,13 @@ static void trade_round(const struct game *g, struct tx_state *st,
     }
     for (int j = 0; j < 3; j++) {
         rng_shuffle_u8(&st->rng, by[j], nby[j]);
-        int rest = pair_up(st, by[j], nby[j], actions);
+        int rest = pair_up(g, st, by[j], nby[j], actions);
         if (rest >= 0)
             left[nleft++] = (uint8_t)rest;
     }
     if (opt(g, P_CHANGE)) {
         rng_shuffle_u8(&st->rng, left, nleft);
-        pair_up(st, left, nleft, actions);
+        pair_up(g, st, left, nleft, actions);
     }
     st->rounds++;
     check_corners(g, st);
@@ -425,6 +468,8 @@ static void give_round(const struct game *g, struct tx_state *st,
         if (!((acting >> s) & 1))
             continue;
         int c = actions[s] - GIVE;
+        handed(g, st, s, c, 1, st->cornerer);
+        learn(st, s, st->cornerer, c, 1);
         st->cnt[s][c]--;
         st->cnt[st->cornerer][c]++;
         log_event(st, EV_GIVE, s, st->cornerer, 1);
@@ -619,24 +664,42 @@ static int view(const struct game *g, const void *vst, int seat,
 
 /* ==== determinization ================================================== */
 
+/* Deals hand h the cards seat knows it holds, taken from the pool counts
+ * left[]; returns how many more cards h must get. */
+static int place_known(struct tx_state *st, int seat, int h, int *left)
+{
+    int room = held(st, h);
+    for (int c = 0; c < NCOM; c++) {
+        int k = st->known[seat][h][c];
+        assert(k <= left[c] && k <= room); /* knowledge is always true */
+        st->cnt[h][c] = (uint8_t)k;
+        left[c] -= k;
+        room -= k;
+    }
+    return room;
+}
+
 static void determinize(const struct game *g, void *vst, int seat,
                         struct rng *rng)
 {
     struct tx_state *st = vst;
-    uint8_t pool[TRIX_CARDS];
-    int n = np(g), k = 0, size[MAXP];
-    for (int s = 0; s < n; s++) {
-        size[s] = held(st, s);
-        for (int c = 0; c < NCOM && s != seat; c++) {
-            for (int i = 0; i < st->cnt[s][c]; i++)
-                pool[k++] = (uint8_t)c;
-            st->cnt[s][c] = 0;
-        }
-    }
+    uint8_t pool[TRIX_CARDS], known_self[MAXP][NCOM];
+    int n = np(g), k = 0, room[MAXP] = {0}, left[NCOM] = {0};
+    for (int h = 0; h < n; h++)
+        for (int c = 0; c < NCOM && h != seat; c++)
+            left[c] += st->cnt[h][c];
+    for (int h = 0; h < n; h++)
+        room[h] = h == seat ? 0 : place_known(st, seat, h, left);
+    for (int c = 0; c < NCOM; c++)
+        for (int i = 0; i < left[c]; i++)
+            pool[k++] = (uint8_t)c;
     rng_shuffle_u8(rng, pool, k);
-    for (int s = 0, used = 0; s < n; s++)
-        for (int i = 0; s != seat && i < size[s]; i++)
-            st->cnt[s][pool[used++]]++;
+    for (int h = 0, used = 0; h < n; h++)
+        for (int i = 0; i < room[h]; i++)
+            st->cnt[h][pool[used++]]++;
+    memcpy(known_self, st->known[seat], sizeof known_self);
+    memset(st->known, 0, sizeof st->known);
+    memcpy(st->known[seat], known_self, sizeof known_self);
     rng_seed(&st->rng, rng_next(rng));
 }
 

@@ -358,6 +358,83 @@ static void test_cap(void **state)
     assert_true(r[0] == 0 && r[1] == 0 && r[2] == 0);
 }
 
+/* Counts seat's own cards per commodity (Gold..Alum) from its view. */
+static void held_all(struct ta *t, int seat, int *out)
+{
+    static const char *const names[9] = {"Gold", "Zinc", "Iron",
+                                         "Salt", "Lime", "Coal",
+                                         "Lead", "Mica", "Alum"};
+    for (int c = 0; c < 9; c++)
+        out[c] = held(t, seat, names[c]);
+}
+
+/* No hand of d holds a whole Book: G3 lays eight of a commodity down the
+ * moment one hand has them, so no reachable state shows eight in a hand,
+ * and a determinization must be a state the seat could be in. */
+static void assert_no_book_in_hand(struct ta *d, int players)
+{
+    int k[9];
+    for (int s = 0; s < players; s++) {
+        held_all(d, s, k);
+        for (int c = 0; c < 9; c++)
+            if (k[c] >= 8)
+                fail_msg("determinized seat %d holds %d of commodity %d", s,
+                         k[c], c);
+    }
+}
+
+/* Plays d out at random; every seat to act must have a legal action (a
+ * search agent's playout that meets a seat with none forfeits). */
+static void assert_playout_ends(struct ta *d, struct rng *r)
+{
+    int acts[64];
+    for (int i = 0; i < 2000 && !game_is_terminal(&d->g, d->st); i++) {
+        int s = game_current_seat(&d->g, d->st);
+        int n = d->g.def->legal(&d->g, d->st, s, acts);
+        if (n <= 0)
+            fail_msg("seat %d to act with no legal action", s);
+        assert_int_equal(
+            game_apply(&d->g, d->st, s, acts[rng_below(r, (uint32_t)n)]), 0);
+    }
+    assert_true(game_is_terminal(&d->g, d->st));
+}
+
+/* Determinizations over seeded random games, for every seat at every
+ * step: no hand holds eight of a commodity (G3), and a random playout
+ * from one of them ends. The unseen cards are often eight of one
+ * commodity (no one has asked for it), and a large hand may take them
+ * all unless determinize caps each commodity at seven; such a world can
+ * never lay that Book, and once the other hands and the pack run out its
+ * holder is to act with nobody to ask. */
+static void test_determinize_no_whole_book(void **state)
+{
+    (void)state;
+    const char *specs[] = {"trix_authors(players=3)", "trix_authors"};
+    struct rng r;
+    rng_seed(&r, 2024);
+    for (int i = 0; i < 2; i++) {
+        struct ta t;
+        start(&t, specs[i]);
+        int players = t.g.dims.players, acts[64];
+        assert_int_equal(game_init(&t.g, t.st, 40 + (uint64_t)i, NULL, 0), 0);
+        while (!game_is_terminal(&t.g, t.st)) {
+            for (int s = 0; s < players; s++)
+                for (int k = 0; k < 4; k++) {
+                    struct ta d = t;
+                    t.g.def->determinize(&d.g, d.st, s, &r);
+                    assert_no_book_in_hand(&d, players);
+                    if (k == 0 && s == 0)
+                        assert_playout_ends(&d, &r);
+                }
+            int p = game_current_seat(&t.g, t.st);
+            int n = t.g.def->legal(&t.g, t.st, p, acts);
+            assert_int_equal(game_apply(&t.g, t.st, p,
+                                        acts[rng_below(&r, (uint32_t)n)]),
+                             0);
+        }
+    }
+}
+
 static void run_conformance(const char *spec)
 {
     char err[512];
@@ -395,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_whole_game),
         cmocka_unit_test(test_tie),
         cmocka_unit_test(test_cap),
+        cmocka_unit_test(test_determinize_no_whole_book),
         cmocka_unit_test(test_configure_and_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -261,6 +261,94 @@ static void test_round_cap(void **state)
         assert_int_equal(view_int(&t, 0, "scores", s), 0);
 }
 
+/* The least and greatest number of commodity name that seat h holds over
+ * many determinizations of t for seat; each keeps h's hand size. */
+static void det_range(struct ttx *t, int seat, int h, const char *name,
+                      int *lo, int *hi)
+{
+    struct rng r;
+    rng_seed(&r, 99);
+    int size = view_int(t, 0, "hand_sizes", h);
+    *lo = 99;
+    *hi = -1;
+    for (int i = 0; i < 1000; i++) {
+        struct ttx d = *t;
+        t->g.def->determinize(&d.g, d.st, seat, &r);
+        assert_int_equal(view_int(&d, 0, "hand_sizes", h), size);
+        int k = holding(&d, h, name);
+        *lo = k < *lo ? k : *lo;
+        *hi = k > *hi ? k : *hi;
+    }
+}
+
+/* What a seat learns in its own swaps (G6: who swapped with whom and how
+ * many is public, the commodities are not). Three players: seat 0 holds
+ * Gold 2, Zinc 2, Iron 2, Salt 4; seats 1 and 2 Gold 3, Zinc 3, Iron 3,
+ * Salt 2 each.
+ * Round 1: seat 0 offers 2 Salt, seat 1 2 Gold, seat 2 passes: seats 0
+ * and 1 swap two. Seat 0 handed seat 1 two Salt, so in every world seat 0
+ * can imagine seat 1 holds at least 2 Salt (it holds 4: its 2 and
+ * seat 0's), and at most the 6 Salt seat 0 does not hold; seat 1
+ * likewise knows seat 0 holds at least 2 Gold. Seat 2 saw only the swap
+ * and may imagine seat 1 with fewer than 2 Salt (seats 0 and 1 hold 6
+ * Salt in 21 cards: about one world in twenty).
+ * Round 2: seat 1 offers 1 Zinc, seat 2 1 Iron: they swap one. Seat 0
+ * cannot tell which commodity seat 1 gave, perhaps a Salt, so it now
+ * knows only one Salt in seat 1, and one is possible. Seat 1 knows it
+ * gave Zinc, so its knowledge of seat 0 is untouched and seat 2 now holds
+ * at least one Zinc. */
+static void test_determinize_keeps_own_swaps(void **state)
+{
+    (void)state;
+    int cnt[3][9] = {{2, 2, 2, 4}, {3, 3, 3, 2}, {3, 3, 3, 2}};
+    struct ttx t;
+    int lo, hi;
+    start(&t, "trix_exchange(players=3)", cnt);
+    const char *r1[3] = {"offer 2 Salt", "offer 2 Gold", "pass"};
+    round_of(&t, r1);
+    assert_int_equal(holding(&t, 1, "Salt"), 4);
+    det_range(&t, 0, 1, "Salt", &lo, &hi);
+    assert_int_equal(lo, 2);
+    assert_int_equal(hi, 6); /* all six Salt seat 0 does not hold */
+    det_range(&t, 1, 0, "Gold", &lo, &hi);
+    assert_int_equal(lo, 2);
+    det_range(&t, 2, 1, "Salt", &lo, &hi);
+    assert_true(lo < 2);
+    const char *r2[3] = {"pass", "offer 1 Zinc", "offer 1 Iron"};
+    round_of(&t, r2);
+    det_range(&t, 0, 1, "Salt", &lo, &hi);
+    assert_int_equal(lo, 1);
+    det_range(&t, 1, 0, "Gold", &lo, &hi);
+    assert_int_equal(lo, 2);
+    det_range(&t, 1, 2, "Zinc", &lo, &hi);
+    assert_true(lo >= 1);
+}
+
+/* Cards given to the cornerer (G3: the giver chooses, hidden from the
+ * others) stay with him in the giver's determinizations. In the seed's
+ * settlement deal (play_settlement) seat 0 gives seat 1 two Salt and
+ * seat 2 three, after seat 1's Zinc corner; seat 1 then holds 3 Gold and
+ * 5 Salt. */
+static void test_determinize_keeps_given(void **state)
+{
+    (void)state;
+    int cnt[3][9] = {{5, 0, 1, 4}, {3, 7, 0, 1}, {0, 1, 7, 3}};
+    struct ttx t;
+    int lo, hi;
+    start(&t, "trix_exchange(players=3)", cnt);
+    const char *r1[3] = {"pass", "offer 1 Salt", "offer 1 Zinc"};
+    round_of(&t, r1);
+    const char *give2[3] = {"give Salt", NULL, "give Salt"};
+    round_of(&t, give2);
+    round_of(&t, give2);
+    const char *give1[3] = {NULL, NULL, "give Salt"};
+    round_of(&t, give1);
+    det_range(&t, 0, 1, "Salt", &lo, &hi);
+    assert_int_equal(lo, 2);
+    det_range(&t, 2, 1, "Salt", &lo, &hi);
+    assert_int_equal(lo, 3);
+}
+
 /* A uniformly random legal action in a legal mask row. */
 static int pick(const uint64_t *mask, int words, struct rng *r)
 {
@@ -387,6 +475,8 @@ int main(void)
         cmocka_unit_test(test_numbers_called),
         cmocka_unit_test(test_corner_order_and_values),
         cmocka_unit_test(test_round_cap),
+        cmocka_unit_test(test_determinize_keeps_own_swaps),
+        cmocka_unit_test(test_determinize_keeps_given),
         cmocka_unit_test(test_env_joint),
         cmocka_unit_test(test_venv_joint),
         cmocka_unit_test(test_configure_and_conformance),
