@@ -2,13 +2,16 @@
 """bench-tournament.py — the tournament harness's overhead, measured.
 
 For each game, alternates in one run: `parlor bench GAME` (random playouts
-calling the game directly: deals per second, one thread) and `parlor
-tournament` of two random agents over enough deals for about the same
-time, with 1 and with 2 jobs. Prints, per round and as the median over
-rounds, the tournament's whole-command throughput (process start to
-summary printed, journal on disk) over the bench's, per job:
+calling the game directly: deals per second, one thread per process) and
+`parlor tournament` of two random agents over enough deals for about the
+same time, with 1 and with 2 jobs. The baseline for J jobs is J bench
+processes run at once (their deals/s summed): on machines whose CPUs
+share a core, two threads do not run twice as fast as one, and that is
+not the harness's doing. Prints, per round and as the median over rounds,
+the tournament's whole-command throughput (process start to summary
+printed, journal on disk) over the baseline:
 
-    efficiency = games/s of the tournament / (jobs x deals/s of bench)
+    efficiency = games/s of the tournament / deals/s of J benches
 
 so 1.00 means no overhead, and the overhead is 1 - efficiency. Slices
 alternate so that machine noise hits both sides alike.
@@ -26,11 +29,19 @@ import tempfile
 import time
 
 
-def bench(binary, game, seconds):
-    out = subprocess.run([binary, "bench", game, "--seconds", str(seconds),
-                          "--json"], check=True, capture_output=True,
-                         text=True).stdout
-    return json.loads(out)["deals_per_sec"]
+def bench(binary, game, seconds, jobs):
+    """deals/s of jobs bench processes running at once, summed."""
+    procs = [subprocess.Popen([binary, "bench", game, "--seconds",
+                               str(seconds), "--json"],
+                              stdout=subprocess.PIPE, text=True)
+             for _ in range(jobs)]
+    total = 0.0
+    for p in procs:
+        out, _ = p.communicate()
+        if p.returncode:
+            raise SystemExit(f"parlor bench {game} failed")
+        total += json.loads(out)["deals_per_sec"]
+    return total
 
 
 def tournament(binary, game, deals, jobs, scratch):
@@ -62,15 +73,16 @@ def main():
             _, per_deal = tournament(a.bin, game, 1, 1, scratch)
             eff = {1: [], 2: []}
             for r in range(a.rounds):
-                base = bench(a.bin, game, a.seconds)
-                deals = max(1, int(base * a.seconds / per_deal))
+                line = f"{game} round {r + 1}:"
                 for jobs in (1, 2):
-                    rate, _ = tournament(a.bin, game, deals * jobs, jobs,
-                                         scratch)
-                    eff[jobs].append(rate / (jobs * base))
-                print(f"{game} round {r + 1}: bench {base:,.0f} deals/s; "
-                      f"efficiency 1 job {eff[1][-1]:.3f}, "
-                      f"2 jobs {eff[2][-1]:.3f}", flush=True)
+                    base = bench(a.bin, game, a.seconds, jobs)
+                    deals = max(1, int(base * a.seconds / per_deal))
+                    rate, _ = tournament(a.bin, game, deals, jobs, scratch)
+                    eff[jobs].append(rate / base)
+                    line += (f" {jobs} job(s): bench {base:,.0f} deals/s, "
+                             f"tournament {rate:,.0f} games/s, efficiency "
+                             f"{eff[jobs][-1]:.3f};")
+                print(line, flush=True)
             print(f"{game}: median efficiency 1 job "
                   f"{statistics.median(eff[1]):.3f}, 2 jobs "
                   f"{statistics.median(eff[2]):.3f} "
