@@ -55,12 +55,13 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
-#define NP 4
-#define NCARDS 28
-#define SETS 7
+#define NP F42_NP
+#define NCARDS F42_CARDS
+#define SETS F42_SETS
 #define A_CALL 28 /* "play c call n" is A_CALL + c */
 #define NUM_ACTIONS 56
 #define STEPS_PER_HAND NCARDS
@@ -93,27 +94,14 @@ static const char *const view_keys[] = {
 };
 
 struct call_suit_forty_two_state {
-    struct rng rng;
-    uint32_t hand[NP];
-    uint32_t played;    /* cards of finished sets this hand (public) */
-    uint32_t lacks[NP]; /* cards each seat was seen not to hold */
-    uint32_t suit;      /* the cards of the current set's declared suit */
-    int32_t score[2];
-    uint8_t over, dealer, turn, leader, ntrick, sets, winner, hands, nhist;
-    uint8_t number; /* declared suit's number, NO_SUIT before a lead */
-    uint8_t called; /* 1 when the leader called the lower number */
-    uint8_t taken[2];
-    uint8_t trick[NP];
-    uint8_t hist[STEPS_PER_HAND][2];
+    struct f42_core c; /* hands, sets, scores, history (trick.h) */
+    uint32_t suit;     /* the cards of the current set's declared suit */
+    uint8_t over;      /* 1 once the game has ended */
+    uint8_t number;    /* declared suit's number, NO_SUIT before a lead */
+    uint8_t called;    /* 1 when the leader called the lower number */
 };
 
 /* ==== card facts ====================================================== */
-
-/* Cards whose upper number is n: ids n(n+1)/2 .. n(n+1)/2 + n. */
-static uint32_t upper_bits(int n)
-{
-    return ((1u << (n + 1)) - 1) << (n * (n + 1) / 2);
-}
 
 /* Cards whose lower number is n: n-n, (n+1)-n, ..., 6-n. */
 static uint32_t lower_bits(int n)
@@ -133,21 +121,11 @@ static int rank(int c, uint32_t suit)
     return trix_is_double(c) ? 100 : trix_sum(c);
 }
 
-static int side(int seat)
-{
-    return seat & 1;
-}
-
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
-
 /* ==== deals ============================================================ */
 
 static void new_set(struct call_suit_forty_two_state *st)
 {
-    st->ntrick = 0;
+    st->c.ntrick = 0;
     st->suit = 0;
     st->number = NO_SUIT;
     st->called = 0;
@@ -156,20 +134,10 @@ static void new_set(struct call_suit_forty_two_state *st)
 static int deal(struct call_suit_forty_two_state *st, const uint8_t *pre,
                 int npre)
 {
-    uint8_t deck[NCARDS];
-    int rc = deck_build(deck, NCARDS, pre, npre, &st->rng);
-    if (rc)
-        return rc;
-    memset(st->hand, 0, sizeof st->hand);
-    memset(st->lacks, 0, sizeof st->lacks);
-    memset(st->taken, 0, sizeof st->taken);
-    for (int i = 0; i < NCARDS; i++)
-        st->hand[(st->dealer + 1 + i) % NP] |= 1u << deck[i];
-    st->played = 0;
-    st->leader = st->turn = (uint8_t)((st->dealer + 1) % NP);
-    st->sets = st->nhist = 0;
+    int rc = f42_deal(&st->c, pre, npre);
+    st->c.leader = st->c.turn; /* the dealer's left leads (seed) */
     new_set(st);
-    return 0;
+    return rc;
 }
 
 static int init(const struct game *g, void *vst, uint64_t seed,
@@ -178,8 +146,8 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     (void)g;
     struct call_suit_forty_two_state *st = vst;
     memset(st, 0, sizeof *st);
-    rng_seed(&st->rng, seed);
-    st->winner = NO_SEAT;
+    rng_seed(&st->c.rng, seed);
+    st->c.winner = NO_SEAT;
     return deal(st, deck, ndeck);
 }
 
@@ -188,18 +156,11 @@ static int configure(const struct param_values *p, struct game_dims *d,
 {
     (void)err;
     (void)errlen;
-    d->players = NP;
-    d->teams = 2;
-    for (int s = 0; s < NP; s++)
-        d->team[s] = (int8_t)side(s);
+    trick_dims(d, NP, true);
     d->num_actions = NUM_ACTIONS;
     d->max_legal = 2 * SETS; /* a leader's 7 cards, each with a call */
     d->obs_size = OBS_SIZE;
-    d->obs_low = 0;
-    d->obs_high = 1;
     d->max_length = STEPS_PER_HAND * (int)p->v[P_MAX_HANDS];
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
@@ -209,27 +170,27 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct call_suit_forty_two_state *st = vst;
-    return st->over ? 0 : 1u << st->turn;
+    return st->over ? 0 : 1u << st->c.turn;
 }
 
 static bool may_call(const struct game *g,
                      const struct call_suit_forty_two_state *st)
 {
-    return !opt(g, P_FIRST_LEAD_ONLY) || st->sets == 0;
+    return !trick_opt(g, P_FIRST_LEAD_ONLY) || st->c.sets == 0;
 }
 
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct call_suit_forty_two_state *st = vst;
-    uint32_t h = st->hand[seat];
+    uint32_t h = st->c.hand[seat];
     int n = 0;
-    if (st->over || seat != st->turn)
+    if (st->over || seat != st->c.turn)
         return 0;
-    if (st->ntrick > 0 && (h & st->suit))
+    if (st->c.ntrick > 0 && (h & st->suit))
         h &= st->suit; /* must follow the declared suit (G4) */
     for (uint32_t r = h; r; r &= r - 1)
         out[n++] = __builtin_ctz(r);
-    if (st->ntrick == 0 && may_call(g, st))
+    if (st->c.ntrick == 0 && may_call(g, st))
         for (uint32_t r = h; r; r &= r - 1)
             out[n++] = A_CALL + __builtin_ctz(r);
     return n;
@@ -239,41 +200,36 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 static void check_game_end(const struct game *g,
                            struct call_suit_forty_two_state *st)
 {
-    int t = opt(g, P_TARGET), a = st->score[0], b = st->score[1];
-    bool capped = st->hands >= opt(g, P_MAX_HANDS);
+    int t = trick_opt(g, P_TARGET), a = st->c.score[0], b = st->c.score[1];
+    bool capped = st->c.hands >= trick_opt(g, P_MAX_HANDS);
     if (!capped && (a == b || (a < t && b < t)))
         return; /* no one past target, or level: play another hand */
     st->over = 1;
-    st->winner = a == b ? DRAWN : a > b ? 0 : 1;
+    st->c.winner = a == b ? DRAWN : a > b ? 0 : 1;
 }
 
 static void end_hand(const struct game *g, struct call_suit_forty_two_state *st)
 {
-    st->score[0] += st->taken[0];
-    st->score[1] += st->taken[1];
-    st->hands++;
+    st->c.score[0] += st->c.taken[0];
+    st->c.score[1] += st->c.taken[1];
+    st->c.hands++;
     check_game_end(g, st);
     if (st->over)
         return;
-    st->dealer = (uint8_t)((st->dealer + 1) % NP);
+    st->c.dealer = (uint8_t)((st->c.dealer + 1) % NP);
     deal(st, NULL, 0);
 }
 
 static void finish_set(const struct game *g,
                        struct call_suit_forty_two_state *st)
 {
-    int best = 0, pts = 1;
-    for (int i = 0; i < NP; i++) {
-        if (rank(st->trick[i], st->suit) > rank(st->trick[best], st->suit))
+    int best = 0;
+    for (int i = 1; i < NP; i++)
+        if (rank(st->c.trick[i], st->suit) > rank(st->c.trick[best], st->suit))
             best = i;
-        pts += trix_points(st->trick[i]);
-        st->played |= 1u << st->trick[i];
-    }
-    int w = (st->leader + best) % NP;
-    st->taken[side(w)] = (uint8_t)(st->taken[side(w)] + pts);
-    st->leader = st->turn = (uint8_t)w;
+    bool hand_over = f42_close_set(&st->c, best);
     new_set(st);
-    if (++st->sets == SETS)
+    if (hand_over)
         end_hand(g, st);
 }
 
@@ -281,56 +237,40 @@ static void declare(struct call_suit_forty_two_state *st, int c, bool call)
 {
     st->called = call;
     st->number = (uint8_t)(call ? trix_lower(c) : trix_upper(c));
-    st->suit = call ? lower_bits(st->number) : upper_bits(st->number);
+    st->suit = call ? lower_bits(st->number) : f42_suit(st->number);
 }
 
 static int apply(const struct game *g, void *vst, int a)
 {
     struct call_suit_forty_two_state *st = vst;
-    int seat = st->turn, c = a % A_CALL;
-    st->hist[st->nhist][0] = (uint8_t)seat;
-    st->hist[st->nhist++][1] = (uint8_t)a;
-    if (st->ntrick == 0)
+    int seat = st->c.turn, c = a % A_CALL;
+    f42_record(&st->c, a);
+    if (st->c.ntrick == 0)
         declare(st, c, a >= A_CALL);
     else if (!(st->suit >> c & 1))
-        st->lacks[seat] |= st->suit; /* void in the declared suit */
-    st->hand[seat] &= ~(1u << c);
-    st->trick[st->ntrick++] = (uint8_t)c;
-    if (st->ntrick < NP)
-        st->turn = (uint8_t)((seat + 1) % NP);
-    else
+        st->c.lacks[seat] |= st->suit; /* void in the declared suit */
+    if (f42_place(&st->c, c))
         finish_set(g, st);
     return 0;
 }
 
 static void returns(const struct game *g, const void *vst, double *out)
 {
-    (void)g;
     const struct call_suit_forty_two_state *st = vst;
-    for (int s = 0; s < NP; s++) {
-        if (!st->over || st->winner == DRAWN)
-            out[s] = 0;
-        else
-            out[s] = side(s) == st->winner ? 1 : -1;
-    }
+    bool decided = st->over && st->c.winner != DRAWN;
+    game_returns_winner(g, decided ? st->c.winner : -1, out);
 }
 
 /* ==== what a seat sees ================================================= */
 
 static int rel(int s, int seat)
 {
-    return (s - seat + NP) % NP;
-}
-
-static void put_cards(float *out, uint32_t h)
-{
-    for (; h; h &= h - 1)
-        out[__builtin_ctz(h)] = 1;
+    return trick_rel(s, seat, NP);
 }
 
 static float score_scale(const struct game *g, int score)
 {
-    float v = (float)score / (float)(opt(g, P_TARGET) + 42);
+    float v = (float)score / (float)(trick_opt(g, P_TARGET) + 42);
     return v > 1 ? 1 : v;
 }
 
@@ -338,21 +278,19 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct call_suit_forty_two_state *st = vst;
     memset(out, 0, OBS_SIZE * sizeof *out);
-    put_cards(out, st->hand[seat]);
-    put_cards(out + 28, st->played);
-    for (int i = 0; i < st->ntrick; i++)
-        out[56 + rel((st->leader + i) % NP, seat) * NCARDS + st->trick[i]] = 1;
+    f42_observe_cards(&st->c, seat, out);
     if (st->number != NO_SUIT)
         out[(st->called ? 175 : 168) + st->number] = 1;
-    out[182 + rel(st->dealer, seat)] = 1;
+    out[182 + rel(st->c.dealer, seat)] = 1;
     if (!st->over)
-        out[186 + rel(st->turn, seat)] = 1;
-    out[190] = st->taken[side(seat)] / 42.0f;
-    out[191] = st->taken[!side(seat)] / 42.0f;
-    out[192] = score_scale(g, st->score[side(seat)]);
-    out[193] = score_scale(g, st->score[!side(seat)]);
+        out[186 + rel(st->c.turn, seat)] = 1;
+    out[190] = st->c.taken[f42_side(seat)] / 42.0f;
+    out[191] = st->c.taken[!f42_side(seat)] / 42.0f;
+    out[192] = score_scale(g, st->c.score[f42_side(seat)]);
+    out[193] = score_scale(g, st->c.score[!f42_side(seat)]);
     for (int s = 0; s < NP; s++)
-        out[194 + rel(s, seat)] = (float)__builtin_popcount(st->hand[s]) / SETS;
+        out[194 + rel(s, seat)] =
+            (float)__builtin_popcount(st->c.hand[s]) / SETS;
 }
 
 static const struct obs_segment layout[] = {
@@ -388,13 +326,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "play %s call %d", card, trix_lower(c));
 }
 
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
-}
-
 static void pack_suit(const struct call_suit_forty_two_state *st,
                       msgpack_packer *pk)
 {
@@ -411,53 +342,16 @@ static void pack_suit(const struct call_suit_forty_two_state *st,
     view_pack_str(pk, text);
 }
 
-static void pack_history(const struct game *g,
-                         const struct call_suit_forty_two_state *st,
-                         msgpack_packer *pk)
-{
-    view_pack_str(pk, "history");
-    msgpack_pack_array(pk, st->nhist);
-    for (int i = 0; i < st->nhist; i++) {
-        char name[GAME_NAME_MAX];
-        action_name(g, st, st->hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
-        view_pack_str(pk, name);
-    }
-}
-
 static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct call_suit_forty_two_state *st = vst;
-    uint32_t h = st->hand[seat];
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, __builtin_ctz(h));
+    f42_pack_hand(pk, st->c.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    msgpack_pack_int(pk, st->c.dealer);
     pack_suit(st, pk);
-    view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
-    for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->leader + i) % NP);
-        pack_card(pk, st->trick[i]);
-    }
-    view_pack_str(pk, "leader");
-    view_pack_seat(pk, st->over ? -1 : st->leader);
-    view_pack_str(pk, "taken");
-    view_pack_u8s(pk, st->taken, 2);
-    view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, st->score[0]);
-    msgpack_pack_int(pk, st->score[1]);
-    view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, NP);
-    for (int s = 0; s < NP; s++)
-        msgpack_pack_int(pk, __builtin_popcount(st->hand[s]));
-    pack_history(g, st, pk);
+    f42_pack_play(g, &st->c, st->over ? -1 : st->c.leader, pk);
     return 0;
 }
 
@@ -469,7 +363,7 @@ static int takers(const struct call_suit_forty_two_state *st, int seat,
 {
     int k = 0;
     for (int s = 0; s < NP; s++)
-        if (s != seat && room[s] > 0 && !(st->lacks[s] >> c & 1))
+        if (s != seat && room[s] > 0 && !(st->c.lacks[s] >> c & 1))
             who[k++] = s;
     return k;
 }
@@ -483,7 +377,7 @@ static bool redeal(const struct call_suit_forty_two_state *st, int seat,
     uint8_t cards[NCARDS];
     int n = 0, room[NP], who[NP];
     for (int s = 0; s < NP; s++)
-        room[s] = __builtin_popcount(st->hand[s]);
+        room[s] = __builtin_popcount(st->c.hand[s]);
     for (uint32_t h = pool; h; h &= h - 1)
         cards[n++] = (uint8_t)__builtin_ctz(h);
     rng_shuffle_u8(rng, cards, n);
@@ -512,17 +406,17 @@ static void determinize(const struct game *g, void *vst, int seat,
     uint32_t pool = 0;
     for (int s = 0; s < NP; s++)
         if (s != seat)
-            pool |= st->hand[s];
+            pool |= st->c.hand[s];
     for (int tries = 0; tries < 64; tries++) {
         uint32_t out[NP] = {0};
         if (!redeal(st, seat, pool, out, rng))
             continue;
         for (int s = 0; s < NP; s++)
             if (s != seat)
-                st->hand[s] = out[s];
+                st->c.hand[s] = out[s];
         break;
     }
-    rng_seed(&st->rng, rng_next(rng));
+    rng_seed(&st->c.rng, rng_next(rng));
 }
 
 /* ==== text ============================================================= */
@@ -533,44 +427,19 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     (void)g;
     const struct call_suit_forty_two_state *st = vst;
     size_t k = 0;
-    char cards[160];
     if (len)
         buf[0] = '\0';
-    text_appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
-                 st->score[0], st->score[1], st->dealer);
-    for (int s = 0; s < NP; s++) {
-        if (seat >= 0 && s != seat)
-            continue;
-        trix_hand_t h = {st->hand[s], 0};
-        trix_hand_format(h, cards, sizeof cards);
-        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
-    }
+    f42_describe_scores(&st->c, buf, len, &k);
+    f42_describe_hands(&st->c, seat, buf, len, &k);
     text_appendf(buf, len, &k, "Set");
     if (st->number != NO_SUIT)
         text_appendf(buf, len, &k, " (%s %d)", st->called ? "call" : "suit",
                      st->number);
-    text_appendf(buf, len, &k, ":");
-    for (int i = 0; i < st->ntrick; i++) {
-        trix_card_name(st->trick[i], cards, sizeof cards);
-        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
-    }
-    text_appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
-                 st->taken[1]);
-    if (st->over)
-        text_appendf(buf, len, &k, "Game over.\n");
-    else
-        text_appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+    f42_describe_set(&st->c, st->over, buf, len, &k);
     return (int)k;
 }
 
 /* ==== the descriptor =================================================== */
-
-static const struct card_codec call_suit_forty_two_cards = {
-    .ncards = NCARDS,
-    .max_copies = 1,
-    .name = trix_card_name,
-    .parse = trix_card_parse,
-};
 
 const struct game_def call_suit_forty_two_game = {
     .name = "call_suit_forty_two",
@@ -582,7 +451,7 @@ const struct game_def call_suit_forty_two_game = {
     .state_size = sizeof(struct call_suit_forty_two_state),
     .params = params,
     .nparams = NPARAMS,
-    .cards = &call_suit_forty_two_cards,
+    .cards = &f42_cards,
     .view_keys = view_keys,
     .test_specs = test_specs,
     .configure = configure,

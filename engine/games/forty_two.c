@@ -51,12 +51,13 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
-#define NP 4
-#define NCARDS 28
-#define TRICKS 7
+#define NP F42_NP
+#define NCARDS F42_CARDS
+#define TRICKS F42_SETS
 #define A_BID 27 /* bid N is A_BID + N */
 #define A_PASS 70
 #define A_NAME 71
@@ -93,29 +94,20 @@ static const char *const view_keys[] = {
 };
 
 struct forty_two_state {
-    struct rng rng;
-    uint32_t hand[NP];
-    uint32_t played;    /* cards of finished sets this hand (public) */
-    uint32_t lacks[NP]; /* cards each seat was seen not to hold */
-    int32_t score[2];
-    uint8_t phase, dealer, turn, high, bidder, trump, leader, ntrick, sets;
-    uint8_t nbids, winner, hands, nhist;
-    uint8_t bid[NP]; /* 0 not yet, A_PASS passed, else the bid */
-    uint8_t trick[NP];
-    uint8_t taken[2];
-    uint8_t hist[STEPS_PER_HAND][2];
+    struct f42_core c; /* hands, sets, scores, history (trick.h) */
+    uint8_t phase;     /* PH_BID .. PH_OVER */
+    uint8_t high;      /* the highest bid, 0 if none */
+    uint8_t bidder;    /* its seat, NO_SEAT if none */
+    uint8_t trump;     /* the named Honor suit, NO_SEAT before naming */
+    uint8_t nbids;     /* bids and passes made this hand */
+    uint8_t bid[NP];   /* 0 not yet, A_PASS passed, else the bid */
 };
 
 /* ==== card facts ====================================================== */
 
-static uint32_t suit_bits(int s)
-{
-    return 0x7fu >> (6 - s) << (s * (s + 1) / 2);
-}
-
 static uint32_t honors(int trump)
 {
-    return suit_bits(trump) | DOUBLES;
+    return f42_suit(trump) | DOUBLES;
 }
 
 /* Strength of card c in a set led in suit led: higher wins (G2). */
@@ -129,33 +121,18 @@ static int strength(int c, int led, int trump)
     return u == led ? s : -1;
 }
 
-static int side(int seat)
-{
-    return seat & 1;
-}
-
 /* ==== deals ============================================================ */
 
 static int deal(struct forty_two_state *st, const uint8_t *pre, int npre)
 {
-    uint8_t deck[NCARDS];
-    int rc = deck_build(deck, NCARDS, pre, npre, &st->rng);
-    if (rc)
-        return rc;
-    memset(st->hand, 0, sizeof st->hand);
-    memset(st->lacks, 0, sizeof st->lacks);
+    int rc = f42_deal(&st->c, pre, npre);
     memset(st->bid, 0, sizeof st->bid);
-    memset(st->taken, 0, sizeof st->taken);
-    for (int i = 0; i < NCARDS; i++)
-        st->hand[(st->dealer + 1 + i) % NP] |= 1u << deck[i];
-    st->played = 0;
     st->phase = PH_BID;
-    st->turn = (uint8_t)((st->dealer + 1) % NP);
     st->high = 0;
     st->bidder = NO_SEAT;
     st->trump = NO_SEAT;
-    st->ntrick = st->sets = st->nbids = st->nhist = 0;
-    return 0;
+    st->nbids = 0;
+    return rc;
 }
 
 static int init(const struct game *g, void *vst, uint64_t seed,
@@ -164,8 +141,8 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     (void)g;
     struct forty_two_state *st = vst;
     memset(st, 0, sizeof *st);
-    rng_seed(&st->rng, seed);
-    st->winner = NO_SEAT;
+    rng_seed(&st->c.rng, seed);
+    st->c.winner = NO_SEAT;
     return deal(st, deck, ndeck);
 }
 
@@ -176,39 +153,27 @@ static int configure(const struct param_values *p, struct game_dims *d,
 {
     (void)err;
     (void)errlen;
-    d->players = NP;
-    d->teams = 2;
-    for (int s = 0; s < NP; s++)
-        d->team[s] = (int8_t)side(s);
+    trick_dims(d, NP, true);
     d->num_actions = NUM_ACTIONS;
     d->max_legal = 43; /* bids 1..42 and pass */
     d->obs_size = OBS_SIZE;
-    d->obs_low = 0;
-    d->obs_high = 1;
     d->max_length = STEPS_PER_HAND * (int)p->v[P_MAX_HANDS];
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
 /* ==== rules ============================================================ */
 
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
-
 static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct forty_two_state *st = vst;
-    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == PH_OVER ? 0 : 1u << st->c.turn;
 }
 
 static int legal_bids(const struct game *g, const struct forty_two_state *st,
                       int *out)
 {
-    int lo = opt(g, P_MIN_BID), n = 0;
+    int lo = trick_opt(g, P_MIN_BID), n = 0;
     if (st->nbids == NP - 1 && st->high == 0) {
         out[0] = A_BID + lo; /* the dealer's forced bid */
         return 1;
@@ -224,10 +189,10 @@ static int legal_bids(const struct game *g, const struct forty_two_state *st,
 /* The cards seat may play now. */
 static uint32_t playable(const struct forty_two_state *st)
 {
-    uint32_t h = st->hand[st->turn];
-    if (st->ntrick == 0)
-        return st->sets == 0 ? h & suit_bits(st->trump) : h;
-    uint32_t follow = h & suit_bits(trix_upper(st->trick[0]));
+    uint32_t h = st->c.hand[st->c.turn];
+    if (st->c.ntrick == 0)
+        return st->c.sets == 0 ? h & f42_suit(st->trump) : h;
+    uint32_t follow = h & f42_suit(trix_upper(st->c.trick[0]));
     return follow ? follow | (h & honors(st->trump)) : h;
 }
 
@@ -235,13 +200,13 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct forty_two_state *st = vst;
     int n = 0;
-    if (st->phase == PH_OVER || seat != st->turn)
+    if (st->phase == PH_OVER || seat != st->c.turn)
         return 0;
     if (st->phase == PH_BID)
         return legal_bids(g, st, out);
     if (st->phase == PH_NAME) {
         for (int s = 0; s <= 6; s++)
-            if (st->hand[seat] & suit_bits(s))
+            if (st->c.hand[seat] & f42_suit(s))
                 out[n++] = A_NAME + s;
         return n;
     }
@@ -254,91 +219,79 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 static void check_game_end(const struct game *g, struct forty_two_state *st,
                            int bidding_side)
 {
-    int t = opt(g, P_TARGET), a = st->score[0], b = st->score[1];
+    int t = trick_opt(g, P_TARGET), a = st->c.score[0], b = st->c.score[1];
     bool over = a >= t || b >= t;
-    if (!over && st->hands < opt(g, P_MAX_HANDS))
+    if (!over && st->c.hands < trick_opt(g, P_MAX_HANDS))
         return;
     st->phase = PH_OVER;
     if (a != b)
-        st->winner = a > b ? 0 : 1;
+        st->c.winner = a > b ? 0 : 1;
     else
-        st->winner = over ? (uint8_t)bidding_side : 2; /* 2: drawn */
+        st->c.winner = over ? (uint8_t)bidding_side : 2; /* 2: drawn */
 }
 
 static void end_hand(const struct game *g, struct forty_two_state *st)
 {
-    int bs = side(st->bidder), made = st->taken[bs];
+    int bs = f42_side(st->bidder), made = st->c.taken[bs];
     if (made >= st->high)
-        st->score[bs] += made;
-    else if (opt(g, P_FULL_PENALTY))
-        st->score[bs] -= st->high;
+        st->c.score[bs] += made;
+    else if (trick_opt(g, P_FULL_PENALTY))
+        st->c.score[bs] -= st->high;
     else
-        st->score[bs] -= st->high - made;
-    st->score[!bs] += st->taken[!bs];
-    st->hands++;
+        st->c.score[bs] -= st->high - made;
+    st->c.score[!bs] += st->c.taken[!bs];
+    st->c.hands++;
     check_game_end(g, st, bs);
     if (st->phase == PH_OVER)
         return;
-    st->dealer = (uint8_t)((st->dealer + 1) % NP);
+    st->c.dealer = (uint8_t)((st->c.dealer + 1) % NP);
     deal(st, NULL, 0);
 }
 
 static void finish_set(const struct game *g, struct forty_two_state *st)
 {
-    int led = trix_upper(st->trick[0]), best = 0, pts = 1;
-    for (int i = 0; i < NP; i++) {
-        if (strength(st->trick[i], led, st->trump) >
-            strength(st->trick[best], led, st->trump))
+    int led = trix_upper(st->c.trick[0]), best = 0;
+    for (int i = 1; i < NP; i++)
+        if (strength(st->c.trick[i], led, st->trump) >
+            strength(st->c.trick[best], led, st->trump))
             best = i;
-        pts += trix_points(st->trick[i]);
-        st->played |= 1u << st->trick[i];
-    }
-    int w = (st->leader + best) % NP;
-    st->taken[side(w)] = (uint8_t)(st->taken[side(w)] + pts);
-    st->leader = st->turn = (uint8_t)w;
-    st->ntrick = 0;
-    if (++st->sets == TRICKS)
+    if (f42_close_set(&st->c, best))
         end_hand(g, st);
 }
 
 static void play(const struct game *g, struct forty_two_state *st, int c)
 {
-    int seat = st->turn;
-    if (st->ntrick > 0) {
-        int led = trix_upper(st->trick[0]);
+    int seat = st->c.turn;
+    if (st->c.ntrick > 0) {
+        int led = trix_upper(st->c.trick[0]);
         uint32_t bit = 1u << c;
-        if (!(bit & (suit_bits(led) | honors(st->trump))))
-            st->lacks[seat] |= suit_bits(led);
+        if (!(bit & (f42_suit(led) | honors(st->trump))))
+            st->c.lacks[seat] |= f42_suit(led);
     }
-    st->hand[seat] &= ~(1u << c);
-    st->trick[st->ntrick++] = (uint8_t)c;
-    if (st->ntrick < NP)
-        st->turn = (uint8_t)((seat + 1) % NP);
-    else
+    if (f42_place(&st->c, c))
         finish_set(g, st);
 }
 
 static void bid(struct forty_two_state *st, int a)
 {
-    int seat = st->turn;
+    int seat = st->c.turn;
     st->bid[seat] = (uint8_t)(a == A_PASS ? A_PASS : a - A_BID);
     if (a != A_PASS) {
         st->high = (uint8_t)(a - A_BID);
         st->bidder = (uint8_t)seat;
     }
     if (++st->nbids < NP) {
-        st->turn = (uint8_t)((seat + 1) % NP);
+        st->c.turn = (uint8_t)((seat + 1) % NP);
         return;
     }
     st->phase = PH_NAME;
-    st->turn = st->bidder;
+    st->c.turn = st->bidder;
 }
 
 static int apply(const struct game *g, void *vst, int a)
 {
     struct forty_two_state *st = vst;
-    st->hist[st->nhist][0] = st->turn;
-    st->hist[st->nhist++][1] = (uint8_t)a;
+    f42_record(&st->c, a);
     if (a < NCARDS) {
         play(g, st, a);
     } else if (a <= A_PASS) {
@@ -346,39 +299,28 @@ static int apply(const struct game *g, void *vst, int a)
     } else {
         st->trump = (uint8_t)(a - A_NAME);
         st->phase = PH_PLAY;
-        st->leader = st->bidder;
+        st->c.leader = st->bidder;
     }
     return 0;
 }
 
 static void returns(const struct game *g, const void *vst, double *out)
 {
-    (void)g;
     const struct forty_two_state *st = vst;
-    for (int s = 0; s < NP; s++) {
-        if (st->phase != PH_OVER || st->winner == 2)
-            out[s] = 0;
-        else
-            out[s] = side(s) == st->winner ? 1 : -1;
-    }
+    bool decided = st->phase == PH_OVER && st->c.winner != 2;
+    game_returns_winner(g, decided ? st->c.winner : -1, out);
 }
 
 /* ==== what a seat sees ================================================= */
 
 static int rel(int s, int seat)
 {
-    return (s - seat + NP) % NP;
-}
-
-static void put_cards(float *out, uint32_t h)
-{
-    for (; h; h &= h - 1)
-        out[__builtin_ctz(h)] = 1;
+    return trick_rel(s, seat, NP);
 }
 
 static float score_scale(const struct game *g, int score)
 {
-    float v = 0.5f + (float)score / (4.0f * (float)opt(g, P_TARGET));
+    float v = 0.5f + (float)score / (4.0f * (float)trick_opt(g, P_TARGET));
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
@@ -386,17 +328,14 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct forty_two_state *st = vst;
     memset(out, 0, OBS_SIZE * sizeof *out);
-    put_cards(out, st->hand[seat]);
-    put_cards(out + 28, st->played);
-    for (int i = 0; i < st->ntrick; i++)
-        out[56 + rel((st->leader + i) % NP, seat) * NCARDS + st->trick[i]] = 1;
+    f42_observe_cards(&st->c, seat, out);
     for (int s = 0; s < NP; s++) {
         int r = rel(s, seat);
         if (st->bid[s] == A_PASS)
             out[169 + 2 * r] = 1;
         else
             out[168 + 2 * r] = st->bid[s] / 42.0f;
-        out[204 + r] = (float)__builtin_popcount(st->hand[s]) / TRICKS;
+        out[204 + r] = (float)__builtin_popcount(st->c.hand[s]) / TRICKS;
     }
     out[176] = st->high / 42.0f;
     if (st->bidder != NO_SEAT)
@@ -404,13 +343,13 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->trump != NO_SEAT)
         out[181 + st->trump] = 1;
     out[188 + st->phase] = 1;
-    out[192 + rel(st->dealer, seat)] = 1;
+    out[192 + rel(st->c.dealer, seat)] = 1;
     if (st->phase != PH_OVER)
-        out[196 + rel(st->turn, seat)] = 1;
-    out[200] = st->taken[side(seat)] / 42.0f;
-    out[201] = st->taken[!side(seat)] / 42.0f;
-    out[202] = score_scale(g, st->score[side(seat)]);
-    out[203] = score_scale(g, st->score[!side(seat)]);
+        out[196 + rel(st->c.turn, seat)] = 1;
+    out[200] = st->c.taken[f42_side(seat)] / 42.0f;
+    out[201] = st->c.taken[!f42_side(seat)] / 42.0f;
+    out[202] = score_scale(g, st->c.score[f42_side(seat)]);
+    out[203] = score_scale(g, st->c.score[!f42_side(seat)]);
 }
 
 static const struct obs_segment layout[] = {
@@ -453,20 +392,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "name %s", trix_suit_name(a - A_NAME));
 }
 
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
-}
-
-static void pack_hand(msgpack_packer *pk, uint32_t h)
-{
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, __builtin_ctz(h));
-}
-
 static void pack_key(msgpack_packer *pk, const char *k)
 {
     view_pack_str(pk, k);
@@ -485,40 +410,6 @@ static void pack_bids(const struct forty_two_state *st, msgpack_packer *pk)
     }
 }
 
-static void pack_trick_history(const struct game *g,
-                               const struct forty_two_state *st,
-                               msgpack_packer *pk)
-{
-    pack_key(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
-    for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->leader + i) % NP);
-        pack_card(pk, st->trick[i]);
-    }
-    pack_key(pk, "leader");
-    view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
-    pack_key(pk, "taken");
-    view_pack_u8s(pk, st->taken, 2);
-    pack_key(pk, "scores");
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, st->score[0]);
-    msgpack_pack_int(pk, st->score[1]);
-    pack_key(pk, "hand_sizes");
-    msgpack_pack_array(pk, NP);
-    for (int s = 0; s < NP; s++)
-        msgpack_pack_int(pk, __builtin_popcount(st->hand[s]));
-    pack_key(pk, "history");
-    msgpack_pack_array(pk, st->nhist);
-    for (int i = 0; i < st->nhist; i++) {
-        char name[GAME_NAME_MAX];
-        action_name(g, st, st->hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
-        view_pack_str(pk, name);
-    }
-}
-
 static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
@@ -526,9 +417,9 @@ static int view(const struct game *g, const void *vst, int seat,
                                          "over"};
     const struct forty_two_state *st = vst;
     pack_key(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
+    f42_pack_hand(pk, st->c.hand[seat]);
     pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    msgpack_pack_int(pk, st->c.dealer);
     pack_key(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     pack_key(pk, "bids");
@@ -542,7 +433,7 @@ static int view(const struct game *g, const void *vst, int seat,
         msgpack_pack_nil(pk);
     else
         view_pack_str(pk, trix_suit_name(st->trump));
-    pack_trick_history(g, st, pk);
+    f42_pack_play(g, &st->c, st->phase == PH_PLAY ? st->c.leader : -1, pk);
     return 0;
 }
 
@@ -567,7 +458,7 @@ static bool try_deal(struct forty_two_state *st, uint32_t pool, int seat,
             if (c == NO_SEAT)
                 continue;
             for (int s = 0; s < NP; s++)
-                if (s != seat && left[s] && !(st->lacks[s] >> c & 1))
+                if (s != seat && left[s] && !(st->c.lacks[s] >> c & 1))
                     opts[k++] = s;
             if (k == 0)
                 return false;
@@ -581,7 +472,7 @@ static bool try_deal(struct forty_two_state *st, uint32_t pool, int seat,
     }
     for (int s = 0; s < NP; s++)
         if (s != seat)
-            st->hand[s] = out[s];
+            st->c.hand[s] = out[s];
     return true;
 }
 
@@ -593,22 +484,22 @@ static void determinize(const struct game *g, void *vst, int seat,
     uint32_t pool = 0;
     int need[NP];
     for (int s = 0; s < NP; s++) {
-        need[s] = __builtin_popcount(st->hand[s]);
+        need[s] = __builtin_popcount(st->c.hand[s]);
         if (s != seat)
-            pool |= st->hand[s];
+            pool |= st->c.hand[s];
     }
     /* Before the first lead the bidder is known to hold the named suit. */
-    bool lead_due = st->phase == PH_PLAY && st->sets == 0 && st->ntrick == 0 &&
-                    st->bidder != seat;
+    bool lead_due = st->phase == PH_PLAY && st->c.sets == 0 &&
+                    st->c.ntrick == 0 && st->bidder != seat;
     uint32_t saved[NP];
-    memcpy(saved, st->hand, sizeof saved);
+    memcpy(saved, st->c.hand, sizeof saved);
     for (int tries = 0; tries < 64; tries++) {
         if (try_deal(st, pool, seat, need, rng) &&
-            (!lead_due || st->hand[st->bidder] & suit_bits(st->trump)))
+            (!lead_due || st->c.hand[st->bidder] & f42_suit(st->trump)))
             break;
-        memcpy(st->hand, saved, sizeof saved);
+        memcpy(st->c.hand, saved, sizeof saved);
     }
-    rng_seed(&st->rng, rng_next(rng));
+    rng_seed(&st->c.rng, rng_next(rng));
 }
 
 /* ==== text ============================================================= */
@@ -619,44 +510,20 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     (void)g;
     const struct forty_two_state *st = vst;
     size_t k = 0;
-    char cards[160];
     if (len)
         buf[0] = '\0';
-    text_appendf(buf, len, &k, "Scores: side 0+2 %d, side 1+3 %d. Dealer %d.\n",
-                 st->score[0], st->score[1], st->dealer);
+    f42_describe_scores(&st->c, buf, len, &k);
     if (st->bidder != NO_SEAT)
         text_appendf(buf, len, &k, "High bid %d by seat %d. Honors: %s.\n",
                      st->high, st->bidder,
                      st->trump == NO_SEAT ? "-" : trix_suit_name(st->trump));
-    for (int s = 0; s < NP; s++) {
-        if (seat >= 0 && s != seat)
-            continue;
-        trix_hand_t h = {st->hand[s], 0};
-        trix_hand_format(h, cards, sizeof cards);
-        text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
-    }
-    text_appendf(buf, len, &k, "Set:");
-    for (int i = 0; i < st->ntrick; i++) {
-        trix_card_name(st->trick[i], cards, sizeof cards);
-        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % NP, cards);
-    }
-    text_appendf(buf, len, &k, "\nTaken this hand: %d / %d. ", st->taken[0],
-                 st->taken[1]);
-    if (st->phase == PH_OVER)
-        text_appendf(buf, len, &k, "Game over.\n");
-    else
-        text_appendf(buf, len, &k, "Seat %d to act.\n", st->turn);
+    f42_describe_hands(&st->c, seat, buf, len, &k);
+    text_appendf(buf, len, &k, "Set");
+    f42_describe_set(&st->c, st->phase == PH_OVER, buf, len, &k);
     return (int)k;
 }
 
 /* ==== the descriptor =================================================== */
-
-static const struct card_codec forty_two_cards = {
-    .ncards = NCARDS,
-    .max_copies = 1,
-    .name = trix_card_name,
-    .parse = trix_card_parse,
-};
 
 const struct game_def forty_two_game = {
     .name = "forty_two",
@@ -668,7 +535,7 @@ const struct game_def forty_two_game = {
     .state_size = sizeof(struct forty_two_state),
     .params = params,
     .nparams = NPARAMS,
-    .cards = &forty_two_cards,
+    .cards = &f42_cards,
     .view_keys = view_keys,
     .test_specs = test_specs,
     .configure = configure,

@@ -51,6 +51,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
@@ -94,25 +95,10 @@ struct gyp_state {
 
 /* ==== helpers ========================================================== */
 
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
-
-static int np(const struct game *g)
-{
-    return g->dims.players;
-}
-
-static int next(const struct game *g, int s)
-{
-    return (s + 1) % np(g);
-}
-
 /* Lowest suit in play: 7 for three players, 6 for four, 5 for five. */
 static int low_suit(const struct game *g)
 {
-    return 10 - np(g);
+    return 10 - trick_np(g);
 }
 
 static int starter(int suit)
@@ -143,7 +129,7 @@ static int deal(const struct game *g, struct gyp_state *st, const uint8_t *pre,
                 int npre)
 {
     uint8_t deck[TRIX_CARDS];
-    int n = np(g);
+    int n = trick_np(g);
     trix_hand_t pack = trix_hand_range(trix_card(low_suit(g), 0), NCARD - 1);
     int k = trix_deck_build(deck, pack, pre, npre, &st->rng);
     if (k < 0)
@@ -155,7 +141,7 @@ static int deal(const struct game *g, struct gyp_state *st, const uint8_t *pre,
     for (int i = 0; i < k; i++)
         trix_hand_add(&st->hand[(st->dealer + 1 + i) % n], deck[i]);
     st->table = trix_hand_none();
-    st->turn = (uint8_t)next(g, st->dealer);
+    st->turn = (uint8_t)trick_next_seat(g, st->dealer);
     st->nhist = 0;
     return 0;
 }
@@ -176,18 +162,11 @@ static int configure(const struct param_values *p, struct game_dims *d,
     (void)err;
     (void)errlen;
     int n = (int)p->v[P_PLAYERS];
-    d->players = n;
-    d->teams = n;
-    for (int s = 0; s < n; s++)
-        d->team[s] = (int8_t)s;
+    trick_dims(d, n, false);
     d->num_actions = GYP_PASS + 1;
     d->max_legal = 12; /* two ends of each of six suits at most */
     d->obs_size = 2 * NCARD + 4 * n;
-    d->obs_low = 0;
-    d->obs_high = 1;
     d->max_length = (NCARD - trix_card(10 - n, 0)) * n * (int)p->v[P_MAX_DEALS];
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
@@ -220,7 +199,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 static void check_game_end(const struct game *g, struct gyp_state *st)
 {
     int best = 0, ties = 0;
-    for (int s = 1; s < np(g); s++) {
+    for (int s = 1; s < trick_np(g); s++) {
         if (st->score[s] > st->score[best]) {
             best = s;
             ties = 0;
@@ -228,8 +207,8 @@ static void check_game_end(const struct game *g, struct gyp_state *st)
             ties++;
         }
     }
-    bool capped = st->deals >= opt(g, P_MAX_DEALS);
-    if (st->score[best] < opt(g, P_TARGET) && !capped)
+    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
+    if (st->score[best] < trick_opt(g, P_TARGET) && !capped)
         return;
     if (ties && !capped)
         return; /* G5: a tie for the lead → another hand */
@@ -243,7 +222,7 @@ static void end_hand(const struct game *g, struct gyp_state *st)
     check_game_end(g, st);
     if (st->over)
         return;
-    st->dealer = (uint8_t)next(g, st->dealer);
+    st->dealer = (uint8_t)trick_next_seat(g, st->dealer);
     deal(g, st, NULL, 0);
 }
 
@@ -268,7 +247,7 @@ static int apply(const struct game *g, void *vst, int a)
         st->hist[st->nhist][0] = (uint8_t)seat;
         st->hist[st->nhist++][1] = (uint8_t)a;
     }
-    st->turn = (uint8_t)next(g, seat);
+    st->turn = (uint8_t)trick_next_seat(g, seat);
     if (a == GYP_PASS) {
         st->void_of[seat] = trix_hand_or(st->void_of[seat], playable(g, st));
         return 0;
@@ -291,41 +270,28 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static int rel(const struct game *g, int s, int seat)
-{
-    return (s - seat + np(g)) % np(g);
-}
-
-static void put_cards(float *out, trix_hand_t h)
-{
-    for (; h.lo; h.lo &= h.lo - 1)
-        out[__builtin_ctzll(h.lo)] = 1;
-    for (; h.hi; h.hi &= h.hi - 1)
-        out[64 + __builtin_ctzll(h.hi)] = 1;
-}
-
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct gyp_state *st = vst;
-    int n = np(g), o = 2 * NCARD;
-    float target = (float)opt(g, P_TARGET);
+    int n = trick_np(g), o = 2 * NCARD;
+    float target = (float)trick_opt(g, P_TARGET);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
-    put_cards(out, st->hand[seat]);
-    put_cards(out + NCARD, st->table);
+    trick_put_trix(out, st->hand[seat]);
+    trick_put_trix(out + NCARD, st->table);
     for (int s = 0; s < n; s++) {
-        int r = rel(g, s, seat);
+        int r = trick_rel_seat(g, s, seat);
         out[o + r] = (float)trix_hand_count(st->hand[s]) / 13.0f;
         float v = (float)st->score[s] / target;
         out[o + 3 * n + r] = v > 1 ? 1 : v;
     }
-    out[o + n + rel(g, st->dealer, seat)] = 1;
+    out[o + n + trick_rel_seat(g, st->dealer, seat)] = 1;
     if (!st->over)
-        out[o + 2 * n + rel(g, st->turn, seat)] = 1;
+        out[o + 2 * n + trick_rel_seat(g, st->turn, seat)] = 1;
 }
 
 static int obs_layout(const struct game *g, struct obs_segment *out, int max)
 {
-    int n = np(g), o = 2 * NCARD;
+    int n = trick_np(g), o = 2 * NCARD;
     const struct obs_segment seg[] = {
         {"hand", 0, NCARD, "own cards by card id (0-0, 1-0, 1-1, 2-0, ...)"},
         {"table", NCARD, NCARD, "cards laid on the table this hand"},
@@ -347,13 +313,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
         return snprintf(buf, len, "pass");
     trix_card_name(a, card, sizeof card);
     return snprintf(buf, len, "play %s", card);
-}
-
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
 }
 
 /* The table as [suit, lowest card name, highest card name] per open suit. */
@@ -379,12 +338,12 @@ static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct gyp_state *st = vst;
-    int n = np(g);
+    int n = trick_np(g);
     view_pack_str(pk, "hand");
     msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < NCARD; c++)
         if (trix_hand_has(st->hand[seat], c))
-            pack_card(pk, c);
+            trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
     pack_table(g, st, pk);
@@ -416,7 +375,7 @@ static bool redeal(const struct game *g, const struct gyp_state *st, int seat,
                    const uint8_t *pool, trix_hand_t *out)
 {
     int used = 0;
-    for (int s = 0; s < np(g); s++) {
+    for (int s = 0; s < trick_np(g); s++) {
         out[s] = st->hand[s];
         if (s == seat)
             continue;
@@ -436,7 +395,7 @@ static void determinize(const struct game *g, void *vst, int seat,
     uint8_t pool[NCARD];
     trix_hand_t hands[MAXP];
     int k = 0;
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         if (s != seat)
             for (int c = 0; c < NCARD; c++)
                 if (trix_hand_has(st->hand[s], c))
@@ -444,7 +403,7 @@ static void determinize(const struct game *g, void *vst, int seat,
     for (int t = 0; t < RETRIES; t++) {
         rng_shuffle_u8(rng, pool, k);
         if (redeal(g, st, seat, pool, hands)) {
-            memcpy(st->hand, hands, sizeof hands[0] * (size_t)np(g));
+            memcpy(st->hand, hands, sizeof hands[0] * (size_t)trick_np(g));
             break;
         }
     }
@@ -462,7 +421,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     if (len)
         buf[0] = '\0';
     text_appendf(buf, len, &k, "Dealer %d. Scores:", st->dealer);
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         text_appendf(buf, len, &k, " %d", st->score[s]);
     text_appendf(buf, len, &k, "\nTable:");
     for (int s = low_suit(g); s <= 10; s++)
@@ -470,7 +429,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
             text_appendf(buf, len, &k, " %s %d..%d", trix_suit_name(s),
                          st->lo[s], st->hi[s]);
     text_appendf(buf, len, &k, "\n");
-    for (int s = 0; s < np(g); s++) {
+    for (int s = 0; s < trick_np(g); s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_format(st->hand[s], cards, sizeof cards);

@@ -88,7 +88,7 @@ static const char *const test_specs[] = {
 static int max_hand(int n)
 {
     return HILO_HAND +
-           HILO_MORE * ((HILO_CARDS - HILO_HAND * n - 1) / (HILO_MORE * n));
+           HILO_MORE * ((FT_CARDS - HILO_HAND * n - 1) / (HILO_MORE * n));
 }
 
 static int configure(const struct param_values *p, struct game_dims *d,
@@ -98,30 +98,23 @@ static int configure(const struct param_values *p, struct game_dims *d,
     (void)errlen;
     int n = (int)p->v[O_PLAYERS];
     bool part = n == 4 && p->v[O_PARTNERS] != 0;
-    d->players = n;
-    d->teams = part ? 2 : n;
-    for (int s = 0; s < n; s++)
-        d->team[s] = (int8_t)(part ? s & 1 : s);
+    trick_dims(d, n, part);
     d->num_actions = HILO_NUM_ACTIONS;
     d->max_legal = max_hand(n);
     d->obs_size = hilo__obs_size(n);
-    d->obs_low = 0;
-    d->obs_high = 1;
     int more = (max_hand(n) - HILO_HAND) / HILO_MORE;
     /* Each asking round: the request, then at most one dealer choice per
      * extra deal and one that runs out; then every card played. */
     int per_deal = HILO_MAX_REDEALS * (more + 2) + n * max_hand(n);
     d->max_length = (int)p->v[O_MAX_DEALS] * per_deal;
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
 /* ==== static helpers: the pack ========================================= */
 
-static inline int next_seat(const struct hilo_state *st, int s)
+static int next_seat(const struct hilo_state *st, int s)
 {
-    return s + 1 == st->n ? 0 : s + 1;
+    return trick_next(s, st->tb.n);
 }
 
 /* The next stock card: the given prefix in order, then a uniform pick. */
@@ -129,7 +122,7 @@ static int draw(struct hilo_state *st)
 {
     int p = st->deck_pos;
     if (p >= st->deck_fixed) {
-        int j = p + (int)rng_below(&st->rng, (uint32_t)(HILO_CARDS - p));
+        int j = p + (int)rng_below(&st->rng, (uint32_t)(FT_CARDS - p));
         uint8_t t = st->deck[j];
         st->deck[j] = st->deck[p];
         st->deck[p] = t;
@@ -156,9 +149,9 @@ static void deal_rounds(struct hilo_state *st, int k)
 {
     for (int r = 0; r < k; r++) {
         int s = st->dealer;
-        for (int i = 0; i < st->n; i++) {
+        for (int i = 0; i < st->tb.n; i++) {
             s = next_seat(st, s);
-            st->hand[s] |= card_bit(draw(st));
+            st->tb.hand[s] |= card_bit(draw(st));
         }
     }
 }
@@ -180,18 +173,18 @@ static bool award(struct hilo_state *st, int s, int pts)
 static bool turn_up(struct hilo_state *st)
 {
     for (;;) {
-        int left = HILO_CARDS - st->deck_pos;
-        if (left == 0 || (left == 1 && st->deck[st->deck_pos] == HILO_TRIXIE))
+        int left = FT_CARDS - st->deck_pos;
+        if (left == 0 || (left == 1 && st->deck[st->deck_pos] == FT_TRIXIE))
             return false;
         int c = draw(st);
-        if (c != HILO_TRIXIE) {
+        if (c != FT_TRIXIE) {
             st->turnup = (uint8_t)c;
-            st->honor = (uint8_t)hilo_suit(c);
+            st->tb.honor = (uint8_t)ft_suit(c);
             return true;
         }
         st->trixie_turned++;
         if (award(st, st->dealer, 1)) {
-            st->turnup = HILO_TRIXIE; /* it lies turned when the game ends */
+            st->turnup = FT_TRIXIE; /* it lies turned when the game ends */
             return true;
         }
         put_back(st);
@@ -201,21 +194,21 @@ static bool turn_up(struct hilo_state *st)
 static void start_play(struct hilo_state *st)
 {
     st->phase = HILO_PH_PLAY;
-    st->leader = st->turn = (uint8_t)next_seat(st, st->dealer);
-    st->ntrick = 0;
+    st->tb.leader = st->tb.turn = (uint8_t)next_seat(st, st->dealer);
+    st->tb.ntrick = 0;
 }
 
 /* Deals six each from the whole pack and turns up (also a redeal). */
 static void deal_fresh(struct hilo_state *st)
 {
-    memset(st->hand, 0, sizeof st->hand);
+    memset(st->tb.hand, 0, sizeof st->tb.hand);
     deal_rounds(st, HILO_HAND);
     turn_up(st); /* the stock holds 28 cards or more: never runs out */
     if (st->phase == HILO_PH_OVER)
         return;
     if (st->beg_allowed && st->redeals < HILO_MAX_REDEALS) {
         st->phase = HILO_PH_BEG;
-        st->turn = (uint8_t)next_seat(st, st->dealer);
+        st->tb.turn = (uint8_t)next_seat(st, st->dealer);
     } else {
         start_play(st);
     }
@@ -223,11 +216,11 @@ static void deal_fresh(struct hilo_state *st)
 
 static void start_deal(struct hilo_state *st)
 {
-    memset(st->played, 0, sizeof st->played);
-    memset(st->cant, 0, sizeof st->cant);
+    memset(st->tb.played, 0, sizeof st->tb.played);
+    memset(st->tb.cant, 0, sizeof st->tb.cant);
     memset(st->gpts, 0, sizeof st->gpts);
-    st->table = 0;
-    st->ntrick = st->nhist = st->redeals = st->trixie_turned = 0;
+    st->tb.table = 0;
+    st->tb.ntrick = st->nhist = st->redeals = st->trixie_turned = 0;
     st->begged_suit = 0;
     st->trixie_winner = HILO_NO_SEAT;
     st->deck_pos = 0;
@@ -247,7 +240,7 @@ static void redeal(struct hilo_state *st)
 static void deal_more(struct hilo_state *st)
 {
     put_back(st);
-    if (HILO_CARDS - st->deck_pos < HILO_MORE * st->n + 1) {
+    if (FT_CARDS - st->deck_pos < HILO_MORE * st->tb.n + 1) {
         redeal(st);
         return;
     }
@@ -258,9 +251,9 @@ static void deal_more(struct hilo_state *st)
     }
     if (st->phase == HILO_PH_OVER)
         return;
-    if (st->honor == st->begged_suit) {
+    if (st->tb.honor == st->begged_suit) {
         st->phase = HILO_PH_DEALER;
-        st->turn = st->dealer;
+        st->tb.turn = st->dealer;
     } else {
         start_play(st);
     }
@@ -271,35 +264,23 @@ static void deal_more(struct hilo_state *st)
 /* Cards seat s may play now (G2 of §5.5 for Trixie). */
 static hand_t play_mask(const struct hilo_state *st, int s)
 {
-    hand_t h = st->hand[s], hon = hilo_suit_mask(st->honor);
-    hand_t no_trixie = h & ~card_bit(HILO_TRIXIE);
-    if (st->ntrick > 0 && st->lead_suit >= 0) {
-        hand_t suit = h & hilo_suit_mask(st->lead_suit);
+    hand_t h = st->tb.hand[s], hon = ft_suit_mask(st->tb.honor);
+    hand_t no_trixie = h & ~card_bit(FT_TRIXIE);
+    if (st->tb.ntrick > 0 && st->tb.lead_suit >= 0) {
+        hand_t suit = h & ft_suit_mask(st->tb.lead_suit);
         if (suit)
             return suit | (h & hon);
     }
     return h & hon ? no_trixie : h;
 }
 
-/* Rank of c in the current set: honors by sum above Trixie, above the
- * suit led by sum; anything else cannot win. */
-static int card_key(const struct hilo_state *st, int c)
-{
-    if (c == HILO_TRIXIE)
-        return 40;
-    int s = hilo_suit(c);
-    if (s == st->honor)
-        return 64 + hilo_sum(c);
-    return s == st->lead_suit ? hilo_sum(c) : 0;
-}
-
 /* Side holding the most game points alone, or -1 on a tie. */
 static int game_side(const struct hilo_state *st)
 {
     int pts[HILO_MAXP] = {0}, best = -1, top = -1;
-    for (int s = 0; s < st->n; s++)
+    for (int s = 0; s < st->tb.n; s++)
         pts[hilo_side(st, s)] += st->gpts[s];
-    for (int t = 0; t < st->n; t++) {
+    for (int t = 0; t < st->tb.n; t++) {
         if (pts[t] > top) {
             top = pts[t];
             best = t;
@@ -312,8 +293,8 @@ static int game_side(const struct hilo_state *st)
 
 static int holder(const struct hilo_state *st, int c)
 {
-    for (int s = 0; s < st->n; s++)
-        if (hand_has(st->played[s], c))
+    for (int s = 0; s < st->tb.n; s++)
+        if (hand_has(st->tb.played[s], c))
             return s;
     return -1;
 }
@@ -322,9 +303,9 @@ static int holder(const struct hilo_state *st, int c)
 static void score_deal(struct hilo_state *st)
 {
     hand_t dealt = 0;
-    for (int s = 0; s < st->n; s++)
-        dealt |= st->played[s];
-    hand_t hon = dealt & hilo_suit_mask(st->honor);
+    for (int s = 0; s < st->tb.n; s++)
+        dealt |= st->tb.played[s];
+    hand_t hon = dealt & ft_suit_mask(st->tb.honor);
     int seat[HILO_NPOINTS] = {-1, -1, -1, -1};
     if (hon) {
         seat[HILO_P_HIGH] = holder(st, 63 - __builtin_clzll(hon));
@@ -350,45 +331,21 @@ static void score_deal(struct hilo_state *st)
 
 static void end_trick(struct hilo_state *st)
 {
-    int w = (st->leader + st->best) % st->n;
-    for (hand_t t = st->table; t; t &= t - 1)
+    int w = (st->tb.leader + st->tb.best) % st->tb.n;
+    for (hand_t t = st->tb.table; t; t &= t - 1)
         st->gpts[w] = (uint8_t)(st->gpts[w] + hilo_game_value(hand_first(t)));
-    if (hand_has(st->table, HILO_TRIXIE))
+    if (hand_has(st->tb.table, FT_TRIXIE))
         st->trixie_winner = (uint8_t)w;
-    st->table = 0;
-    st->ntrick = 0;
-    st->leader = st->turn = (uint8_t)w;
-    if (st->hand[w] == 0)
+    st->tb.table = 0;
+    st->tb.ntrick = 0;
+    st->tb.leader = st->tb.turn = (uint8_t)w;
+    if (st->tb.hand[w] == 0)
         score_deal(st);
 }
 
 static void play_card(struct hilo_state *st, int c)
 {
-    int s = st->turn;
-    hand_t hon = hilo_suit_mask(st->honor);
-    if (st->ntrick == 0) {
-        st->lead_suit = (int8_t)hilo_suit(c);
-        st->best = 0;
-        st->best_key = (uint8_t)card_key(st, c);
-    } else {
-        hand_t suit = st->lead_suit >= 0 ? hilo_suit_mask(st->lead_suit) : 0;
-        if (!hand_has(suit | hon, c))
-            st->cant[s] |= suit; /* void in the suit led */
-        int key = card_key(st, c);
-        if (key > st->best_key) {
-            st->best = st->ntrick;
-            st->best_key = (uint8_t)key;
-        }
-    }
-    if (c == HILO_TRIXIE)
-        st->cant[s] |= hon;
-    st->hand[s] &= ~card_bit(c);
-    st->played[s] |= card_bit(c);
-    st->table |= card_bit(c);
-    st->trick[st->ntrick++] = (uint8_t)c;
-    if (st->ntrick < st->n)
-        st->turn = (uint8_t)next_seat(st, s);
-    else
+    if (ft_play(&st->tb, c))
         end_trick(st);
 }
 
@@ -400,25 +357,15 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     struct hilo_state *st = vst;
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
-    st->n = (uint8_t)g->dims.players;
-    st->partners = g->dims.teams == 2 && st->n == 4;
+    st->tb.n = (uint8_t)g->dims.players;
+    st->partners = g->dims.teams == 2 && st->tb.n == 4;
     st->beg_allowed = game_param(g, "another_deal") != 0;
     st->target = (uint8_t)game_param(g, "target");
     st->max_deals = (uint16_t)game_param(g, "max_deals");
     st->victor = HILO_NO_SEAT;
     memset(st->last, HILO_NO_SEAT, sizeof st->last);
-    hand_t seen = 0;
-    for (int i = 0; i < ndeck; i++) {
-        int c = hilo_local(deck[i]);
-        if (c < 0 || hand_has(seen, c))
-            return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
-        seen |= card_bit(c);
-        st->deck[i] = (uint8_t)c;
-    }
-    int k = ndeck;
-    for (int c = 0; c < HILO_CARDS; c++)
-        if (!hand_has(seen, c))
-            st->deck[k++] = (uint8_t)c;
+    if (ft_deck_start(st->deck, deck, ndeck))
+        return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
     st->deck_fixed = (uint8_t)ndeck;
     start_deal(st);
     return 0;
@@ -428,14 +375,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct hilo_state *st = vst;
-    return st->phase == HILO_PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == HILO_PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     (void)g;
     const struct hilo_state *st = vst;
-    if (st->phase == HILO_PH_OVER || seat != st->turn)
+    if (st->phase == HILO_PH_OVER || seat != st->tb.turn)
         return 0;
     if (st->phase == HILO_PH_BEG) {
         out[0] = HILO_A_STAND;
@@ -458,7 +405,7 @@ static int apply(const struct game *g, void *vst, int a)
     (void)g;
     struct hilo_state *st = vst;
     if (st->nhist < HILO_HIST) {
-        st->hist[st->nhist][0] = st->turn;
+        st->hist[st->nhist][0] = st->tb.turn;
         st->hist[st->nhist++][1] = (uint8_t)a;
     }
     switch (a) {
@@ -466,9 +413,9 @@ static int apply(const struct game *g, void *vst, int a)
         start_play(st);
         break;
     case HILO_A_BEG:
-        st->begged_suit = st->honor;
+        st->begged_suit = st->tb.honor;
         st->phase = HILO_PH_DEALER;
-        st->turn = st->dealer;
+        st->tb.turn = st->dealer;
         break;
     case HILO_A_GIVE:
         if (!award(st, next_seat(st, st->dealer), 1))
@@ -486,15 +433,10 @@ static int apply(const struct game *g, void *vst, int a)
 
 static void returns(const struct game *g, const void *vst, double *out)
 {
+    /* The victor is a side index and hilo_side() numbers sides as
+     * dims.team does. */
     const struct hilo_state *st = vst;
-    for (int s = 0; s < st->n; s++) {
-        if (st->victor == HILO_NO_SEAT)
-            out[s] = 0;
-        else if (hilo_side(st, s) == st->victor)
-            out[s] = 1;
-        else
-            out[s] = -1.0 / (g->dims.teams - 1);
-    }
+    game_returns_winner(g, st->victor == HILO_NO_SEAT ? -1 : st->victor, out);
 }
 
 /* ==== the descriptor =================================================== */

@@ -94,33 +94,26 @@ static int configure(const struct param_values *p, struct game_dims *d,
     (void)errlen;
     int n = (int)p->v[O_PLAYERS];
     bool part = n == 4 && p->v[O_PARTNERS] != 0;
-    d->players = n;
-    d->teams = part ? 2 : n;
-    for (int s = 0; s < n; s++)
-        d->team[s] = (int8_t)(part ? s & 1 : s);
+    trick_dims(d, n, part);
     d->num_actions = MAGNA_NUM_ACTIONS;
     d->max_legal = MAGNA_DEALT; /* ten cards to discard from, or 10 bids */
     d->obs_size = magna__obs_size(n);
-    d->obs_low = 0;
-    d->obs_high = 1;
     /* A deal: one bid each, a naming, four discards and six cards each. */
     d->max_length = (int)p->v[O_MAX_DEALS] * (11 * n + 1);
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
 /* ==== static helpers: deal and bidding ================================= */
 
-static inline int next_seat(const struct magna_state *st, int s)
+static int next_seat(const struct magna_state *st, int s)
 {
-    return s + 1 == st->n ? 0 : s + 1;
+    return trick_next(s, st->tb.n);
 }
 
 static int draw(struct magna_state *st, int p)
 {
     if (p >= st->deck_fixed) {
-        int j = p + (int)rng_below(&st->rng, (uint32_t)(MAGNA_CARDS - p));
+        int j = p + (int)rng_below(&st->rng, (uint32_t)(FT_CARDS - p));
         uint8_t t = st->deck[j];
         st->deck[j] = st->deck[p];
         st->deck[p] = t;
@@ -130,31 +123,31 @@ static int draw(struct magna_state *st, int p)
 
 static void start_deal(struct magna_state *st)
 {
-    memset(st->hand, 0, sizeof st->hand);
+    memset(st->tb.hand, 0, sizeof st->tb.hand);
     memset(st->discard, 0, sizeof st->discard);
-    memset(st->played, 0, sizeof st->played);
+    memset(st->tb.played, 0, sizeof st->tb.played);
     memset(st->won, 0, sizeof st->won);
-    memset(st->cant, 0, sizeof st->cant);
+    memset(st->tb.cant, 0, sizeof st->tb.cant);
     memset(st->bids, -1, sizeof st->bids);
-    st->table = 0;
-    st->ntrick = st->nsets = st->nhist = st->bid = st->honor = 0;
+    st->tb.table = 0;
+    st->tb.ntrick = st->nsets = st->nhist = st->bid = st->tb.honor = 0;
     st->bidder = st->trixie_winner = st->game_winner = MAGNA_NO_SEAT;
     int p = 0;
     for (int r = 0; r < MAGNA_DEALT; r++) {
         int s = st->dealer;
-        for (int i = 0; i < st->n; i++, p++) {
+        for (int i = 0; i < st->tb.n; i++, p++) {
             s = next_seat(st, s);
-            st->hand[s] |= card_bit(draw(st, p));
+            st->tb.hand[s] |= card_bit(draw(st, p));
         }
     }
     st->deck_fixed = 0; /* a given prefix serves the first deal only */
     st->phase = MAGNA_PH_BID;
-    st->turn = (uint8_t)next_seat(st, st->dealer);
+    st->tb.turn = (uint8_t)next_seat(st, st->dealer);
 }
 
 static void bid_or_pass(struct magna_state *st, int a)
 {
-    int s = st->turn;
+    int s = st->tb.turn;
     if (a == MAGNA_A_PASS) {
         st->bids[s] = 0;
     } else {
@@ -163,24 +156,24 @@ static void bid_or_pass(struct magna_state *st, int a)
         st->bidder = (uint8_t)s;
     }
     if (s != st->dealer) {
-        st->turn = (uint8_t)next_seat(st, s);
+        st->tb.turn = (uint8_t)next_seat(st, s);
         return;
     }
     st->phase = MAGNA_PH_NAME;
-    st->turn = st->bidder;
+    st->tb.turn = st->bidder;
 }
 
 static void lay_aside(struct magna_state *st, int c)
 {
-    int s = st->turn;
-    st->hand[s] &= ~card_bit(c);
+    int s = st->tb.turn;
+    st->tb.hand[s] &= ~card_bit(c);
     st->discard[s] |= card_bit(c);
     if (hand_count(st->discard[s]) < MAGNA_DISCARDS)
         return;
-    st->turn = (uint8_t)next_seat(st, s);
+    st->tb.turn = (uint8_t)next_seat(st, s);
     if (s == st->dealer) {
         st->phase = MAGNA_PH_PLAY;
-        st->leader = st->turn = st->bidder;
+        st->tb.leader = st->tb.turn = st->bidder;
     }
 }
 
@@ -188,8 +181,8 @@ static void lay_aside(struct magna_state *st, int c)
 
 static int seat_dealt(const struct magna_state *st, int c)
 {
-    for (int s = 0; s < st->n; s++)
-        if (hand_has(st->played[s] | st->discard[s], c))
+    for (int s = 0; s < st->tb.n; s++)
+        if (hand_has(st->tb.played[s] | st->discard[s], c))
             return s;
     return -1;
 }
@@ -203,12 +196,12 @@ static int santa_value(int k)
 static void santa_magna(const struct magna_state *st, hand_t cap, int *santa,
                         int *magna)
 {
-    hand_t doubles = 0, tens = 0, b55 = card_bit(magna_card(5, 5));
+    hand_t doubles = 0, tens = 0, b55 = card_bit(ft_card(5, 5));
     for (int s = 5; s <= 10; s++) {
-        if (s == st->honor)
+        if (s == st->tb.honor)
             continue; /* the honor double and the honors' ten */
-        doubles |= card_bit(magna_card(s, s));
-        tens |= card_bit(magna_card(s, 10 - s));
+        doubles |= card_bit(ft_card(s, s));
+        tens |= card_bit(ft_card(s, 10 - s));
     }
     int d = hand_count(cap & doubles & ~b55);
     int m = hand_count(cap & tens & ~b55);
@@ -225,12 +218,12 @@ static void count_points(const struct magna_state *st,
 {
     memset(pts, 0, sizeof(uint8_t) * MAGNA_NPOINTS * MAGNA_MAXP);
     hand_t dealt = 0;
-    for (int s = 0; s < st->n; s++)
-        dealt |= st->played[s] | st->discard[s];
-    hand_t hon = dealt & magna_suit_mask(st->honor);
+    for (int s = 0; s < st->tb.n; s++)
+        dealt |= st->tb.played[s] | st->discard[s];
+    hand_t hon = dealt & ft_suit_mask(st->tb.honor);
     int hi = hon ? 63 - __builtin_clzll(hon) : -1;
     int lo = hon ? hand_first(hon) : -1;
-    int gc = magna_card(st->honor, 10 - st->honor);
+    int gc = ft_card(st->tb.honor, 10 - st->tb.honor);
     if (hon) {
         pts[MAGNA_P_HIGH][magna_side(st, seat_dealt(st, hi))] = 1;
         pts[MAGNA_P_LOW][magna_side(st, seat_dealt(st, lo))] = 1;
@@ -245,7 +238,7 @@ static void count_points(const struct magna_state *st,
     }
     for (int t = 0; t < st->teams; t++) {
         hand_t cap = 0;
-        for (int s = 0; s < st->n; s++)
+        for (int s = 0; s < st->tb.n; s++)
             cap |= magna_side(st, s) == t ? st->won[s] : 0;
         int santa, magna;
         santa_magna(st, cap, &santa, &magna);
@@ -260,7 +253,7 @@ static bool deduct(struct magna_state *st, bool made)
     int bside = magna_side(st, st->bidder);
     for (int i = 0; i < MAGNA_NPOINTS; i++) {
         for (int k = 0; k < st->teams; k++) {
-            int t = magna_side(st, (st->dealer + 1 + k) % st->n);
+            int t = magna_side(st, (st->dealer + 1 + k) % st->tb.n);
             if (!st->last[i][t] || (t == bside && !made) ||
                 (t != bside && made && st->variation))
                 continue;
@@ -299,76 +292,42 @@ static void score_deal(struct magna_state *st)
 /* Cards seat s may play now (G5). */
 static hand_t play_mask(const struct magna_state *st, int s)
 {
-    hand_t h = st->hand[s], hon = magna_suit_mask(st->honor);
-    if (st->ntrick == 0 && st->nsets == 0)
+    hand_t h = st->tb.hand[s], hon = ft_suit_mask(st->tb.honor);
+    if (st->tb.ntrick == 0 && st->nsets == 0)
         return h & hon; /* the bidder's opening honor lead */
-    if (st->ntrick > 0 && st->lead_suit >= 0) {
-        hand_t suit = h & magna_suit_mask(st->lead_suit);
+    if (st->tb.ntrick > 0 && st->tb.lead_suit >= 0) {
+        hand_t suit = h & ft_suit_mask(st->tb.lead_suit);
         if (suit)
             return suit | (h & hon);
     }
-    return h & hon ? h & ~card_bit(MAGNA_TRIXIE) : h;
+    return h & hon ? h & ~card_bit(FT_TRIXIE) : h;
 }
 
 /* Discards seat s may make: the bidder keeps his last honor (G6). */
 static hand_t discard_mask(const struct magna_state *st, int s)
 {
-    hand_t h = st->hand[s], hon = h & magna_suit_mask(st->honor);
+    hand_t h = st->tb.hand[s], hon = h & ft_suit_mask(st->tb.honor);
     return s == st->bidder && hand_count(hon) == 1 ? h & ~hon : h;
-}
-
-static int card_key(const struct magna_state *st, int c)
-{
-    if (c == MAGNA_TRIXIE)
-        return 40;
-    int s = magna_suit(c);
-    if (s == st->honor)
-        return 64 + magna_sum(c);
-    return s == st->lead_suit ? magna_sum(c) : 0;
 }
 
 static void end_trick(struct magna_state *st)
 {
-    int w = (st->leader + st->best) % st->n;
-    st->won[w] |= st->table;
-    if (hand_has(st->table, MAGNA_TRIXIE))
+    int w = (st->tb.leader + st->tb.best) % st->tb.n;
+    st->won[w] |= st->tb.table;
+    if (hand_has(st->tb.table, FT_TRIXIE))
         st->trixie_winner = (uint8_t)w;
-    if (hand_has(st->table, magna_card(st->honor, 10 - st->honor)))
+    if (hand_has(st->tb.table, ft_card(st->tb.honor, 10 - st->tb.honor)))
         st->game_winner = (uint8_t)w;
-    st->table = 0;
-    st->ntrick = 0;
-    st->leader = st->turn = (uint8_t)w;
+    st->tb.table = 0;
+    st->tb.ntrick = 0;
+    st->tb.leader = st->tb.turn = (uint8_t)w;
     if (++st->nsets == MAGNA_SETS)
         score_deal(st);
 }
 
 static void play_card(struct magna_state *st, int c)
 {
-    int s = st->turn;
-    hand_t hon = magna_suit_mask(st->honor);
-    if (st->ntrick == 0) {
-        st->lead_suit = (int8_t)magna_suit(c);
-        st->best = 0;
-        st->best_key = (uint8_t)card_key(st, c);
-    } else {
-        hand_t suit = st->lead_suit >= 0 ? magna_suit_mask(st->lead_suit) : 0;
-        if (!hand_has(suit | hon, c))
-            st->cant[s] |= suit; /* void in the suit led */
-        int key = card_key(st, c);
-        if (key > st->best_key) {
-            st->best = st->ntrick;
-            st->best_key = (uint8_t)key;
-        }
-    }
-    if (c == MAGNA_TRIXIE)
-        st->cant[s] |= hon;
-    st->hand[s] &= ~card_bit(c);
-    st->played[s] |= card_bit(c);
-    st->table |= card_bit(c);
-    st->trick[st->ntrick++] = (uint8_t)c;
-    if (st->ntrick < st->n)
-        st->turn = (uint8_t)next_seat(st, s);
-    else
+    if (ft_play(&st->tb, c))
         end_trick(st);
 }
 
@@ -380,27 +339,17 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     struct magna_state *st = vst;
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
-    st->n = (uint8_t)g->dims.players;
+    st->tb.n = (uint8_t)g->dims.players;
     st->teams = (uint8_t)g->dims.teams;
-    st->partners = st->teams == 2 && st->n == 4;
+    st->partners = st->teams == 2 && st->tb.n == 4;
     st->variation = game_param(g, "variation") != 0;
     st->target = (uint8_t)game_param(g, "target");
     st->max_deals = (uint16_t)game_param(g, "max_deals");
     st->victor = MAGNA_NO_SEAT;
     for (int t = 0; t < st->teams; t++)
         st->score[t] = st->target;
-    hand_t seen = 0;
-    for (int i = 0; i < ndeck; i++) {
-        int c = magna_local(deck[i]);
-        if (c < 0 || hand_has(seen, c))
-            return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
-        seen |= card_bit(c);
-        st->deck[i] = (uint8_t)c;
-    }
-    int k = ndeck;
-    for (int c = 0; c < MAGNA_CARDS; c++)
-        if (!hand_has(seen, c))
-            st->deck[k++] = (uint8_t)c;
+    if (ft_deck_start(st->deck, deck, ndeck))
+        return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
     st->deck_fixed = (uint8_t)ndeck;
     start_deal(st);
     return 0;
@@ -410,7 +359,7 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct magna_state *st = vst;
-    return st->phase == MAGNA_PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == MAGNA_PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
 static int list(hand_t h, int base, int *out)
@@ -425,7 +374,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     (void)g;
     const struct magna_state *st = vst;
-    if (st->phase == MAGNA_PH_OVER || seat != st->turn)
+    if (st->phase == MAGNA_PH_OVER || seat != st->tb.turn)
         return 0;
     int k = 0;
     switch (st->phase) {
@@ -437,7 +386,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
         return k;
     case MAGNA_PH_NAME:
         for (int s = 5; s <= 10; s++)
-            if (st->hand[seat] & magna_suit_mask(s))
+            if (st->tb.hand[seat] & ft_suit_mask(s))
                 out[k++] = MAGNA_A_NAME + s - 5;
         return k;
     case MAGNA_PH_DISCARD:
@@ -452,7 +401,7 @@ static int apply(const struct game *g, void *vst, int a)
     (void)g;
     struct magna_state *st = vst;
     if (st->nhist < MAGNA_HIST) {
-        st->hist[st->nhist][0] = st->turn;
+        st->hist[st->nhist][0] = st->tb.turn;
         st->hist[st->nhist++][1] = (uint8_t)a;
     }
     if (a < MAGNA_A_DISCARD) {
@@ -462,24 +411,19 @@ static int apply(const struct game *g, void *vst, int a)
     } else if (a < MAGNA_A_NAME) {
         bid_or_pass(st, a);
     } else {
-        st->honor = (uint8_t)(a - MAGNA_A_NAME + 5);
+        st->tb.honor = (uint8_t)(a - MAGNA_A_NAME + 5);
         st->phase = MAGNA_PH_DISCARD;
-        st->turn = (uint8_t)next_seat(st, st->dealer);
+        st->tb.turn = (uint8_t)next_seat(st, st->dealer);
     }
     return 0;
 }
 
 static void returns(const struct game *g, const void *vst, double *out)
 {
+    /* The victor is a side index and magna_side() numbers sides as
+     * dims.team does. */
     const struct magna_state *st = vst;
-    for (int s = 0; s < st->n; s++) {
-        if (st->victor == MAGNA_NO_SEAT)
-            out[s] = 0;
-        else if (magna_side(st, s) == st->victor)
-            out[s] = 1;
-        else
-            out[s] = -1.0 / (g->dims.teams - 1);
-    }
+    game_returns_winner(g, st->victor == MAGNA_NO_SEAT ? -1 : st->victor, out);
 }
 
 /* ==== the descriptor =================================================== */

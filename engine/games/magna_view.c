@@ -29,11 +29,11 @@ static struct layout layout_of(int n)
 {
     struct layout l;
     l.hand = 0;
-    l.trick = l.hand + MAGNA_CARDS;
-    l.played = l.trick + MAGNA_CARDS;
-    l.won = l.played + n * MAGNA_CARDS;
-    l.discards = l.won + n * MAGNA_CARDS;
-    l.honor = l.discards + n * MAGNA_CARDS;
+    l.trick = l.hand + FT_CARDS;
+    l.played = l.trick + FT_CARDS;
+    l.won = l.played + n * FT_CARDS;
+    l.discards = l.won + n * FT_CARDS;
+    l.honor = l.discards + n * FT_CARDS;
     l.dealer = l.honor + 6;
     l.to_move = l.dealer + n;
     l.bidder = l.to_move + n;
@@ -53,27 +53,15 @@ int magna__obs_size(int n)
     return layout_of(n).size;
 }
 
-static void put_cards(float *o, hand_t h)
-{
-    for (; h; h &= h - 1)
-        o[hand_first(h)] = 1;
-}
-
-/* Relative place of seat s as seen from seat (0: seat itself). */
-static int rel(const struct magna_state *st, int s, int seat)
-{
-    return s < seat ? s - seat + st->n : s - seat;
-}
-
 static void observe_seats(const struct magna_state *st, int seat,
                           const struct layout *l, float *out)
 {
-    for (int s = 0; s < st->n; s++) {
-        int r = rel(st, s, seat);
-        put_cards(out + l->played + r * MAGNA_CARDS, st->played[s]);
-        put_cards(out + l->won + r * MAGNA_CARDS, st->won[s]);
+    for (int s = 0; s < st->tb.n; s++) {
+        int r = trick_rel(s, seat, st->tb.n);
+        trick_put_bits(out + l->played + r * FT_CARDS, st->tb.played[s]);
+        trick_put_bits(out + l->won + r * FT_CARDS, st->won[s]);
         if (s == seat || !magna_discards_hidden(st))
-            put_cards(out + l->discards + r * MAGNA_CARDS, st->discard[s]);
+            trick_put_bits(out + l->discards + r * FT_CARDS, st->discard[s]);
         out[l->bids + r] = st->bids[s] > 0 ? st->bids[s] / 9.0f : 0;
         out[l->passed + r] = st->bids[s] == 0;
         float sc = (float)st->score[magna_side(st, s)] / (2.0f * st->target);
@@ -85,22 +73,22 @@ void magna__observe(const struct game *g, const void *vst, int seat, float *out)
 {
     (void)g;
     const struct magna_state *st = vst;
-    int n = st->n;
+    int n = st->tb.n;
     struct layout l = layout_of(n);
     memset(out, 0, sizeof *out * (size_t)l.size);
-    put_cards(out + l.hand, st->hand[seat]);
-    for (int i = 0; i < st->ntrick; i++) {
-        int r = rel(st, (st->leader + i) % n, seat);
-        out[l.trick + st->trick[i]] = (float)(r + 1) / (float)n;
+    trick_put_bits(out + l.hand, st->tb.hand[seat]);
+    for (int i = 0; i < st->tb.ntrick; i++) {
+        int r = trick_rel((st->tb.leader + i) % n, seat, n);
+        out[l.trick + st->tb.trick[i]] = (float)(r + 1) / (float)n;
     }
     observe_seats(st, seat, &l, out);
-    if (st->honor)
-        out[l.honor + st->honor - 5] = 1;
-    out[l.dealer + rel(st, st->dealer, seat)] = 1;
+    if (st->tb.honor)
+        out[l.honor + st->tb.honor - 5] = 1;
+    out[l.dealer + trick_rel(st->dealer, seat, st->tb.n)] = 1;
     if (st->phase != MAGNA_PH_OVER)
-        out[l.to_move + rel(st, st->turn, seat)] = 1;
+        out[l.to_move + trick_rel(st->tb.turn, seat, st->tb.n)] = 1;
     if (st->bidder != MAGNA_NO_SEAT)
-        out[l.bidder + rel(st, st->bidder, seat)] = 1;
+        out[l.bidder + trick_rel(st->bidder, seat, st->tb.n)] = 1;
     out[l.bid] = st->bid / 9.0f;
     out[l.phase + st->phase] = 1;
     out[l.sets] = st->nsets / (float)MAGNA_SETS;
@@ -112,15 +100,15 @@ int magna__obs_layout(const struct game *g, struct obs_segment *out, int max)
     int n = g->dims.players;
     struct layout l = layout_of(n);
     const struct obs_segment seg[] = {
-        {"hand", l.hand, MAGNA_CARDS,
+        {"hand", l.hand, FT_CARDS,
          "own cards by local id (Trix id - 15; 51 Trixie)"},
-        {"trick", l.trick, MAGNA_CARDS,
+        {"trick", l.trick, FT_CARDS,
          "current set: (relative seat of its player + 1) / players"},
-        {"played", l.played, n * MAGNA_CARDS,
+        {"played", l.played, n * FT_CARDS,
          "cards each relative seat played this deal, 52 per seat"},
-        {"won", l.won, n * MAGNA_CARDS,
+        {"won", l.won, n * FT_CARDS,
          "cards in the sets each relative seat won, 52 per seat"},
-        {"discards", l.discards, n * MAGNA_CARDS,
+        {"discards", l.discards, n * FT_CARDS,
          "cards each relative seat laid aside (others' once all are face "
          "up), 52 per seat"},
         {"honor", l.honor, 6, "honor suit one-hot, Fives..Tens"},
@@ -142,11 +130,6 @@ int magna__obs_layout(const struct game *g, struct obs_segment *out, int max)
 
 /* ==== API: names and view ============================================== */
 
-static int local_name(int c, char *buf, size_t len)
-{
-    return trix_card_name(magna_trix_id(c), buf, len);
-}
-
 int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
                        size_t len)
 {
@@ -154,7 +137,7 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)vst;
     char c[TRIX_NAME_MAX];
     if (a < MAGNA_A_PASS) {
-        local_name(a % MAGNA_CARDS, c, sizeof c);
+        ft_card_name(a % FT_CARDS, c, sizeof c);
         return snprintf(buf, len, "%s %s",
                         a < MAGNA_A_DISCARD ? "play" : "discard", c);
     }
@@ -163,20 +146,6 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
     if (a < MAGNA_A_NAME)
         return snprintf(buf, len, "bid %d", a - MAGNA_A_BID + 1);
     return snprintf(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
-}
-
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char buf[TRIX_NAME_MAX];
-    int len = local_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    msgpack_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1)
-        pack_card(pk, hand_first(h));
 }
 
 /* This deal's actions as [seat, name]; another's discard while the
@@ -202,8 +171,8 @@ static void pack_history(const struct game *g, const struct magna_state *st,
 static void pack_bidding(const struct magna_state *st, msgpack_packer *pk)
 {
     view_pack_str(pk, "bids");
-    msgpack_pack_array(pk, st->n);
-    for (int s = 0; s < st->n; s++) {
+    msgpack_pack_array(pk, st->tb.n);
+    for (int s = 0; s < st->tb.n; s++) {
         if (st->bids[s] < 0)
             msgpack_pack_nil(pk);
         else if (st->bids[s] == 0)
@@ -216,8 +185,8 @@ static void pack_bidding(const struct magna_state *st, msgpack_packer *pk)
     view_pack_str(pk, "bid");
     msgpack_pack_int(pk, st->bid);
     view_pack_str(pk, "honors");
-    if (st->honor)
-        view_pack_str(pk, trix_suit_name(st->honor));
+    if (st->tb.honor)
+        view_pack_str(pk, trix_suit_name(st->tb.honor));
     else
         msgpack_pack_nil(pk);
 }
@@ -227,26 +196,18 @@ static void pack_table(const struct magna_state *st, int seat,
                        msgpack_packer *pk)
 {
     view_pack_str(pk, "discards");
-    msgpack_pack_array(pk, st->n);
-    for (int s = 0; s < st->n; s++) {
+    msgpack_pack_array(pk, st->tb.n);
+    for (int s = 0; s < st->tb.n; s++) {
         if (s == seat || !magna_discards_hidden(st))
-            pack_hand(pk, st->discard[s]);
+            ft_pack_hand(pk, st->discard[s]);
         else
             msgpack_pack_int(pk, hand_count(st->discard[s]));
     }
-    view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
-    for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->leader + i) % st->n);
-        pack_card(pk, st->trick[i]);
-    }
-    view_pack_str(pk, "leader");
-    msgpack_pack_int(pk, st->leader);
+    ft_pack_trick(&st->tb, pk);
     view_pack_str(pk, "sets_won");
-    msgpack_pack_array(pk, st->n);
-    for (int s = 0; s < st->n; s++)
-        msgpack_pack_int(pk, hand_count(st->won[s]) / st->n);
+    msgpack_pack_array(pk, st->tb.n);
+    for (int s = 0; s < st->tb.n; s++)
+        msgpack_pack_int(pk, hand_count(st->won[s]) / st->tb.n);
 }
 
 /* Points each side made in the last finished deal, and the bid's fate. */
@@ -267,7 +228,7 @@ int magna__view(const struct game *g, const void *vst, int seat,
 {
     const struct magna_state *st = vst;
     view_pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
+    ft_pack_hand(pk, st->tb.hand[seat]);
     view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
     pack_bidding(st, pk);
@@ -290,59 +251,6 @@ int magna__view(const struct game *g, const void *vst, int seat,
 
 /* ==== API: determinization ============================================= */
 
-/* Where hidden cards may go: per other seat its hand and its face-down
- * discards, and one bin for the undealt cards. */
-#define NBINS (2 * MAGNA_MAXP + 1)
-struct bins {
-    int nb;              /* bins in use */
-    hand_t allow[NBINS]; /* cards each bin may take */
-    hand_t got[NBINS];   /* cards placed */
-    int room[NBINS];     /* places left */
-};
-
-/* Places c, moving placed cards along an augmenting path if needed
- * (Kuhn's matching); visited marks bins tried on this path. */
-static bool bins_place(struct bins *b, int c, unsigned *visited, int start)
-{
-    for (int k = 0; k < b->nb; k++) {
-        int i = (start + k) % b->nb;
-        if (!hand_has(b->allow[i], c) || ((*visited >> i) & 1))
-            continue;
-        *visited |= 1u << i;
-        if (b->room[i] > 0) {
-            b->got[i] |= card_bit(c);
-            b->room[i]--;
-            return true;
-        }
-        for (hand_t h = b->got[i]; h; h &= h - 1) {
-            int d = hand_first(h);
-            if (bins_place(b, d, visited, start)) {
-                b->got[i] = (b->got[i] & ~card_bit(d)) | card_bit(c);
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-/* Puts the pool's cards into bins, each first tried in a bin drawn in
- * proportion to its free places, as a random deal would. */
-static void bins_fill(struct bins *b, hand_t pool, struct rng *rng)
-{
-    uint8_t cards[MAGNA_CARDS];
-    int n = 0, left = hand_count(pool);
-    for (; pool; pool &= pool - 1)
-        cards[n++] = (uint8_t)hand_first(pool);
-    rng_shuffle_u8(rng, cards, n);
-    for (int k = 0; k < n; k++, left--) {
-        int x = (int)rng_below(rng, (uint32_t)left), i = 0;
-        while (x >= b->room[i])
-            x -= b->room[i++];
-        unsigned visited = 0;
-        bins_place(b, cards[k], &visited, i); /* the true deal is a way */
-    }
-}
-
 /* The bidder must keep an honor until he has led (G6): while that matters
  * and another seat resamples his hand, one unseen honor is put in it
  * first. Returns that card's bit (0 if none is needed). */
@@ -351,8 +259,8 @@ static hand_t bidder_honor(const struct magna_state *st, int seat, hand_t pool,
 {
     bool before_lead =
         st->phase == MAGNA_PH_DISCARD ||
-        (st->phase == MAGNA_PH_PLAY && st->nsets == 0 && st->ntrick == 0);
-    hand_t hon = pool & magna_suit_mask(st->honor);
+        (st->phase == MAGNA_PH_PLAY && st->nsets == 0 && st->tb.ntrick == 0);
+    hand_t hon = pool & ft_suit_mask(st->tb.honor);
     if (!before_lead || st->bidder == seat || !hon)
         return 0;
     return card_bit(
@@ -365,31 +273,31 @@ void magna__determinize(const struct game *g, void *vst, int seat,
     (void)g;
     struct magna_state *st = vst;
     bool hidden = magna_discards_hidden(st);
-    hand_t seen = st->hand[seat] | st->discard[seat];
-    for (int s = 0; s < st->n; s++)
-        seen |= st->played[s] | (hidden ? 0 : st->discard[s]);
-    hand_t pool = MAGNA_ALL & ~seen;
+    hand_t seen = st->tb.hand[seat] | st->discard[seat];
+    for (int s = 0; s < st->tb.n; s++)
+        seen |= st->tb.played[s] | (hidden ? 0 : st->discard[s]);
+    hand_t pool = FT_ALL & ~seen;
     hand_t keep = bidder_honor(st, seat, pool, rng);
-    struct bins b;
+    struct trick_bins b;
     memset(&b, 0, sizeof b);
     int hb[MAGNA_MAXP], db[MAGNA_MAXP];
-    for (int s = 0; s < st->n; s++) {
+    for (int s = 0; s < st->tb.n; s++) {
         if (s == seat)
             continue;
         hb[s] = b.nb;
-        b.allow[b.nb] = MAGNA_ALL & ~st->cant[s];
-        b.room[b.nb++] = hand_count(st->hand[s]) - (s == st->bidder && keep);
+        b.allow[b.nb] = FT_ALL & ~st->tb.cant[s];
+        b.room[b.nb++] = hand_count(st->tb.hand[s]) - (s == st->bidder && keep);
         db[s] = b.nb;
-        b.allow[b.nb] = MAGNA_ALL;
+        b.allow[b.nb] = FT_ALL;
         b.room[b.nb++] = hidden ? hand_count(st->discard[s]) : 0;
     }
-    b.allow[b.nb] = MAGNA_ALL;
-    b.room[b.nb++] = MAGNA_CARDS - MAGNA_DEALT * st->n;
-    bins_fill(&b, pool & ~keep, rng);
-    for (int s = 0; s < st->n; s++) {
+    b.allow[b.nb] = FT_ALL;
+    b.room[b.nb++] = FT_CARDS - MAGNA_DEALT * st->tb.n;
+    trick_bins_fill(&b, pool & ~keep, rng);
+    for (int s = 0; s < st->tb.n; s++) {
         if (s == seat)
             continue;
-        st->hand[s] = b.got[hb[s]] | (s == st->bidder ? keep : 0);
+        st->tb.hand[s] = b.got[hb[s]] | (s == st->bidder ? keep : 0);
         if (hidden)
             st->discard[s] = b.got[db[s]];
     }
@@ -398,51 +306,35 @@ void magna__determinize(const struct game *g, void *vst, int seat,
 
 /* ==== API: text ======================================================== */
 
-/* Appends printf-style text to buf (len bytes), advancing *used; output
- * past the end is dropped but still counted, like snprintf. */
-static void describe_hand(hand_t h, char *buf, size_t len)
-{
-    size_t used = 0;
-    char c[TRIX_NAME_MAX];
-    buf[0] = 0;
-    for (; h; h &= h - 1) {
-        local_name(hand_first(h), c, sizeof c);
-        text_appendf(buf, len, &used, "%s%s", used ? " " : "", c);
-    }
-}
-
 int magna__describe(const struct game *g, const void *vst, int seat, char *buf,
                     size_t len)
 {
     (void)g;
     const struct magna_state *st = vst;
-    char h[128], d[64], c[TRIX_NAME_MAX];
+    char h[128], d[64];
     size_t used = 0;
     text_appendf(
         buf, len, &used, "Magna deal %d, bid %d by %d, honors %s, %s\n",
         st->deal_no + 1, st->bid, st->bidder == MAGNA_NO_SEAT ? -1 : st->bidder,
-        st->honor ? trix_suit_name(st->honor) : "-", phase_names[st->phase]);
-    for (int s = 0; s < st->n; s++) {
+        st->tb.honor ? trix_suit_name(st->tb.honor) : "-",
+        phase_names[st->phase]);
+    for (int s = 0; s < st->tb.n; s++) {
         bool mine = seat < 0 || seat == s;
         if (mine)
-            describe_hand(st->hand[s], h, sizeof h);
+            ft_describe_hand(st->tb.hand[s], h, sizeof h);
         else
-            snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
+            snprintf(h, sizeof h, "%d cards", hand_count(st->tb.hand[s]));
         if (mine || !magna_discards_hidden(st))
-            describe_hand(st->discard[s], d, sizeof d);
+            ft_describe_hand(st->discard[s], d, sizeof d);
         else
             snprintf(d, sizeof d, "%d face down", hand_count(st->discard[s]));
         text_appendf(
             buf, len, &used, "seat %d%s: %s | aside %s | side %d at %d%s\n", s,
             s == st->dealer ? " (dealer)" : "", h, d, magna_side(st, s),
             st->score[magna_side(st, s)],
-            st->phase != MAGNA_PH_OVER && s == st->turn ? "  <- to act" : "");
+            st->phase != MAGNA_PH_OVER && s == st->tb.turn ? "  <- to act"
+                                                           : "");
     }
-    text_appendf(buf, len, &used, "set:");
-    for (int i = 0; i < st->ntrick; i++) {
-        local_name(st->trick[i], c, sizeof c);
-        text_appendf(buf, len, &used, " %d:%s", (st->leader + i) % st->n, c);
-    }
-    text_appendf(buf, len, &used, "\n");
+    ft_describe_set(&st->tb, buf, len, &used);
     return (int)(used < len ? used : len - 1);
 }

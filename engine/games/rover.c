@@ -55,6 +55,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
@@ -109,16 +110,6 @@ struct rover_state {
 
 /* ==== helpers ========================================================== */
 
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
-
-static int np(const struct game *g)
-{
-    return g->dims.players;
-}
-
 /* Highest card id of the pack (the top double). */
 static int top_card(int players)
 {
@@ -129,7 +120,7 @@ static int team_score(const struct game *g, const struct rover_state *st,
                       int team)
 {
     int sum = 0;
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         if (g->dims.team[s] == team)
             sum += st->score[s];
     return sum;
@@ -140,7 +131,7 @@ static int team_score(const struct game *g, const struct rover_state *st,
 static int nearest(const struct game *g, const struct rover_state *st, int s,
                    int dir)
 {
-    int n = np(g);
+    int n = trick_np(g);
     for (int i = 1; i < n; i++) {
         int t = (s + dir * i + n * n) % n;
         if (!trix_hand_empty(st->hand[t]))
@@ -163,7 +154,7 @@ static void log_event(struct rover_state *st, int seat, int action, int victim,
 static int deal(const struct game *g, struct rover_state *st,
                 const uint8_t *pre, int npre)
 {
-    int n = np(g), top = top_card(n);
+    int n = trick_np(g), top = top_card(n);
     int rc =
         trix_deck_build(st->deck, trix_hand_range(0, top), pre, npre, &st->rng);
     if (rc < 0)
@@ -198,22 +189,13 @@ static int configure(const struct param_values *p, struct game_dims *d,
 {
     int n = (int)p->v[P_PLAYERS];
     bool sides = p->v[P_SIDES] != 0;
-    if (sides && n != 4 && n != 6 && n != 8) {
-        snprintf(err, errlen, "sides needs players = 4, 6 or 8 (got %d)", n);
+    if (trick_check_sides(n, sides, err, errlen))
         return ERR_INVAL;
-    }
-    d->players = n;
-    d->teams = sides ? 2 : n;
-    for (int s = 0; s < n; s++)
-        d->team[s] = (int8_t)(sides ? s % 2 : s);
+    trick_dims(d, n, sides);
     d->num_actions = NCARDS + 1;
     d->max_legal = 1;
     d->obs_size = NCARDS * (n + 1) + 5 * n;
-    d->obs_low = 0;
-    d->obs_high = 1;
     d->max_length = (int)p->v[P_MAX_DEALS] * (NCARDS + (int)p->v[P_MAX_DRAWS]);
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
@@ -250,8 +232,8 @@ static void check_game_end(const struct game *g, struct rover_state *st)
             ties++;
         }
     }
-    bool capped = st->deals >= opt(g, P_MAX_DEALS);
-    if ((top < opt(g, P_TARGET) || ties) && !capped)
+    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
+    if ((top < trick_opt(g, P_TARGET) || ties) && !capped)
         return;
     st->over = 1;
     st->winner = ties ? NO_SEAT : (uint8_t)best;
@@ -261,21 +243,21 @@ static void check_game_end(const struct game *g, struct rover_state *st)
 static void end_round(const struct game *g, struct rover_state *st, bool void_)
 {
     if (!void_)
-        for (int s = 0; s < np(g); s++)
+        for (int s = 0; s < trick_np(g); s++)
             if (trix_hand_has(st->hand[s], 0))
                 st->score[s] += 3; /* Rover to its holder (seed) */
     st->deals++;
     check_game_end(g, st);
     if (st->over)
         return;
-    st->dealer = (uint8_t)((st->dealer + 1) % np(g));
+    st->dealer = (uint8_t)((st->dealer + 1) % trick_np(g));
     deal(g, st, NULL, 0);
 }
 
 static void play(const struct game *g, struct rover_state *st, int seat, int c)
 {
     trix_hand_del(&st->hand[seat], c);
-    for (int o = 0; o < np(g); o++)
+    for (int o = 0; o < trick_np(g); o++)
         st->known[o][c] = 0;
     log_event(st, seat, c, NO_SEAT, c);
     st->lacks = 0;
@@ -294,7 +276,7 @@ static void play(const struct game *g, struct rover_state *st, int seat, int c)
 static void learn_draw(const struct game *g, struct rover_state *st, int d,
                        int v, int c)
 {
-    for (int o = 0; o < np(g); o++) {
+    for (int o = 0; o < trick_np(g); o++) {
         if (o == d || o == v) {
             st->known[o][c] = o == d ? 0 : (uint8_t)(d + 1);
             continue;
@@ -322,10 +304,10 @@ static void draw(const struct game *g, struct rover_state *st, int d)
     } else {
         /* the turn staying with d tells everyone d now holds it */
         st->lacks &= (uint8_t) ~(1u << d);
-        for (int o = 0; o < np(g); o++)
+        for (int o = 0; o < trick_np(g); o++)
             st->known[o][c] = o == d ? 0 : (uint8_t)(d + 1);
     }
-    if (st->draws >= opt(g, P_MAX_DRAWS))
+    if (st->draws >= trick_opt(g, P_MAX_DRAWS))
         end_round(g, st, true);
 }
 
@@ -348,11 +330,6 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static int rel(const struct game *g, int s, int seat)
-{
-    return (s - seat + np(g)) % np(g);
-}
-
 static float unit(float v)
 {
     return v < 0 ? 0 : v > 1 ? 1 : v;
@@ -361,30 +338,31 @@ static float unit(float v)
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct rover_state *st = vst;
-    int n = np(g), o = NCARDS * (n + 1);
-    float target = (float)opt(g, P_TARGET);
+    int n = trick_np(g), o = NCARDS * (n + 1);
+    float target = (float)trick_opt(g, P_TARGET);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
     for (int c = 0; c < NCARDS; c++) {
         if (trix_hand_has(st->hand[seat], c))
             out[c] = 1;
         if (st->known[seat][c])
-            out[NCARDS * rel(g, st->known[seat][c] - 1, seat) + c] = 1;
+            out[NCARDS * trick_rel_seat(g, st->known[seat][c] - 1, seat) + c] =
+                1;
     }
     out[NCARDS * n + st->wanted] = 1; /* the "self" block: cards wanted */
     for (int s = 0; s < n; s++) {
-        int r = rel(g, s, seat);
+        int r = trick_rel_seat(g, s, seat);
         out[o + r] = (float)trix_hand_count(st->hand[s]) / NCARDS;
         out[o + 3 * n + r] = unit((float)st->score[s] / target);
         out[o + 4 * n + r] = (float)((st->lacks >> s) & 1);
     }
-    out[o + n + rel(g, st->dealer, seat)] = 1;
+    out[o + n + trick_rel_seat(g, st->dealer, seat)] = 1;
     if (!st->over)
-        out[o + 2 * n + rel(g, st->turn, seat)] = 1;
+        out[o + 2 * n + trick_rel_seat(g, st->turn, seat)] = 1;
 }
 
 static int obs_layout(const struct game *g, struct obs_segment *out, int max)
 {
-    int n = np(g), o = NCARDS * (n + 1);
+    int n = trick_np(g), o = NCARDS * (n + 1);
     const struct obs_segment seg[] = {
         {"hand", 0, NCARDS, "own cards by card id (0-0, 1-0, 1-1, 2-0, ...)"},
         {"known", NCARDS, NCARDS * (n - 1),
@@ -413,13 +391,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "play %s", card);
 }
 
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
-}
-
 static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
                        int seat, int holder)
 {
@@ -429,7 +400,7 @@ static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
     msgpack_pack_array(pk, (size_t)k);
     for (int c = 0; c < NCARDS; c++)
         if (st->known[seat][c] == holder + 1)
-            pack_card(pk, c);
+            trick_pack_trix_card(pk, c);
 }
 
 /* One history event as seat may know it. */
@@ -452,16 +423,16 @@ static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct rover_state *st = vst;
-    int n = np(g), first = st->nhist > HIST ? st->nhist - HIST : 0;
+    int n = trick_np(g), first = st->nhist > HIST ? st->nhist - HIST : 0;
     view_pack_str(pk, "hand");
     msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < NCARDS; c++)
         if (trix_hand_has(st->hand[seat], c))
-            pack_card(pk, c);
+            trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
     view_pack_str(pk, "wanted");
-    pack_card(pk, st->wanted);
+    trick_pack_trix_card(pk, st->wanted);
     view_pack_str(pk, "hand_sizes");
     msgpack_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
@@ -494,7 +465,7 @@ static int view(const struct game *g, const void *vst, int seat,
 static void redeal(const struct game *g, struct rover_state *st, int seat,
                    uint8_t *pool, int k, int *free, struct rng *rng)
 {
-    int n = np(g), w = -1, ok = 0, order[MAXP * NCARDS];
+    int n = trick_np(g), w = -1, ok = 0, order[MAXP * NCARDS];
     for (int i = 0; i < k; i++)
         if (pool[i] == st->wanted)
             w = i;
@@ -519,7 +490,7 @@ static void determinize(const struct game *g, void *vst, int seat,
 {
     struct rover_state *st = vst;
     uint8_t pool[NCARDS];
-    int n = np(g), k = 0, free[MAXP] = {0};
+    int n = trick_np(g), k = 0, free[MAXP] = {0};
     for (int s = 0; s < n; s++) {
         if (s == seat)
             continue;
@@ -559,10 +530,10 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     text_appendf(buf, len, &k,
                  "Dealer %d, wanted %s, draws %d. Scores:", st->dealer, cards,
                  st->draws);
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         text_appendf(buf, len, &k, " %d", st->score[s]);
     text_appendf(buf, len, &k, "\n");
-    for (int s = 0; s < np(g); s++) {
+    for (int s = 0; s < trick_np(g); s++) {
         if (seat >= 0 && s != seat) {
             text_appendf(buf, len, &k, "Seat %d holds %d cards\n", s,
                          trix_hand_count(st->hand[s]));

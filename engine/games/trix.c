@@ -48,6 +48,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
@@ -96,26 +97,11 @@ struct trix_state {
 
 /* ==== helpers ========================================================== */
 
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
-
-static int np(const struct game *g)
-{
-    return g->dims.players;
-}
-
-static int next(const struct game *g, int s)
-{
-    return (s + 1) % np(g);
-}
-
 static int team_score(const struct game *g, const struct trix_state *st,
                       int team)
 {
     int sum = 0;
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         if (g->dims.team[s] == team)
             sum += st->score[s];
     return sum;
@@ -126,7 +112,7 @@ static int team_score(const struct game *g, const struct trix_state *st,
 static int deal(const struct game *g, struct trix_state *st, const uint8_t *pre,
                 int npre)
 {
-    int n = np(g);
+    int n = trick_np(g);
     trix_hand_t all = trix_hand_range(0, TRIX_CARDS - 1);
     int rc = trix_deck_build(st->deck, all, pre, npre, &st->rng);
     if (rc < 0)
@@ -137,7 +123,7 @@ static int deal(const struct game *g, struct trix_state *st, const uint8_t *pre,
         trix_hand_add(&st->hand[(st->dealer + 1 + i) % n], st->deck[i]);
     st->top = (uint8_t)(HAND * n);
     st->gone = trix_hand_none();
-    st->leader = st->turn = (uint8_t)next(g, st->dealer);
+    st->leader = st->turn = (uint8_t)trick_next_seat(g, st->dealer);
     st->ntrick = st->nhist = 0;
     return 0;
 }
@@ -157,22 +143,13 @@ static int configure(const struct param_values *p, struct game_dims *d,
 {
     int n = (int)p->v[P_PLAYERS];
     bool sides = p->v[P_SIDES] != 0;
-    if (sides && n != 4 && n != 6 && n != 8) {
-        snprintf(err, errlen, "sides needs players = 4, 6 or 8 (got %d)", n);
+    if (trick_check_sides(n, sides, err, errlen))
         return ERR_INVAL;
-    }
-    d->players = n;
-    d->teams = sides ? 2 : n;
-    for (int s = 0; s < n; s++)
-        d->team[s] = (int8_t)(sides ? s % 2 : s);
+    trick_dims(d, n, sides);
     d->num_actions = TRIX_CARDS;
     d->max_legal = HAND;
     d->obs_size = 145 + 78 * n;
-    d->obs_low = 0;
-    d->obs_high = 1;
     d->max_length = TRIX_CARDS * (int)p->v[P_MAX_DEALS];
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 
@@ -214,8 +191,8 @@ static void check_game_end(const struct game *g, struct trix_state *st)
             ties++;
         }
     }
-    bool capped = st->deals >= opt(g, P_MAX_DEALS);
-    if (top < opt(g, P_TARGET) && !capped)
+    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
+    if (top < trick_opt(g, P_TARGET) && !capped)
         return;
     if (ties && !capped)
         return; /* G5: a tie for the lead → another deal */
@@ -226,7 +203,7 @@ static void check_game_end(const struct game *g, struct trix_state *st)
 /* After the last set: leftover cards go to its winner w (G4). */
 static void end_deal(const struct game *g, struct trix_state *st, int w)
 {
-    for (int s = 0; s < np(g); s++) {
+    for (int s = 0; s < trick_np(g); s++) {
         trix_hand_t h = st->hand[s];
         for (int k = trix_hand_count(h); k > 0; k--) {
             int c = trix_hand_first(h);
@@ -241,13 +218,13 @@ static void end_deal(const struct game *g, struct trix_state *st, int w)
     check_game_end(g, st);
     if (st->over)
         return;
-    st->dealer = (uint8_t)next(g, st->dealer);
+    st->dealer = (uint8_t)trick_next_seat(g, st->dealer);
     deal(g, st, NULL, 0);
 }
 
 static void finish_set(const struct game *g, struct trix_state *st)
 {
-    int n = np(g), pts = 0;
+    int n = trick_np(g), pts = 0;
     int w = (st->leader + trix_set_winner(st->trick, n)) % n;
     for (int i = 0; i < n; i++) {
         pts += trix_points(st->trick[i]);
@@ -274,8 +251,8 @@ static int apply(const struct game *g, void *vst, int c)
     if (st->top < TRIX_CARDS)
         trix_hand_add(&st->hand[seat], st->deck[st->top++]);
     st->trick[st->ntrick++] = (uint8_t)c;
-    if (st->ntrick < np(g))
-        st->turn = (uint8_t)next(g, seat);
+    if (st->ntrick < trick_np(g))
+        st->turn = (uint8_t)trick_next_seat(g, seat);
     else
         finish_set(g, st);
     return 0;
@@ -290,19 +267,6 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static int rel(const struct game *g, int s, int seat)
-{
-    return (s - seat + np(g)) % np(g);
-}
-
-static void put_cards(float *out, trix_hand_t h)
-{
-    for (; h.lo; h.lo &= h.lo - 1)
-        out[__builtin_ctzll(h.lo)] = 1;
-    for (; h.hi; h.hi &= h.hi - 1)
-        out[64 + __builtin_ctzll(h.hi)] = 1;
-}
-
 static float unit(float v)
 {
     return v < 0 ? 0 : v > 1 ? 1 : v;
@@ -311,31 +275,31 @@ static float unit(float v)
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct trix_state *st = vst;
-    int n = np(g), o = 145 + TRIX_CARDS * n;
-    float target = (float)opt(g, P_TARGET);
+    int n = trick_np(g), o = 145 + TRIX_CARDS * n;
+    float target = (float)trick_opt(g, P_TARGET);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
-    put_cards(out, st->hand[seat]);
-    put_cards(out + 72, st->gone);
+    trick_put_trix(out, st->hand[seat]);
+    trick_put_trix(out + 72, st->gone);
     for (int i = 0; i < st->ntrick; i++) {
-        int r = rel(g, (st->leader + i) % n, seat);
+        int r = trick_rel_seat(g, (st->leader + i) % n, seat);
         out[144 + r * TRIX_CARDS + st->trick[i]] = 1;
     }
     out[o - 1] = (float)(TRIX_CARDS - st->top) / TRIX_CARDS;
     for (int s = 0; s < n; s++) {
-        int r = rel(g, s, seat);
+        int r = trick_rel_seat(g, s, seat);
         out[o + r] = (float)trix_hand_count(st->hand[s]) / HAND;
         out[o + 4 * n + r] = unit((float)st->score[s] / target);
         out[o + 5 * n + r] = (float)st->deal_pts[s] / 300.0f;
     }
-    out[o + n + rel(g, st->dealer, seat)] = 1;
-    out[o + 2 * n + rel(g, st->leader, seat)] = 1;
+    out[o + n + trick_rel_seat(g, st->dealer, seat)] = 1;
+    out[o + 2 * n + trick_rel_seat(g, st->leader, seat)] = 1;
     if (!st->over)
-        out[o + 3 * n + rel(g, st->turn, seat)] = 1;
+        out[o + 3 * n + trick_rel_seat(g, st->turn, seat)] = 1;
 }
 
 static int obs_layout(const struct game *g, struct obs_segment *out, int max)
 {
-    int n = np(g), o = 145 + TRIX_CARDS * n;
+    int n = trick_np(g), o = 145 + TRIX_CARDS * n;
     const struct obs_segment seg[] = {
         {"hand", 0, 72, "own cards by card id (0-0, 1-0, 1-1, 2-0, ...)"},
         {"gone", 72, 72, "cards of finished sets this deal"},
@@ -361,13 +325,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "play %s", card);
 }
 
-static void pack_card(msgpack_packer *pk, int c)
-{
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
-}
-
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 {
     msgpack_pack_array(pk, (size_t)n);
@@ -378,14 +335,9 @@ static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 static void pack_table(const struct game *g, const struct trix_state *st,
                        msgpack_packer *pk)
 {
-    int n = np(g);
+    int n = trick_np(g);
     view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
-    for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->leader + i) % n);
-        pack_card(pk, st->trick[i]);
-    }
+    trick_pack_set(pk, st->trick, st->ntrick, st->leader, n);
     view_pack_str(pk, "leader");
     msgpack_pack_int(pk, st->leader);
     view_pack_str(pk, "stock");
@@ -400,12 +352,12 @@ static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct trix_state *st = vst;
-    int n = np(g);
+    int n = trick_np(g);
     view_pack_str(pk, "hand");
     msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < TRIX_CARDS; c++)
         if (trix_hand_has(st->hand[seat], c))
-            pack_card(pk, c);
+            trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
     msgpack_pack_int(pk, st->dealer);
     pack_table(g, st, pk);
@@ -436,7 +388,7 @@ static void determinize(const struct game *g, void *vst, int seat,
 {
     struct trix_state *st = vst;
     uint8_t pool[TRIX_CARDS];
-    int n = np(g), k = 0;
+    int n = trick_np(g), k = 0;
     trix_hand_t seen = trix_hand_or(st->gone, st->hand[seat]);
     for (int i = 0; i < st->ntrick; i++)
         trix_hand_add(&seen, st->trick[i]);
@@ -469,20 +421,18 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         buf[0] = '\0';
     text_appendf(buf, len, &k, "Dealer %d, stock %d. Scores:", st->dealer,
                  TRIX_CARDS - st->top);
-    for (int s = 0; s < np(g); s++)
+    for (int s = 0; s < trick_np(g); s++)
         text_appendf(buf, len, &k, " %d", st->score[s]);
     text_appendf(buf, len, &k, "\n");
-    for (int s = 0; s < np(g); s++) {
+    for (int s = 0; s < trick_np(g); s++) {
         if (seat >= 0 && s != seat)
             continue;
         trix_hand_format(st->hand[s], cards, sizeof cards);
         text_appendf(buf, len, &k, "Seat %d holds: %s\n", s, cards);
     }
     text_appendf(buf, len, &k, "Set:");
-    for (int i = 0; i < st->ntrick; i++) {
-        trix_card_name(st->trick[i], cards, sizeof cards);
-        text_appendf(buf, len, &k, " %d:%s", (st->leader + i) % np(g), cards);
-    }
+    trick_describe_set(st->trick, st->ntrick, st->leader, trick_np(g), buf, len,
+                       &k);
     if (st->over)
         text_appendf(buf, len, &k, "\nGame over.\n");
     else

@@ -79,6 +79,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 #include "trix_football.h"
@@ -123,11 +124,6 @@ static const char *const view_keys[] = {
 static const int16_t gain_tab[NCAT] = {0, 10, 15, 20, 30, 50, 60, 70, -1, -1};
 
 /* ==== helpers ========================================================== */
-
-static int opt(const struct game *g, int p)
-{
-    return (int)g->params.v[p];
-}
 
 /* The 20 cards as a trix-id bitset. */
 uint32_t trix_football__pack(void)
@@ -498,7 +494,8 @@ static void end_period(const struct game *g, struct tf_state *st)
         begin_kick(st, 1 - st->first_kicker, CENTER);
         return;
     }
-    if (st->period == 1 && opt(g, P_SUDDEN) && st->score[0] == st->score[1]) {
+    if (st->period == 1 && trick_opt(g, P_SUDDEN) &&
+        st->score[0] == st->score[1]) {
         st->period = 2;
         begin_kick(st, st->first_kicker, CENTER);
         return;
@@ -514,7 +511,7 @@ static void after_play(const struct game *g, struct tf_state *st, int played)
     if (played != PL_TRY)
         st->plays++;
     bool owed_try = st->phase == PH_DEAL && st->play == PL_TRY;
-    if (st->plays >= opt(g, P_PLAYS) && !owed_try) {
+    if (st->plays >= trick_opt(g, P_PLAYS) && !owed_try) {
         end_period(g, st);
         return;
     }
@@ -593,20 +590,13 @@ static int configure(const struct param_values *p, struct game_dims *d,
     (void)err;
     (void)errlen;
     int plays = (int)p->v[P_PLAYS];
-    d->players = 2;
-    d->teams = 2;
-    d->team[0] = 0;
-    d->team[1] = 1;
+    trick_dims(d, 2, false);
     d->num_actions = NACT;
     d->max_legal = 32;
     d->obs_size = 105;
-    d->obs_low = 0;
-    d->obs_high = 1;
     /* Deals: three periods of plays, plus one try per touchdown at most;
      * each deal costs a choice, a yield, a call and the joint discard. */
     d->max_length = 4 * 2 * 3 * plays + 8;
-    d->ret_low = -1;
-    d->ret_high = 1;
     return 0;
 }
 

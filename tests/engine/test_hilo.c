@@ -157,11 +157,11 @@ static void test_pack(void **state)
 {
     (void)state;
     int total = 0, by_sum[21] = {0}, fives = 0;
-    for (int c = 0; c < HILO_CARDS; c++) {
+    for (int c = 0; c < FT_CARDS; c++) {
         total += hilo_game_value(c);
-        by_sum[hilo_sum(c) <= 20 ? hilo_sum(c) : 0] += hilo_game_value(c);
-        fives += hilo_suit(c) == 5;
-        assert_int_equal(hilo_local(hilo_trix_id(c)), c);
+        by_sum[ft_sum(c) <= 20 ? ft_sum(c) : 0] += hilo_game_value(c);
+        fives += ft_suit(c) == 5;
+        assert_int_equal(ft_local(ft_trix_id(c)), c);
     }
     assert_int_equal(total, 20);
     assert_int_equal(by_sum[5], 4);
@@ -169,8 +169,8 @@ static void test_pack(void **state)
     assert_int_equal(by_sum[15], 6);
     assert_int_equal(by_sum[20], 4);
     assert_int_equal(fives, 6);
-    assert_int_equal(hilo_trix_id(HILO_TRIXIE), TRIX_TRIXIE);
-    assert_int_equal(hilo_local(trix_card(4, 1)), -1); /* not in Hilo */
+    assert_int_equal(ft_trix_id(FT_TRIXIE), TRIX_TRIXIE);
+    assert_int_equal(ft_local(trix_card(4, 1)), -1); /* not in Hilo */
 }
 
 /* A deck holding a card outside the 52 (4-1) is refused at init; so are
@@ -448,11 +448,11 @@ static void test_redeal_when_stock_runs_out(void **state)
 {
     (void)state;
     struct hl t;
-    uint8_t deck[51], others[HILO_CARDS];
+    uint8_t deck[51], others[FT_CARDS];
     int k = 0, m = 0;
     int ups[3] = {trix_card(7, 2), trix_card(7, 3), trix_card(7, 4)};
-    for (int c = 0; c < HILO_CARDS; c++) {
-        int id = hilo_trix_id(c);
+    for (int c = 0; c < FT_CARDS; c++) {
+        int id = ft_trix_id(c);
         if (id != ups[0] && id != ups[1] && id != ups[2])
             others[m++] = (uint8_t)id;
     }
