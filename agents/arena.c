@@ -22,6 +22,7 @@
 #define FRAMES_MAX 5      /* frames kept of one message */
 #define HUB_TICK_MS 100   /* how often the hub checks it must stop */
 #define HEARTBEAT_MS 1000 /* pings to bots; silence for 3 of them: gone */
+#define LINGER_MS 1000    /* time the last messages have to leave */
 
 /* A connection that said hello. seq 0: free slot. */
 struct conn {
@@ -278,6 +279,26 @@ static void from_agent(struct arena *a)
     frames_close(&f);
 }
 
+/* At the end: forwards what the agents still sent (the last results),
+ * then says goodbye to every bot; the front socket lingers so that all
+ * of it leaves. */
+static void closing(struct arena *a)
+{
+    zmq_pollitem_t it = {.socket = a->back, .events = ZMQ_POLLIN};
+    int linger = LINGER_MS;
+    while (zmq_poll(&it, 1, 0) > 0)
+        from_agent(a);
+    msgpack_sbuffer out;
+    msgpack_sbuffer_init(&out);
+    botmsg_bye(&out);
+    for (int i = 0; i < ARENA_BOTS_MAX; i++)
+        if (a->conn[i].seq)
+            route(a->front, a->conn[i].id, a->conn[i].idlen, NULL, out.data,
+                  out.size);
+    msgpack_sbuffer_destroy(&out);
+    zmq_setsockopt(a->front, ZMQ_LINGER, &linger, sizeof linger);
+}
+
 static void *hub_main(void *arg)
 {
     struct arena *a = arg;
@@ -291,6 +312,7 @@ static void *hub_main(void *arg)
         if (it[1].revents & ZMQ_POLLIN)
             from_agent(a);
     }
+    closing(a);
     return NULL;
 }
 

@@ -25,13 +25,15 @@ struct bot {
     struct botmsg_req req;      /* buffers, table, move limit */
 };
 
+/* Its socket lingers: a result sent just before the agent is dropped
+ * still reaches the hub, which drains it when the arena closes. */
 static int connect_hub(struct bot *b)
 {
-    int zero = 0;
+    int linger = 1000;
     b->sock = zmq_socket(arena__ctx(b->arena), ZMQ_DEALER);
     if (!b->sock)
         return ERR_IO;
-    zmq_setsockopt(b->sock, ZMQ_LINGER, &zero, sizeof zero);
+    zmq_setsockopt(b->sock, ZMQ_LINGER, &linger, sizeof linger);
     return zmq_connect(b->sock, arena__inproc(b->arena)) ? ERR_IO : 0;
 }
 

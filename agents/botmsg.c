@@ -118,6 +118,12 @@ void botmsg_result(msgpack_sbuffer *out, const struct botmsg_req *q,
     pack_str(&pk, o->reason ? o->reason : "");
 }
 
+void botmsg_bye(msgpack_sbuffer *out)
+{
+    msgpack_packer pk;
+    pack_header(out, &pk, 3, 0, "bye");
+}
+
 void botmsg_welcome(msgpack_sbuffer *out, const char *game)
 {
     msgpack_packer pk;

@@ -44,6 +44,10 @@ void botmsg_result(msgpack_sbuffer *out, const struct botmsg_req *q,
                    const struct game *g, const void *st, int seat,
                    const struct agent_outcome *o);
 
+/* Builds into out (cleared first) the arena's goodbye: no more requests
+ * will come. */
+void botmsg_bye(msgpack_sbuffer *out);
+
 /* Builds into out (cleared first) the arena's answer to a hello. */
 void botmsg_welcome(msgpack_sbuffer *out, const char *game);
 

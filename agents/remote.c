@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #ifdef __linux__
 #include <sys/prctl.h>
 #endif
@@ -25,7 +26,8 @@
 struct remote {
     char cmd[GAME_SPEC_MAX];   /* the command line */
     void *ctx, *sock;          /* NULL until started */
-    pid_t pid;                 /* the bot's process, 0 if none */
+    pid_t pid;                 /* the bot's process, 0 if none or reaped */
+    pid_t pgid;                /* its process group, 0 if none */
     bool broken;               /* failed once: every act fails */
     uint64_t next_id;          /* id of the next act request */
     char endpoint[128];        /* where the socket is bound */
@@ -43,14 +45,15 @@ static bool alive(struct remote *r)
     return r->pid > 0;
 }
 
+/* Kills the whole process group: the shell may have forked the bot and
+ * died first, leaving it behind. */
 static void stop(struct remote *r)
 {
-    if (r->pid > 0) {
-        kill(-r->pid, SIGKILL);
-        kill(r->pid, SIGKILL);
+    if (r->pgid > 0)
+        kill(-r->pgid, SIGKILL);
+    if (r->pid > 0)
         waitpid(r->pid, NULL, 0);
-        r->pid = 0;
-    }
+    r->pid = r->pgid = 0;
     if (r->sock)
         zmq_close(r->sock);
     if (r->ctx)
@@ -76,7 +79,8 @@ static int spawn(struct remote *r)
               (char *)NULL);
         _exit(127);
     }
-    r->pid = pid;
+    setpgid(pid, pid); /* also here: no race with the kill in stop() */
+    r->pid = r->pgid = pid;
     return 0;
 }
 
@@ -178,11 +182,24 @@ static void remote_game_over(void *self, const struct game *g, const void *st,
     r->broken = send_out(r) != 0;
 }
 
+/* Says goodbye to a bot in good standing and gives it REMOTE_BYE_MS to
+ * read what is still queued (the last result) and exit. */
+static void say_bye(struct remote *r)
+{
+    botmsg_bye(&r->out);
+    if (send_out(r))
+        return;
+    for (int ms = 0; ms < REMOTE_BYE_MS && alive(r); ms += POLL_SLICE_MS / 5)
+        nanosleep(&(struct timespec){0, POLL_SLICE_MS / 5 * 1000000L}, NULL);
+}
+
 static void remote_destroy(void *self)
 {
     struct remote *r = self;
     if (!r)
         return;
+    if (!r->broken && r->sock && alive(r))
+        say_bye(r);
     stop(r);
     msgpack_sbuffer_destroy(&r->out);
     botmsg_req_fini(&r->req);

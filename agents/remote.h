@@ -5,8 +5,9 @@
  * /bin/sh with the endpoint in PARLOR_ENDPOINT, waits for its hello, then
  * asks it to act over that socket. The process starts on the first act
  * (so checking a roster spawns nothing) and is killed when the agent is
- * destroyed; the tournament destroys an agent that forfeited and creates
- * it afresh, so a dead bot is restarted for the next game.
+ * destroyed: at once after a forfeit (the tournament then creates it
+ * afresh, so a dead bot is restarted for the next game), else after a
+ * bye message and up to REMOTE_BYE_MS for it to exit by itself.
  *
  * act() returns ERR_TIMEOUT (no answer within the move time), ERR_IO (the
  * process died or could not start), ERR_PROTO (garbage, or a message that
@@ -25,6 +26,7 @@
 #define REMOTE_MOVE_MS 1000          /* per-move limit when unset */
 #define REMOTE_HELLO_MS 10000        /* time a new process has to say hello */
 #define REMOTE_MSG_MAX 65536         /* longest message a bot may send */
+#define REMOTE_BYE_MS 1000           /* time a bot has to exit after bye */
 
 /* The kind behind "cmd:" specs (not in agents.def: it takes a command,
  * not an option list). Its create is unused; use remote_open. */

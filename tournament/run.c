@@ -205,6 +205,11 @@ static void *worker_main(void *arg)
         if (rc)
             fail(run, rc, err);
     }
+    /* Agents end in the thread that made them: a spawned bot is told
+     * goodbye before this thread's exit kills it (remote.h). */
+    for (int a = 0; a < ROSTER_MAX; a++)
+        for (int c = 0; c < GAME_MAX_PLAYERS; c++)
+            agent_destroy(&wk->inst[a][c]);
     pthread_mutex_lock(&run->mu);
     run->workers_left--;
     pthread_cond_signal(&run->wake);
@@ -214,7 +219,7 @@ static void *worker_main(void *arg)
 
 static void worker_fini(struct worker *wk)
 {
-    for (int a = 0; a < ROSTER_MAX; a++)
+    for (int a = 0; a < ROSTER_MAX; a++) /* a worker that never started */
         for (int c = 0; c < GAME_MAX_PLAYERS; c++)
             agent_destroy(&wk->inst[a][c]);
     schedule_cursor_fini(&wk->cur);

@@ -1,7 +1,7 @@
 /* bot.c — a parlor bot in C (PROTOCOL.md §12): plays the last legal
- * action. Spawned by the arena (cmd:build/examples/bot, the endpoint in
- * PARLOR_ENDPOINT), or connecting by itself to a tournament run with
- * --arena: build/examples/bot tcp://HOST:5599 NAME (agent bot:NAME). */
+ * action. Spawned by the arena (cmd:build/examples/bot, endpoint in
+ * PARLOR_ENDPOINT) or run as: build/examples/bot tcp://HOST:5599 NAME
+ * for a tournament with --arena and the agent bot:NAME. */
 #include <msgpack.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +50,8 @@ int main(int argc, char **argv)
             id = is(k, "id") ? (int64_t)v.via.u64 : id;
             if (is(k, "legal") && v.via.array.size) /* only acts have it */
                 act = v.via.array.ptr[v.via.array.size - 1].via.i64;
+            if (is(k, "type") && is(v, "bye")) /* the tournament is over */
+                return 0;
         }
         if (act >= 0) /* welcome and result messages need no answer */
             answer(sock, (uint64_t)id, NULL, act);

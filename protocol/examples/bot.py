@@ -37,6 +37,8 @@ def main():
             won += msg["ranks"][msg["seat"]] == 1
             if played % 100 == 0:
                 print(f"{name}: {played} games, {won} won", file=sys.stderr)
+        elif msg["type"] == "bye":  # the tournament is over
+            return
 
 
 if __name__ == "__main__":

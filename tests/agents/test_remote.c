@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,7 +63,8 @@ static void rm_tree(const char *dir)
 
 /* Every test bot connects (to PARLOR_ENDPOINT when spawned, else to its
  * first argument) and says hello (as its second argument, or "test");
- * msgs() yields what the arena sends, acts() only the act requests. */
+ * msgs() yields what the arena sends until its bye, acts() only the act
+ * requests. */
 static const char preamble[] =
     "import os, sys, time, zmq, msgpack\n"
     "s = zmq.Context().socket(zmq.DEALER)\n"
@@ -74,7 +76,10 @@ static const char preamble[] =
     " 'action': a}))\n"
     "def msgs():\n"
     "    while True:\n"
-    "        yield msgpack.unpackb(s.recv())\n"
+    "        m = msgpack.unpackb(s.recv())\n"
+    "        if m['type'] == 'bye':\n"
+    "            sys.exit(0)\n"
+    "        yield m\n"
     "def acts():\n"
     "    return (m for m in msgs() if m['type'] == 'act')\n";
 
@@ -212,6 +217,7 @@ static void test_example_bot_plays_clean(void **state)
  * is told, its seat and that seat's rank and return to RESULTS_OUT. */
 static const char results_bot[] =
     "out = open(os.environ['RESULTS_OUT'], 'w', buffering=1)\n"
+    "open(os.environ['RESULTS_OUT'] + '.pid', 'w').write(str(os.getpid()))\n"
     "for m in msgs():\n"
     "    if m['type'] == 'act':\n"
     "        ans(m, m['legal'][0])\n"
@@ -219,6 +225,22 @@ static const char results_bot[] =
     "        me = m['seat']\n"
     "        out.write('%d %d %g\\n' % (me, m['ranks'][me],"
     " m['returns'][me]))\n";
+
+/* Whether the process whose pid the bot wrote to PATH.pid has ended
+ * (waiting up to a second for it to be reaped). */
+static bool process_gone(const char *path)
+{
+    char pidfile[DIR_MAX * 3];
+    long pid = 0;
+    snprintf(pidfile, sizeof pidfile, "%s.pid", path);
+    FILE *f = fopen(pidfile, "r");
+    assert_non_null(f);
+    assert_int_equal(fscanf(f, "%ld", &pid), 1);
+    fclose(f);
+    for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
+        usleep(10000);
+    return kill((pid_t)pid, 0) != 0;
+}
 
 /* The journal's games, in order: the seat "bot" sat in, its rank and
  * its return, one line each like results_bot writes. */
@@ -264,6 +286,9 @@ static void test_bot_told_each_result(void **state)
      * and return the journal holds. */
     assert_int_equal(count(told, "\n"), GAMES);
     assert_string_equal(told, expect);
+    /* The bot is gone when the run is over (it was started through a
+     * shell, which may fork it: the whole process group goes). */
+    assert_true(process_gone(path));
     free(text);
     rm_tree(dir);
 }
