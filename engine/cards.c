@@ -152,3 +152,49 @@ int deck_build(uint8_t *deck, int n, const uint8_t *pre, int npre,
     rng_shuffle_u8(rng, deck + npre, n - npre);
     return 0;
 }
+
+/* ---- card bins ---------------------------------------------------------- */
+
+/* Places c, moving placed cards along an augmenting path if needed
+ * (Kuhn's matching); visited marks bins tried on this path. */
+static bool bins_place(struct card_bins *b, int c, unsigned *visited,
+                       int start)
+{
+    for (int k = 0; k < b->nb; k++) {
+        int i = (start + k) % b->nb;
+        if (!hand_has(b->allow[i], c) || ((*visited >> i) & 1))
+            continue;
+        *visited |= 1u << i;
+        if (b->room[i] > 0) {
+            b->got[i] |= card_bit(c);
+            b->room[i]--;
+            return true;
+        }
+        for (hand_t h = b->got[i]; h; h &= h - 1) {
+            int d = hand_first(h);
+            if (bins_place(b, d, visited, start)) {
+                b->got[i] = (b->got[i] & ~card_bit(d)) | card_bit(c);
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+bool card_bins_fill(struct card_bins *b, hand_t pool, struct rng *rng)
+{
+    uint8_t cards[64];
+    int n = 0, left = hand_count(pool);
+    bool ok = true;
+    for (; pool; pool &= pool - 1)
+        cards[n++] = (uint8_t)hand_first(pool);
+    rng_shuffle_u8(rng, cards, n);
+    for (int k = 0; k < n; k++, left--) {
+        int x = (int)rng_below(rng, (uint32_t)left), i = 0;
+        while (x >= b->room[i])
+            x -= b->room[i++];
+        unsigned visited = 0;
+        ok &= bins_place(b, cards[k], &visited, i);
+    }
+    return ok;
+}

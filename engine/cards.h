@@ -100,4 +100,27 @@ struct rng;
 int deck_build(uint8_t *deck, int n, const uint8_t *pre, int npre,
                struct rng *rng);
 
+/* ---- card bins: dealing hidden cards consistently (determinization) -- */
+
+#define CARD_BINS_MAX 17 /* bins: a hand per seat and a stock, or more */
+
+struct rng;
+
+/* Where hidden cards may go (hands, face-down piles, the stock), and what
+ * each may take. Caller storage, plain data; zero it, then fill nb bins. */
+struct card_bins {
+    int nb;                      /* bins in use */
+    hand_t allow[CARD_BINS_MAX]; /* cards each bin may take */
+    hand_t got[CARD_BINS_MAX];   /* cards placed */
+    int room[CARD_BINS_MAX];     /* places left */
+};
+
+/* Puts pool's cards into the bins (whose rooms must add up to its size),
+ * each first tried in a bin drawn in proportion to its free places, as a
+ * random deal would, and fitted by augmenting paths (Kuhn's matching)
+ * when that bin may not take it. The true deal must be one way to fill
+ * them; returns false if some card found no place (a bug in the caller's
+ * bins). */
+bool card_bins_fill(struct card_bins *b, hand_t pool, struct rng *rng);
+
 #endif

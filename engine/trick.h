@@ -6,8 +6,7 @@
  * the state and steps Forty-two and Call Suit Forty-two have in common
  * (28 cards 0-0..6-6 as a 28-bit word, four seats in two sides); the
  * honor set of Hilo and Magna (Fives..Tens and Trixie as local ids
- * 0..51); and card bins, which deal hidden cards of any one-word hand
- * consistently with what a seat saw (determinization). Every struct here
+ * 0..51). Every struct here
  * is plain data that a game embeds in its state, so clones stay a memcpy.
  */
 #ifndef PARLOR_TRICK_H
@@ -277,23 +276,5 @@ void ft_describe_hand(hand_t h, char *buf, size_t len);
 /* Appends "set:" and the set in play as " seat:card" to buf. */
 void ft_describe_set(const struct ft_table *t, char *buf, size_t len,
                      size_t *used);
-
-/* ==== card bins for determinization ==================================== */
-
-#define TRICK_BINS (2 * FT_MAXP + 1)
-
-/* Where hidden cards may go: hands, face-down piles, the stock. */
-struct trick_bins {
-    int nb;                   /* bins in use */
-    hand_t allow[TRICK_BINS]; /* cards each bin may take */
-    hand_t got[TRICK_BINS];   /* cards placed */
-    int room[TRICK_BINS];     /* places left */
-};
-
-/* Puts pool's cards into the bins (whose rooms must add up to its size),
- * each first tried in a bin drawn in proportion to its free places, as a
- * random deal would, and fitted by augmenting paths when that bin may not
- * take it. The true deal must be one way to fill them. */
-void trick_bins_fill(struct trick_bins *b, hand_t pool, struct rng *rng);
 
 #endif

@@ -2,6 +2,7 @@
  * names, text) and the determinization of what it does not.
  * Rules and decisions: see the header comment of hilo.c.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -190,7 +191,7 @@ void hilo__determinize(const struct game *g, void *vst, int seat,
     hand_t seen = st->tb.hand[seat] | card_bit(st->turnup);
     for (int s = 0; s < st->tb.n; s++)
         seen |= st->tb.played[s];
-    struct trick_bins b;
+    struct card_bins b;
     memset(&b, 0, sizeof b);
     int seats[HILO_MAXP];
     for (int s = 0; s < st->tb.n; s++) {
@@ -202,7 +203,9 @@ void hilo__determinize(const struct game *g, void *vst, int seat,
     }
     b.allow[b.nb] = FT_ALL;
     b.room[b.nb++] = FT_CARDS - st->deck_pos;
-    trick_bins_fill(&b, FT_ALL & ~seen, rng);
+    bool ok = card_bins_fill(&b, FT_ALL & ~seen, rng);
+    assert(ok); /* the true deal is one way to place them all */
+    (void)ok;
     for (int i = 0; i + 1 < b.nb; i++)
         st->tb.hand[seats[i]] = b.got[i];
     /* The deck stays a permutation: the stock last, the turn-up just

@@ -2,6 +2,7 @@
  * names, text) and the determinization of what it does not.
  * Rules and decisions: see the header comment of magna.c.
  */
+#include <assert.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -278,7 +279,7 @@ void magna__determinize(const struct game *g, void *vst, int seat,
         seen |= st->tb.played[s] | (hidden ? 0 : st->discard[s]);
     hand_t pool = FT_ALL & ~seen;
     hand_t keep = bidder_honor(st, seat, pool, rng);
-    struct trick_bins b;
+    struct card_bins b;
     memset(&b, 0, sizeof b);
     int hb[MAGNA_MAXP], db[MAGNA_MAXP];
     for (int s = 0; s < st->tb.n; s++) {
@@ -293,7 +294,9 @@ void magna__determinize(const struct game *g, void *vst, int seat,
     }
     b.allow[b.nb] = FT_ALL;
     b.room[b.nb++] = FT_CARDS - MAGNA_DEALT * st->tb.n;
-    trick_bins_fill(&b, pool & ~keep, rng);
+    bool ok = card_bins_fill(&b, pool & ~keep, rng);
+    assert(ok); /* the true deal is one way to place them all */
+    (void)ok;
     for (int s = 0; s < st->tb.n; s++) {
         if (s == seat)
             continue;

@@ -390,61 +390,6 @@ int spoil_five__view(const struct game *g, const void *vst, int seat,
 
 /* ==== API: determinization ============================================= */
 
-/* Where hidden cards may go: one bin per other seat, and one for the
- * stock plus another player's rob discard. */
-struct bins {
-    int nb;                 /* bins in use */
-    hand_t allow[MAXP + 1]; /* cards each bin may take */
-    hand_t got[MAXP + 1];   /* cards placed */
-    int room[MAXP + 1];     /* places left */
-    int seat[MAXP + 1];     /* seat of a hand bin, NO_SEAT for the stock */
-};
-
-/* Places c, moving placed cards along an augmenting path if needed
- * (Kuhn's matching); visited marks bins already tried on this path. */
-static bool bins_place(struct bins *b, int c, unsigned *visited, int start)
-{
-    for (int k = 0; k < b->nb; k++) {
-        int i = (start + k) % b->nb;
-        if (!hand_has(b->allow[i], c) || ((*visited >> i) & 1))
-            continue;
-        *visited |= 1u << i;
-        if (b->room[i] > 0) {
-            b->got[i] |= card_bit(c);
-            b->room[i]--;
-            return true;
-        }
-        for (hand_t h = b->got[i]; h; h &= h - 1) {
-            int d = hand_first(h);
-            if (bins_place(b, d, visited, start)) {
-                b->got[i] = (b->got[i] & ~card_bit(d)) | card_bit(c);
-                return true;
-            }
-        }
-    }
-    return false;
-}
-
-/* Puts the pool's cards into bins, each first into a bin drawn in
- * proportion to its free places, as a random deal would. */
-static void bins_fill(struct bins *b, hand_t pool, struct rng *rng)
-{
-    uint8_t cards[CARDS_IN_PACK];
-    int n = 0, left = hand_count(pool);
-    for (; pool; pool &= pool - 1)
-        cards[n++] = (uint8_t)hand_first(pool);
-    rng_shuffle_u8(rng, cards, n);
-    for (int k = 0; k < n; k++, left--) {
-        int x = (int)rng_below(rng, (uint32_t)left), i = 0;
-        while (x >= b->room[i])
-            x -= b->room[i++];
-        unsigned visited = 0;
-        bool placed = bins_place(b, cards[k], &visited, i);
-        assert(placed); /* the true deal is one way to place them all */
-        (void)placed;
-    }
-}
-
 /* Cards of seat j that every other seat knows. */
 static hand_t public_in_hand(const struct spoil_five_state *st, int j)
 {
@@ -454,8 +399,10 @@ static hand_t public_in_hand(const struct spoil_five_state *st, int j)
     return k & st->hand[j];
 }
 
+/* Where hidden cards may go: one bin per other seat (its seat in
+ * bin_seat), and one for the stock plus another player's rob discard. */
 static void bins_setup(const struct spoil_five_state *st, int seat,
-                       struct bins *b)
+                       struct card_bins *b, int *bin_seat)
 {
     memset(b, 0, sizeof *b);
     for (int j = 0; j < st->cfg.n; j++) {
@@ -467,12 +414,12 @@ static void bins_setup(const struct spoil_five_state *st, int seat,
             allow &= ~card_bit(st->ace);
         b->allow[b->nb] = allow;
         b->room[b->nb] = hand_count(st->hand[j] & ~public_in_hand(st, j));
-        b->seat[b->nb++] = j;
+        bin_seat[b->nb++] = j;
     }
     b->allow[b->nb] = ALL_CARDS;
     b->room[b->nb] = CARDS_IN_PACK - st->deck_pos +
                      (st->discard != NO_CARD && st->rob_seat != seat);
-    b->seat[b->nb++] = NO_SEAT;
+    b->nb++;
 }
 
 /* Writes the stock back into the undealt part of the deck. */
@@ -500,11 +447,14 @@ void spoil_five__determinize(const struct game *g, void *vst, int seat,
     for (int j = 0; j < st->cfg.n; j++)
         if (j != seat)
             seen |= public_in_hand(st, j);
-    struct bins b;
-    bins_setup(st, seat, &b);
-    bins_fill(&b, ALL_CARDS & ~seen, rng);
+    struct card_bins b;
+    int bin_seat[CARD_BINS_MAX];
+    bins_setup(st, seat, &b, bin_seat);
+    bool ok = card_bins_fill(&b, ALL_CARDS & ~seen, rng);
+    assert(ok); /* the true deal is one way to place them all */
+    (void)ok;
     for (int i = 0; i + 1 < b.nb; i++)
-        st->hand[b.seat[i]] = public_in_hand(st, b.seat[i]) | b.got[i];
+        st->hand[bin_seat[i]] = public_in_hand(st, bin_seat[i]) | b.got[i];
     hand_t stock = b.got[b.nb - 1];
     if (st->discard != NO_CARD && st->rob_seat != seat) {
         int k = (int)rng_below(rng, (uint32_t)hand_count(stock));

@@ -90,6 +90,34 @@ static void test_deck_build_keeps_prefix(void **state)
     assert_int_equal(deck_build(deck, 52, big, 1, &r), ERR_INVAL);
 }
 
+/* A bin that may only take cards 0 and 1 gets exactly them, whatever the
+ * random order: the matching moves cards out of its way. Bins that
+ * cannot hold the pool report it. */
+static void test_bins(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct card_bins b;
+        struct rng r;
+        memset(&b, 0, sizeof b);
+        rng_seed(&r, seed);
+        b.nb = 2;
+        b.allow[0] = card_bit(0) | card_bit(1);
+        b.room[0] = 2;
+        b.allow[1] = 0xff; /* any of the first eight */
+        b.room[1] = 2;
+        assert_true(card_bins_fill(&b, 0xf, &r));
+        assert_int_equal(b.got[0], 0x3);
+        assert_int_equal(b.got[1], 0xc);
+        /* Both bins refuse card 3: it finds no place. */
+        memset(&b, 0, sizeof b);
+        b.nb = 2;
+        b.allow[0] = b.allow[1] = 0x7;
+        b.room[0] = b.room[1] = 2;
+        assert_false(card_bins_fill(&b, 0xf, &r));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -97,6 +125,7 @@ int main(void)
         cmocka_unit_test(test_names_round_trip),
         cmocka_unit_test(test_deck_parse),
         cmocka_unit_test(test_deck_build_keeps_prefix),
+        cmocka_unit_test(test_bins),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,8 +1,8 @@
 /* test_trick.c — the shared trick-game pieces (engine/trick.h): seat
  * arithmetic and sides, the Forty-two core's suits and set closing
- * (Forty-two count, seed 002), the Hilo/Magna honor set and local ids,
- * and the card bins of determinization. Expected values are worked by
- * hand from the rule book and the id layout of engine/trix_pack.h.
+ * (Forty-two count, seed 002), the Hilo/Magna honor set and local ids.
+ * Expected values are worked by hand from the rule book and the id
+ * layout of engine/trix_pack.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -157,34 +157,13 @@ static void test_ft_play(void **state)
     assert_int_equal(hand_count(t.table), 3);
 }
 
-/* A bin that may only take cards 0 and 1 gets exactly them, whatever the
- * random order: the matching moves cards out of its way. */
-static void test_bins(void **state)
-{
-    (void)state;
-    for (uint64_t seed = 1; seed <= 20; seed++) {
-        struct trick_bins b;
-        struct rng r;
-        memset(&b, 0, sizeof b);
-        rng_seed(&r, seed);
-        b.nb = 2;
-        b.allow[0] = card_bit(0) | card_bit(1);
-        b.room[0] = 2;
-        b.allow[1] = FT_ALL;
-        b.room[1] = 2;
-        trick_bins_fill(&b, 0xf, &r);
-        assert_int_equal(b.got[0], 0x3);
-        assert_int_equal(b.got[1], 0xc);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seats),     cmocka_unit_test(test_sides),
         cmocka_unit_test(test_f42_suits), cmocka_unit_test(test_f42_close_set),
         cmocka_unit_test(test_ft_ids),    cmocka_unit_test(test_ft_deck),
-        cmocka_unit_test(test_ft_play),   cmocka_unit_test(test_bins),
+        cmocka_unit_test(test_ft_play),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
