@@ -226,6 +226,15 @@ static const char results_bot[] =
     "        out.write('%d %d %g\\n' % (me, m['ranks'][me],"
     " m['returns'][me]))\n";
 
+/* Reads the file at path into buf (cap bytes, NUL-terminated). */
+static void read_text(const char *path, char *buf, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    buf[fread(buf, 1, cap - 1, f)] = '\0';
+    fclose(f);
+}
+
 /* Whether the process whose pid the bot wrote to PATH.pid has ended
  * (waiting up to a second for it to be reaped). */
 static bool process_gone(const char *path)
@@ -278,10 +287,7 @@ static void test_bot_told_each_result(void **state)
     char *text = play(cmd, &st);
     assert_int_equal(count_forfeits(text), 0);
     journal_view_of_bot(text, expect, sizeof expect);
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    fread(told, 1, sizeof told - 1, f);
-    fclose(f);
+    read_text(path, told, sizeof told);
     /* One result per game, in the journal's order, with the seat, rank
      * and return the journal holds. */
     assert_int_equal(count(told, "\n"), GAMES);
@@ -333,10 +339,7 @@ static void test_named_bot_plays_and_is_told(void **state)
     assert_int_equal(count_forfeits(text), 0);
     /* The journal names the agent by its spec. */
     assert_int_equal(count(text, "\"bot:results\""), GAMES + 2); /* + header */
-    FILE *f = fopen(path, "r");
-    assert_non_null(f);
-    fread(told, 1, sizeof told - 1, f);
-    fclose(f);
+    read_text(path, told, sizeof told);
     char *p = text;
     for (; (p = strstr(p, "\"bot:results\"")); p++)
         memcpy(p, "\"bot\"        ", 13); /* journal_view_of_bot's name */
