@@ -188,6 +188,20 @@ void game_returns_winner(const struct game *g, int winner, double *out)
         out[s] = winner < 0 ? 0 : g->dims.team[s] == winner ? 1 : lose;
 }
 
+int game_sole_best(const int *v, int n)
+{
+    int who = 0, ties = 0;
+    for (int i = 1; i < n; i++) {
+        if (v[i] > v[who]) {
+            who = i;
+            ties = 0;
+        } else if (v[i] == v[who]) {
+            ties++;
+        }
+    }
+    return ties ? -1 : who;
+}
+
 /* ---- views and names --------------------------------------------------- */
 
 static void pack_key(msgpack_packer *pk, const char *k)

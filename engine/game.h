@@ -189,6 +189,10 @@ extern const char *const game_view_common_keys[];
  * and 0 for all when winner is negative (undecided or drawn). */
 void game_returns_winner(const struct game *g, int winner, double *out);
 
+/* The index alone at the top of v[0..n), or -1 when two or more share
+ * the top. */
+int game_sole_best(const int *v, int n);
+
 /* Names action in st; returns the length. */
 int game_action_name(const struct game *g, const void *st, int action,
                      char *buf, size_t len);

@@ -81,6 +81,28 @@ void trick_dims(struct game_dims *d, int n, bool sides);
  * Returns 0 or ERR_INVAL with a message. */
 int trick_check_sides(int n, bool sides, char *err, size_t errlen);
 
+/* Side t's score: the scores of its seats (dims.team) summed. */
+static inline int trick_side_score(const struct game *g, const int32_t *score,
+                                   int t)
+{
+    int sum = 0;
+    for (int s = 0; s < g->dims.players; s++)
+        if (g->dims.team[s] == t)
+            sum += score[s];
+    return sum;
+}
+
+/* Whether a target-score game ends now (RULES.md §5.0 G5): when one side
+ * alone leads side[0..n) with target or more, or anyway at the deals cap
+ * (capped). *winner gets the leading side, or -1 when the lead is shared
+ * (a draw at the cap). */
+static inline bool trick_game_over(const int *side, int n, int target,
+                                   bool capped, int *winner)
+{
+    *winner = game_sole_best(side, n);
+    return capped || (*winner >= 0 && side[*winner] >= target);
+}
+
 /* ==== views ============================================================ */
 
 /* Packs Trix card c by name ("7-3", "Trixie"). */

@@ -299,21 +299,6 @@ static void count_sides(const struct game *g, const struct casino_state *st,
     }
 }
 
-/* The side alone at the top of count[0..n), or -1 on a tie. */
-static int sole_best(const int *count, int n)
-{
-    int who = 0, ties = 0;
-    for (int s = 1; s < n; s++) {
-        if (count[s] > count[who]) {
-            who = s;
-            ties = 0;
-        } else if (count[s] == count[who]) {
-            ties++;
-        }
-    }
-    return ties ? -1 : who;
-}
-
 /* Scores the round's piles into last_points and the game totals. */
 static void score_round(const struct game *g, struct casino_state *st)
 {
@@ -321,7 +306,7 @@ static void score_round(const struct game *g, struct casino_state *st)
     int nspades[CASINO_MAXP] = {0}, pts[CASINO_MAXP] = {0};
     bool two = opt(g, P_CARDS) == CARDS_TWO_AND_LAST;
     count_sides(g, st, ncards, nspades, pts);
-    int most = sole_best(ncards, n), spades = sole_best(nspades, n);
+    int most = game_sole_best(ncards, n), spades = game_sole_best(nspades, n);
     if (most >= 0)
         pts[most] += two ? 2 : 3;
     if (spades >= 0)
@@ -341,7 +326,7 @@ static void close_round(const struct game *g, struct casino_state *st)
     st->rounds++;
     for (int s = 0; s < n; s++)
         best[s] = st->score[s];
-    int top = sole_best(best, n);
+    int top = game_sole_best(best, n);
     if (top >= 0 && st->score[top] >= opt(g, P_TARGET)) {
         st->over = 1;
         st->winner = (uint8_t)top;

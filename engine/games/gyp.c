@@ -198,22 +198,14 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 /* Ends the game if someone has won (G5) or the cap is hit. */
 static void check_game_end(const struct game *g, struct gyp_state *st)
 {
-    int best = 0, ties = 0;
-    for (int s = 1; s < trick_np(g); s++) {
-        if (st->score[s] > st->score[best]) {
-            best = s;
-            ties = 0;
-        } else if (st->score[s] == st->score[best]) {
-            ties++;
-        }
-    }
-    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
-    if (st->score[best] < trick_opt(g, P_TARGET) && !capped)
-        return;
-    if (ties && !capped)
+    int score[MAXP], w;
+    for (int s = 0; s < trick_np(g); s++)
+        score[s] = st->score[s];
+    if (!trick_game_over(score, trick_np(g), trick_opt(g, P_TARGET),
+                         st->deals >= trick_opt(g, P_MAX_DEALS), &w))
         return; /* G5: a tie for the lead → another hand */
     st->over = 1;
-    st->winner = ties ? MAXP : (uint8_t)best;
+    st->winner = w < 0 ? MAXP : (uint8_t)w;
 }
 
 static void end_hand(const struct game *g, struct gyp_state *st)

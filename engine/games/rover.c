@@ -116,16 +116,6 @@ static int top_card(int players)
     return players <= 4 ? 35 : 65;
 }
 
-static int team_score(const struct game *g, const struct rover_state *st,
-                      int team)
-{
-    int sum = 0;
-    for (int s = 0; s < trick_np(g); s++)
-        if (g->dims.team[s] == team)
-            sum += st->score[s];
-    return sum;
-}
-
 /* Nearest seat from s in direction dir (+1 left, -1 right), s excluded,
  * that holds cards; NO_SEAT if none. */
 static int nearest(const struct game *g, const struct rover_state *st, int s,
@@ -221,22 +211,14 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 /* Ends the game if a player or side has won or the cap is hit. */
 static void check_game_end(const struct game *g, struct rover_state *st)
 {
-    int best = -1, top = -1, ties = 0;
-    for (int t = 0; t < g->dims.teams; t++) {
-        int v = team_score(g, st, t);
-        if (v > top) {
-            top = v;
-            best = t;
-            ties = 0;
-        } else if (v == top) {
-            ties++;
-        }
-    }
-    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
-    if ((top < trick_opt(g, P_TARGET) || ties) && !capped)
+    int side[MAXP], w;
+    for (int t = 0; t < g->dims.teams; t++)
+        side[t] = trick_side_score(g, st->score, t);
+    if (!trick_game_over(side, g->dims.teams, trick_opt(g, P_TARGET),
+                         st->deals >= trick_opt(g, P_MAX_DEALS), &w))
         return;
     st->over = 1;
-    st->winner = ties ? NO_SEAT : (uint8_t)best;
+    st->winner = w < 0 ? NO_SEAT : (uint8_t)w;
 }
 
 /* The round is over (void when the draw cap ended it). */
@@ -448,7 +430,7 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "team_scores");
     msgpack_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, team_score(g, st, t));
+        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "draws");
     msgpack_pack_int(pk, st->draws);
     view_pack_str(pk, "history");

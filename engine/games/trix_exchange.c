@@ -68,6 +68,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
 
@@ -165,15 +166,6 @@ static int held(const struct tx_state *st, int s)
     for (int c = 0; c < NCOM; c++)
         k += st->cnt[s][c];
     return k;
-}
-
-static int team_score(const struct game *g, const struct tx_state *st, int team)
-{
-    int sum = 0;
-    for (int s = 0; s < np(g); s++)
-        if (g->dims.team[s] == team)
-            sum += st->score[s];
-    return sum;
 }
 
 static void log_event(struct tx_state *st, int kind, int seat, int other,
@@ -313,22 +305,14 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 /* Ends the game if a player or side has won or the cap is hit. */
 static void check_game_end(const struct game *g, struct tx_state *st)
 {
-    int best = -1, top = -1, ties = 0;
-    for (int t = 0; t < g->dims.teams; t++) {
-        int v = team_score(g, st, t);
-        if (v > top) {
-            top = v;
-            best = t;
-            ties = 0;
-        } else if (v == top) {
-            ties++;
-        }
-    }
-    bool capped = st->deals >= opt(g, P_MAX_DEALS);
-    if ((top < opt(g, P_TARGET) || ties) && !capped)
+    int side[MAXP], w;
+    for (int t = 0; t < g->dims.teams; t++)
+        side[t] = trick_side_score(g, st->score, t);
+    if (!trick_game_over(side, g->dims.teams, opt(g, P_TARGET),
+                         st->deals >= opt(g, P_MAX_DEALS), &w))
         return;
     st->over = 1;
-    st->winner = ties ? NO_SEAT : (uint8_t)best;
+    st->winner = w < 0 ? NO_SEAT : (uint8_t)w;
 }
 
 static void end_deal(const struct game *g, struct tx_state *st)
@@ -625,7 +609,7 @@ static void pack_public(const struct game *g, const struct tx_state *st,
     view_pack_str(pk, "team_scores");
     msgpack_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, team_score(g, st, t));
+        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "cornered");
     msgpack_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
     for (int c = 0; c < NCOM; c++)

@@ -157,13 +157,31 @@ static void test_ft_play(void **state)
     assert_int_equal(hand_count(t.table), 3);
 }
 
+/* G5 (RULES.md §5.0): a side alone in the lead with the target or more
+ * wins; a shared lead plays on, and is a draw only at the deals cap. */
+static void test_game_over(void **state)
+{
+    (void)state;
+    int w;
+    int lead[] = {50, 71, 40}, tied[] = {75, 75, 10}, low[] = {-5, -3, -9};
+    assert_false(trick_game_over(lead, 3, 75, false, &w)); /* under 75 */
+    assert_int_equal(w, 1);
+    assert_true(trick_game_over(lead, 3, 71, false, &w));
+    assert_int_equal(w, 1);
+    assert_false(trick_game_over(tied, 3, 75, false, &w)); /* play on */
+    assert_true(trick_game_over(tied, 3, 75, true, &w));   /* capped */
+    assert_int_equal(w, -1);
+    assert_true(trick_game_over(low, 3, 75, true, &w)); /* all negative */
+    assert_int_equal(w, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seats),     cmocka_unit_test(test_sides),
         cmocka_unit_test(test_f42_suits), cmocka_unit_test(test_f42_close_set),
         cmocka_unit_test(test_ft_ids),    cmocka_unit_test(test_ft_deck),
-        cmocka_unit_test(test_ft_play),
+        cmocka_unit_test(test_ft_play),   cmocka_unit_test(test_game_over),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
