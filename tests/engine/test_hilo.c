@@ -26,12 +26,13 @@
 #include "common/err.h"
 #include "engine/game.h"
 #include "engine/games/hilo.h"
+#include "game_steps.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 
 struct hl {
-    struct game g;          /* configured game */
-    struct hilo_state st;   /* its state */
+    struct game g;        /* configured game */
+    struct hilo_state st; /* its state */
 };
 
 static void make(struct hl *t, const char *spec)
@@ -63,12 +64,7 @@ static int seat_now(struct hl *t)
 /* seat, which must be the one to act, takes the action named text. */
 static void act(struct hl *t, int seat, const char *text)
 {
-    char err[512];
-    assert_int_equal(seat_now(t), seat);
-    int id = game_action_parse(&t->g, &t->st, seat, text, err, sizeof err);
-    if (id < 0)
-        fail_msg("seat %d: %s", seat, err);
-    assert_int_equal(game_apply(&t->g, &t->st, seat, id), 0);
+    steps_act(&t->g, &t->st, seat, text);
 }
 
 /* Plays a whole set: seat leader leads, the others follow in turn. */
@@ -76,11 +72,7 @@ static void set4(struct hl *t, int leader, const char *a, const char *b,
                  const char *c, const char *d)
 {
     const char *cards[4] = {a, b, c, d};
-    char name[32];
-    for (int i = 0; i < t->g.dims.players; i++) {
-        snprintf(name, sizeof name, "play %s", cards[i]);
-        act(t, (leader + i) % t->g.dims.players, name);
-    }
+    steps_set(&t->g, &t->st, leader, cards);
 }
 
 static void set2(struct hl *t, int leader, const char *a, const char *b)
@@ -91,49 +83,18 @@ static void set2(struct hl *t, int leader, const char *a, const char *b)
 /* Asserts the names of the current seat's legal actions, ", "-joined. */
 static void legal_is(struct hl *t, const char *want)
 {
-    int ids[64], seat = seat_now(t);
-    char got[512] = "", name[GAME_NAME_MAX];
-    size_t w = 0;
-    assert_true(seat >= 0);
-    int n = t->g.def->legal(&t->g, &t->st, seat, ids);
-    for (int i = 0; i < n; i++) {
-        game_action_name(&t->g, &t->st, ids[i], name, sizeof name);
-        w += (size_t)snprintf(got + w, sizeof got - w, "%s%s", i ? ", " : "",
-                              name);
-    }
-    assert_string_equal(got, want);
+    steps_legal_is(&t->g, &t->st, want);
 }
 
 static double ret(struct hl *t, int seat)
 {
-    double r[GAME_MAX_PLAYERS];
-    t->g.def->returns(&t->g, &t->st, r);
-    return r[seat];
+    return steps_ret(&t->g, &t->st, seat);
 }
 
-/* Writes the value under key of seat's view as msgpack's text form. */
+/* Asserts the value under key of seat's view (msgpack's text form). */
 static void view_is(struct hl *t, int seat, const char *key, const char *want)
 {
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    char got[512] = "(missing)";
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    assert_int_equal(game_view(&t->g, &t->st, seat, &pk), 0);
-    msgpack_unpacked_init(&u);
-    assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL),
-                     MSGPACK_UNPACK_SUCCESS);
-    msgpack_object o = u.data;
-    for (uint32_t i = 0; i < o.via.map.size; i++) {
-        msgpack_object_kv *kv = &o.via.map.ptr[i];
-        if (kv->key.via.str.size == strlen(key) &&
-            !memcmp(kv->key.via.str.ptr, key, strlen(key)))
-            msgpack_object_print_buffer(got, sizeof got, kv->val);
-    }
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    assert_string_equal(got, want);
+    steps_view_is(&t->g, &t->st, seat, key, want);
 }
 
 /* Plays the first legal action until the game ends or the deal changes. */
@@ -357,8 +318,7 @@ static void test_single_honor(void **state)
 {
     (void)state;
     struct hl t;
-    start(&t, "hilo",
-          "10-3 9-0 6-0 9-1 6-1 9-2 6-2 9-3 6-3 9-4 6-4 9-5 10-2");
+    start(&t, "hilo", "10-3 9-0 6-0 9-1 6-1 9-2 6-2 9-3 6-3 9-4 6-4 9-5 10-2");
     act(&t, 1, "stand");
     set2(&t, 1, "6-4", "9-0");
     set2(&t, 1, "6-0", "9-1");
@@ -381,8 +341,7 @@ static void test_game_tie(void **state)
 {
     (void)state;
     struct hl t;
-    start(&t, "hilo",
-          "6-0 6-5 6-1 7-3 10-3 7-0 6-4 7-1 6-2 7-2 6-3 7-4 10-2");
+    start(&t, "hilo", "6-0 6-5 6-1 7-3 10-3 7-0 6-4 7-1 6-2 7-2 6-3 7-4 10-2");
     act(&t, 1, "stand");
     set2(&t, 1, "6-0", "6-5");
     set2(&t, 0, "7-3", "6-1");
@@ -457,7 +416,7 @@ static void test_redeal_when_stock_runs_out(void **state)
             others[m++] = (uint8_t)id;
     }
     for (m = 0; k < 51; k++)
-        deck[k] = k == 24 ? (uint8_t)ups[0]
+        deck[k] = k == 24   ? (uint8_t)ups[0]
                   : k == 37 ? (uint8_t)ups[1]
                   : k == 50 ? (uint8_t)ups[2]
                             : others[m++];
@@ -498,8 +457,9 @@ static void test_partners_share_points(void **state)
     start(&t, "hilo(players=4,target=1,another_deal=false)",
           "6-0 10-10 6-1 6-2 6-3 6-4 6-5 6-6 7-0 7-1 7-2 7-3 7-4 7-5 7-6 7-7 "
           "8-0 8-1 8-2 8-3 8-4 8-5 8-6 8-7 10-2");
-    view_is(&t, 0, "hand", "[\"6-2\", \"6-6\", \"7-3\", \"7-7\", \"8-3\", "
-                           "\"8-7\"]");
+    view_is(&t, 0, "hand",
+            "[\"6-2\", \"6-6\", \"7-3\", \"7-7\", \"8-3\", "
+            "\"8-7\"]");
     play_out_deal(&t);
     assert_true(game_is_terminal(&t.g, &t.st));
     assert_true(ret(&t, 0) == 1 && ret(&t, 2) == 1);
@@ -512,8 +472,9 @@ static void test_four_individuals(void **state)
 {
     (void)state;
     struct hl t;
-    start(&t, "hilo(players=4,partnerships=false,target=1,"
-              "another_deal=false)",
+    start(&t,
+          "hilo(players=4,partnerships=false,target=1,"
+          "another_deal=false)",
           "6-0 10-10 6-1 6-2 6-3 6-4 6-5 6-6 7-0 7-1 7-2 7-3 7-4 7-5 7-6 7-7 "
           "8-0 8-1 8-2 8-3 8-4 8-5 8-6 8-7 10-2");
     play_out_deal(&t);

@@ -24,12 +24,13 @@
 #include "common/err.h"
 #include "engine/game.h"
 #include "engine/games/magna.h"
+#include "game_steps.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 
 struct mg {
-    struct game g;          /* configured game */
-    struct magna_state st;   /* its state */
+    struct game g;         /* configured game */
+    struct magna_state st; /* its state */
 };
 
 static void make(struct mg *t, const char *spec)
@@ -49,12 +50,7 @@ static int seat_now(struct mg *t)
 /* seat, which must be the one to act, takes the action named text. */
 static void act(struct mg *t, int seat, const char *text)
 {
-    char err[512];
-    assert_int_equal(seat_now(t), seat);
-    int id = game_action_parse(&t->g, &t->st, seat, text, err, sizeof err);
-    if (id < 0)
-        fail_msg("seat %d: %s", seat, err);
-    assert_int_equal(game_apply(&t->g, &t->st, seat, id), 0);
+    steps_act(&t->g, &t->st, seat, text);
 }
 
 /* Plays a whole set: seat leader leads, the others follow in turn. */
@@ -62,11 +58,7 @@ static void set4(struct mg *t, int leader, const char *a, const char *b,
                  const char *c, const char *d)
 {
     const char *cards[4] = {a, b, c, d};
-    char name[32];
-    for (int i = 0; i < t->g.dims.players; i++) {
-        snprintf(name, sizeof name, "play %s", cards[i]);
-        act(t, (leader + i) % t->g.dims.players, name);
-    }
+    steps_set(&t->g, &t->st, leader, cards);
 }
 
 static void set2(struct mg *t, int leader, const char *a, const char *b)
@@ -122,53 +114,21 @@ static void lay_aside(struct mg *t, int s, const char *a, const char *b,
 /* Asserts the names of the current seat's legal actions, ", "-joined. */
 static void legal_is(struct mg *t, const char *want)
 {
-    int ids[64], seat = seat_now(t);
-    char got[512] = "", name[GAME_NAME_MAX];
-    size_t w = 0;
-    assert_true(seat >= 0);
-    int n = t->g.def->legal(&t->g, &t->st, seat, ids);
-    for (int i = 0; i < n; i++) {
-        game_action_name(&t->g, &t->st, ids[i], name, sizeof name);
-        w += (size_t)snprintf(got + w, sizeof got - w, "%s%s", i ? ", " : "",
-                              name);
-    }
-    assert_string_equal(got, want);
+    steps_legal_is(&t->g, &t->st, want);
 }
 
 static double ret(struct mg *t, int seat)
 {
-    double r[GAME_MAX_PLAYERS];
-    t->g.def->returns(&t->g, &t->st, r);
-    return r[seat];
+    return steps_ret(&t->g, &t->st, seat);
 }
 
-/* Writes the value under key of seat's view as msgpack's text form. */
+/* Asserts the value under key of seat's view (msgpack's text form). */
 static void view_is(struct mg *t, int seat, const char *key, const char *want)
 {
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    char got[512] = "(missing)";
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    assert_int_equal(game_view(&t->g, &t->st, seat, &pk), 0);
-    msgpack_unpacked_init(&u);
-    assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL),
-                     MSGPACK_UNPACK_SUCCESS);
-    msgpack_object o = u.data;
-    for (uint32_t i = 0; i < o.via.map.size; i++) {
-        msgpack_object_kv *kv = &o.via.map.ptr[i];
-        if (kv->key.via.str.size == strlen(key) &&
-            !memcmp(kv->key.via.str.ptr, key, strlen(key)))
-            msgpack_object_print_buffer(got, sizeof got, kv->val);
-    }
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    assert_string_equal(got, want);
+    steps_view_is(&t->g, &t->st, seat, key, want);
 }
 
-
-/* ---- the bid illustration -------------------------------------------------- */
+/* ---- the bid illustration -------------------------------------------- */
 
 /* "If a player has the Double-five, Five-blank and one or more Fives, he
  * could make a bid of not less than four and name the Fives": 5-5 is
@@ -218,7 +178,7 @@ static void test_bid_illustration(void **state)
     view_is(&t, 0, "dealer", "1");
 }
 
-/* ---- the playing illustration (Tens named) -------------------------------- */
+/* ---- the playing illustration (Tens named) --------------------------- */
 
 /* Four players, seats 0,2 v 1,3. Seat 1 bids and names Tens; the Tens
  * dealt are 10-10 (seat 1), 10-7 (seat 2), 10-4 (seat 3), 10-0 (seat 0).
@@ -335,7 +295,7 @@ static void test_precedence_going_out(void **state)
     view_is(&t, 0, "scores", "[0, 1]");
 }
 
-/* ---- Santa and Magna --------------------------------------------------------- */
+/* ---- Santa and Magna ------------------------------------------------- */
 
 /* Two players, Nines named by seat 1, who leads Nines to every set; seat 0
  * (no Nine, no honor) must throw: seat 1 wins 6-6 7-7 (doubles), 6-4 7-3
@@ -401,7 +361,7 @@ static void test_five_five_goes_to_magna(void **state)
     view_is(&t, 0, "scores", "[15, 11]");
 }
 
-/* ---- bidding and discards ---------------------------------------------------- */
+/* ---- bidding and discards -------------------------------------------- */
 
 /* Nobody bids: the dealer must bid (no "pass"), at least 1. The bidder
  * holding a single honor may not lay it aside (G6). Seat 0 (dealer) holds
