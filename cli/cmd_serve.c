@@ -57,6 +57,8 @@ static int parse_args(int argc, char **argv, struct server_options *o,
         {"max-clients", required_argument, NULL, 'c'},
         {"max-total", required_argument, NULL, 't'},
         {"idle-timeout", required_argument, NULL, 'i'},
+        {"opp-work", required_argument, NULL, 'w'},
+        {"opp-time-ms", required_argument, NULL, 'T'},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
@@ -93,6 +95,14 @@ static int parse_args(int argc, char **argv, struct server_options *o,
         case 'i':
             rc = parse_limit("--idle-timeout", optarg, 1e7, &v);
             o->idle_ms = (uint64_t)v * 1000u;
+            break;
+        case 'w':
+            rc = parse_limit("--opp-work", optarg, 1e9, &v);
+            o->opp_work = (int)v;
+            break;
+        case 'T':
+            rc = parse_limit("--opp-time-ms", optarg, 3.6e6, &v);
+            o->opp_time_ms = (int)v;
             break;
         default:
             return cli_bad_option("serve", c, argv);

@@ -72,12 +72,16 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->max_total = SERVER_MAX_TOTAL;
     if (!o->idle_ms)
         o->idle_ms = SERVER_IDLE_MS;
+    if (!o->opp_work)
+        o->opp_work = SERVER_OPP_WORK;
+    if (!o->opp_time_ms)
+        o->opp_time_ms = SERVER_OPP_TIME_MS;
     if (!o->clock)
         o->clock = monotonic_ms;
     if (!o->make_game)
         o->make_game = game_make;
     if (o->max_envs < 0 || o->max_clients < 0 || o->max_total < 0 ||
-        o->max_msg > ((size_t)1 << 30))
+        o->opp_work < 0 || o->opp_time_ms < 0 || o->max_msg > ((size_t)1 << 30))
         return err_set(err, errlen, ERR_RANGE,
                        "server limits must be positive and max_msg at most "
                        "1 GiB");

@@ -26,6 +26,8 @@
 #define SERVER_MAX_CLIENTS 256 /* default clients holding envs */
 #define SERVER_MAX_TOTAL 65536 /* default envs on the server */
 #define SERVER_IDLE_MS 600000  /* default idle timeout, ms */
+#define SERVER_OPP_WORK 2000   /* default opponents' playouts per move */
+#define SERVER_OPP_TIME_MS 100 /* default opponents' search ms per move */
 
 typedef struct server server_t;
 
@@ -40,6 +42,10 @@ struct server_options {
     int max_clients;      /* most clients holding envs at once */
     int max_total;        /* most envs on the server */
     uint64_t idle_ms;     /* silence after which a client's envs close */
+    int opp_work;         /* playouts (search iterations) the opponents of
+                             one make may start for one move in each of
+                             its envs, shared equally among them */
+    int opp_time_ms;      /* search milliseconds likewise (time_ms) */
     uint64_t (*clock)(void *arg); /* milliseconds, monotonic; NULL: the
                                      system's monotonic clock (tests pass
                                      a clock they move by hand) */

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../agents/agent.h"
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "server_int.h"
@@ -129,13 +130,32 @@ static int check_limits(struct server *s, int need)
     return 0;
 }
 
+/* Opponents come from the network: built-in agents only, and one move of
+ * every opponent in every env of the make shares the search budgets. */
+static int check_opponents(struct server *s, const struct make_req *r,
+                           const struct game *g, char *err, size_t errlen)
+{
+    char hint[160];
+    int seats = g->dims.players > 1 ? g->dims.players - 1 : 1;
+    int agents = (r->n ? r->n : 1) * seats;
+    struct agent_limits lim = {s->o.opp_work / agents,
+                               s->o.opp_time_ms / agents, hint};
+    snprintf(hint, sizeof hint,
+             "(the server's budget, parlor serve --opp-work %d "
+             "--opp-time-ms %d, shared by %d opponent seats)",
+             s->o.opp_work, s->o.opp_time_ms, agents);
+    return env_check_opponents(r->eo.opponents, &lim, err, errlen);
+}
+
 /* Makes the env or venv of r into t with the buffers its steps need.
  * Returns 0, or the wire code of the error reply packed. */
 static int create(struct server *s, const struct make_req *r, struct slot *t)
 {
     char err[PROTO_ERRMSG_MAX - 32];
     struct game g;
-    if (s->o.make_game(&g, r->spec, err, sizeof err))
+    if (s->o.make_game(&g, r->spec, err, sizeof err) ||
+        (r->eo.opponents && r->eo.opponents[0] &&
+         check_opponents(s, r, &g, err, sizeof err)))
         return server__fail(s, PROTO_E_BAD_SPEC, "%s", err);
     if (r->n)
         t->venv = venv_new_game(&g, &r->eo, r->n, err, sizeof err);
