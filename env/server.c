@@ -229,14 +229,16 @@ static int serve_one(struct server *s)
 
 static int bind_socket(struct server *s, char *err, size_t errlen)
 {
-    int zero = 0, one = 1;
+    int zero = 0;
     int64_t cap = (int64_t)s->o.max_msg * HARD_CAP_FACTOR;
     s->sock = zmq_socket(s->ctx, ZMQ_ROUTER);
     if (!s->sock)
         return err_set(err, errlen, ERR_IO, "zmq_socket: %s",
                        zmq_strerror(errno));
     zmq_setsockopt(s->sock, ZMQ_LINGER, &zero, sizeof zero);
-    zmq_setsockopt(s->sock, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+    /* No ZMQ_ROUTER_HANDOVER: a connection claiming the routing id of one
+     * still connected is ignored by libzmq, so it cannot take over that
+     * client's envs (libzmq's own ids are predictable). */
     zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &cap, sizeof cap);
     if (zmq_bind(s->sock, s->o.endpoint))
         return err_set(err, errlen, ERR_IO, "cannot bind %s: %s", s->o.endpoint,

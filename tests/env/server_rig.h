@@ -86,17 +86,24 @@ static inline void rig_stop(struct rig *r)
     zmq_ctx_term(r->ctx);
 }
 
-/* A client on the rig's server, which rig_stop destroys. */
-static inline client_t *connect_client(struct rig *r)
+/* A client on the rig's server with options o (NULL: none), which
+ * rig_stop destroys. */
+static inline client_t *connect_client_opts(struct rig *r,
+                                            const struct client_options *o)
 {
     char err[256];
-    client_t *c = client_new(ENDPOINT, r->ctx, err, sizeof err);
+    client_t *c = client_new_opts(ENDPOINT, r->ctx, o, err, sizeof err);
     if (!c)
         fail_msg("client_new: %s", err);
     client_set_timeout(c, RIG_TIMEOUT_MS);
     assert_true(r->nclients < 12);
     r->clients[r->nclients++] = c;
     return c;
+}
+
+static inline client_t *connect_client(struct rig *r)
+{
+    return connect_client_opts(r, NULL);
 }
 
 /* A raw socket of type on the rig's server (routing id id, or libzmq's

@@ -112,6 +112,41 @@ static void test_opponent_search_is_bounded(void **state)
     assert_int_equal(client_ping(c), 0);
 }
 
+/* ---- issue 12.2: no session takeover ----------------------------------- */
+
+/* A second connection with the victim's routing id gets nothing and
+ * changes nothing; the victim goes on being served. */
+static void test_no_session_takeover(void **state)
+{
+    struct rig *r = *state;
+    struct client_options id = {.routing_id = "victim"};
+    client_t *victim = connect_client_opts(r, &id);
+    client_env_t *e = make(victim, "dice", 0, NULL, 0);
+    assert_int_equal(client_reset(e, 1), 0);
+
+    client_t *thief = connect_client_opts(r, &id);
+    /* Waiting for what must never come: a correct server cannot fail
+     * this however slow the machine, a broken one fails it. */
+    client_set_timeout(thief, 2000);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    begin_raw(&pk, &sb, "close", 1);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
+    assert_int_equal(client_call_raw(thief, sb.data, sb.size), ERR_TIMEOUT);
+    msgpack_sbuffer_destroy(&sb);
+
+    /* The victim's env is intact and answers it. */
+    const struct client_batch *b = client_env_batch(e);
+    int a = 0;
+    while (!client_is_legal(b->legal, a))
+        a++;
+    assert_int_equal(client_step(e, a), 0);
+    assert_int_equal(client_close(&e), 0);
+}
+
 int main(void)
 {
     if (getenv("TEST_FILTER"))
@@ -120,6 +155,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
         T(test_opponents_are_builtin_only),
         T(test_opponent_search_is_bounded),
+        T(test_no_session_takeover),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
