@@ -71,6 +71,8 @@ static int env_code(int rc)
 
 /* ---- static helpers: make ----------------------------------------------- */
 
+/* Checks make's values in catalogue order (game, n, opponents, seat,
+ * max_steps), then their combinations, then the per-client limit. */
 static int read_make(struct server *s, struct make_req *r)
 {
     const struct proto_in *in = &s->in;
@@ -79,6 +81,9 @@ static int read_make(struct server *s, struct make_req *r)
                             "game must be a spec of less than %d bytes "
                             "without NUL bytes",
                             SERVER_TEXT_MAX);
+    uint64_t n = proto_uint(in, PROTO_Q_MAKE_N, 1);
+    if (n == 0)
+        return server__fail(s, PROTO_E_BAD_VALUE, "n must be at least 1");
     int rc = proto_str_copy(in, PROTO_Q_MAKE_OPPONENTS, r->opp, sizeof r->opp);
     if (rc == ERR_RANGE)
         return server__fail(s, PROTO_E_BAD_VALUE,
@@ -86,19 +91,16 @@ static int read_make(struct server *s, struct make_req *r)
                             "NUL bytes",
                             SERVER_TEXT_MAX);
     r->eo.opponents = rc ? NULL : r->opp;
-    bool single = !rc && r->opp[0];
     uint64_t seat = proto_uint(in, PROTO_Q_MAKE_SEAT, 0);
     uint64_t max_steps = proto_uint(in, PROTO_Q_MAKE_MAX_STEPS, 0);
-    uint64_t n = proto_uint(in, PROTO_Q_MAKE_N, 1);
-    if (proto_has(in, PROTO_Q_MAKE_SEAT) && !single)
-        return server__fail(s, PROTO_E_BAD_VALUE,
-                            "seat is the learner's seat in single-agent "
-                            "mode: give opponents too");
     if (seat > INT_MAX || max_steps > INT_MAX)
         return server__fail(s, PROTO_E_BAD_VALUE, "%s is beyond %d",
                             seat > INT_MAX ? "seat" : "max_steps", INT_MAX);
-    if (n == 0)
-        return server__fail(s, PROTO_E_BAD_VALUE, "n must be at least 1");
+    if (proto_has(in, PROTO_Q_MAKE_SEAT) && !(r->eo.opponents && r->opp[0]))
+        return server__fail(s, PROTO_E_BAD_VALUE,
+                            "seat is the learner's seat in single-agent "
+                            "mode: give opponents too (\"\" means "
+                            "multi-agent)");
     if (n > (uint64_t)s->o.max_envs)
         return server__fail(s, PROTO_E_LIMIT,
                             "n = %llu is more than the %d envs a client may "
@@ -335,13 +337,13 @@ int server__handle_reset(struct server *s)
 int server__handle_step(struct server *s)
 {
     const struct proto_in *in = &s->in;
-    struct slot *sl = server__slot(s, proto_uint(in, PROTO_Q_STEP_ENV, 0));
-    if (!sl)
-        return PROTO_E_UNKNOWN_ENV;
     if (proto_has(in, PROTO_Q_STEP_ACTION) &&
         proto_has(in, PROTO_Q_STEP_ACTIONS))
         return server__fail(s, PROTO_E_BAD_VALUE,
                             "give action or actions, not both");
+    struct slot *sl = server__slot(s, proto_uint(in, PROTO_Q_STEP_ENV, 0));
+    if (!sl)
+        return PROTO_E_UNKNOWN_ENV;
     if (sl->venv)
         return step_vector(s, sl);
     struct env_timestep ts;

@@ -7,6 +7,7 @@
  * checks the answer PROTOCOL.md gives it, then that the server still
  * serves. Time is the rig's clock, moved by hand.
  */
+#define _GNU_SOURCE /* memmem */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -147,6 +148,196 @@ static void test_no_session_takeover(void **state)
     assert_int_equal(client_close(&e), 0);
 }
 
+/* ---- issues 12.9 and 19: what error replies say ----------------------- */
+
+/* The reply's msg, from the last reply of c. */
+static const char *reply_msg(client_t *c, size_t *n)
+{
+    return proto_bytes(client_reply(c), PROTO_R_ERROR_MSG, n);
+}
+
+static bool valid_utf8(const char *s, size_t n)
+{
+    char in[2048], out[2048 * 3];
+    assert_true(n < sizeof in);
+    memcpy(in, s, n);
+    in[n] = '\0';
+    return proto_utf8_clean(in, out, sizeof out) == n && !memcmp(in, out, n);
+}
+
+static void test_error_msgs_are_utf8(void **state)
+{
+    client_t *c = connect_client(*state);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    size_t n;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    char euros[61] = "";
+    for (int i = 0; i < 20; i++)
+        strcat(euros, "\xe2\x82\xac");
+    begin_raw(&pk, &sb, euros, 0);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_UNKNOWN_TYPE);
+    const char *msg = reply_msg(c, &n);
+    assert_true(valid_utf8(msg, n));
+    assert_non_null(strstr(msg, "\xe2\x82\xac..."));
+    /* A game named by invalid bytes: quoted with U+FFFD in their place. */
+    begin_raw(&pk, &sb, "make", 1);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "dice\xff\xfe", 6);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_SPEC);
+    msg = reply_msg(c, &n);
+    assert_true(valid_utf8(msg, n));
+    assert_non_null(memmem(msg, n, "\xef\xbf\xbd", 3));
+    begin_raw(&pk, &sb, "describe", 1);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "\xc3", 1);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_SPEC);
+    msg = reply_msg(c, &n);
+    assert_true(valid_utf8(msg, n));
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* §9's order, past the decoder: values in catalogue order, then what
+ * the request refers to. */
+static void test_refusal_order(void **state)
+{
+    client_t *c = connect_client(*state);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    begin_raw(&pk, &sb, "make", 3);
+    msgpack_pack_str_with_body(&pk, "n", 1);
+    msgpack_pack_int(&pk, 0);
+    msgpack_pack_str_with_body(&pk, "seat", 4);
+    msgpack_pack_str_with_body(&pk, "x", 1);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "dice", 4);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_TYPE);
+    begin_raw(&pk, &sb, "make", 1);
+    msgpack_pack_str_with_body(&pk, "n", 1);
+    msgpack_pack_int(&pk, 0);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_MISSING_FIELD);
+    begin_raw(&pk, &sb, "step", 1);
+    msgpack_pack_str_with_body(&pk, "actions", 7);
+    msgpack_pack_bin_with_body(&pk, "\1\2\3", 3);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_MISSING_FIELD);
+    /* n = 0 (a value) before the unknown game (what make asks for), and
+     * before seat without opponents (a combination of fields). */
+    begin_raw(&pk, &sb, "make", 3);
+    msgpack_pack_str_with_body(&pk, "seat", 4);
+    msgpack_pack_int(&pk, 1);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "nothing", 7);
+    msgpack_pack_str_with_body(&pk, "n", 1);
+    msgpack_pack_int(&pk, 0);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    assert_non_null(strstr(client_errmsg(c), "n must be"));
+    /* Both action and actions, on an env that does not exist: the
+     * combination first. */
+    begin_raw(&pk, &sb, "step", 3);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_int(&pk, 12345);
+    msgpack_pack_str_with_body(&pk, "action", 6);
+    msgpack_pack_int(&pk, 0);
+    msgpack_pack_str_with_body(&pk, "actions", 7);
+    msgpack_pack_array(&pk, 0);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* The cases PROTOCOL.md left without a code (issue 19). */
+static void test_stated_codes(void **state)
+{
+    struct rig *r = *state;
+    client_t *c = connect_client(r);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    /* hello with v: 0: VERSION. */
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    msgpack_pack_str_with_body(&pk, "v", 1);
+    msgpack_pack_int(&pk, 0);
+    msgpack_pack_str_with_body(&pk, "type", 4);
+    msgpack_pack_str_with_body(&pk, "hello", 5);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_VERSION);
+    /* A negative number in a uint field: BAD_VALUE. */
+    begin_raw(&pk, &sb, "close", 1);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_int(&pk, -1);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    /* A NUL inside make's game: BAD_VALUE. */
+    begin_raw(&pk, &sb, "make", 1);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "dice\0x", 6);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    /* seat 1 with opponents "": multi-agent, so seat is BAD_VALUE. */
+    begin_raw(&pk, &sb, "make", 3);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "dice", 4);
+    msgpack_pack_str_with_body(&pk, "opponents", 9);
+    msgpack_pack_str_with_body(&pk, "", 0);
+    msgpack_pack_str_with_body(&pk, "seat", 4);
+    msgpack_pack_int(&pk, 1);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    /* action 2^40: an integer that is no legal action, ILLEGAL_ACTION;
+     * an actions entry beyond int32: BAD_VALUE. */
+    client_env_t *e = make(c, "dice", 0, NULL, 0);
+    assert_int_equal(client_reset(e, 1), 0);
+    begin_raw(&pk, &sb, "step", 2);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
+    msgpack_pack_str_with_body(&pk, "action", 6);
+    msgpack_pack_int64(&pk, 1ll << 40);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_ILLEGAL_ACTION);
+    begin_raw(&pk, &sb, "step", 2);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
+    msgpack_pack_str_with_body(&pk, "actions", 7);
+    msgpack_pack_array(&pk, 1);
+    msgpack_pack_int64(&pk, 1ll << 40);
+    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    assert_int_equal(client_close(&e), 0);
+    /* A lone empty frame: MALFORMED, answered in one frame. */
+    void *dealer = connect_raw(r, ZMQ_DEALER);
+    char reply[512];
+    struct proto_decoder d;
+    struct proto_in in;
+    assert_int_equal(proto_decoder_init(&d, 1 << 16), 0);
+    assert_int_equal(zmq_send(dealer, "", 0, 0), 0);
+    int n = zmq_recv(dealer, reply, sizeof reply, 0);
+    assert_true(n > 0);
+    int more = 1;
+    size_t len = sizeof more;
+    zmq_getsockopt(dealer, ZMQ_RCVMORE, &more, &len);
+    assert_int_equal(more, 0);
+    assert_int_equal(proto_decode(&d, PROTO_REPLY, reply, (size_t)n, &in), 0);
+    assert_int_equal(proto_uint(&in, PROTO_R_ERROR_CODE, 0), PROTO_E_MALFORMED);
+    proto_decoder_fini(&d);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* describe's flags hold for the configuration described. */
+static void test_describe_flags(void **state)
+{
+    client_t *c = connect_client(*state);
+    const char *specs[2] = {"casino", "casino(players=4,partnerships=true)"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(client_describe(c, specs[i]), 0);
+        const msgpack_object *f =
+            proto_obj(client_reply(c), PROTO_R_DESCRIBE_FLAGS);
+        bool partners = false;
+        for (uint32_t k = 0; k < f->via.array.size; k++)
+            partners |=
+                f->via.array.ptr[k].via.str.size == 12 &&
+                !memcmp(f->via.array.ptr[k].via.str.ptr, "partnerships", 12);
+        assert_int_equal(partners, i == 1);
+    }
+}
+
 int main(void)
 {
     if (getenv("TEST_FILTER"))
@@ -156,6 +347,10 @@ int main(void)
         T(test_opponents_are_builtin_only),
         T(test_opponent_search_is_bounded),
         T(test_no_session_takeover),
+        T(test_error_msgs_are_utf8),
+        T(test_refusal_order),
+        T(test_stated_codes),
+        T(test_describe_flags),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
