@@ -24,6 +24,7 @@
 /* The transport drops unread any request this many times over max_msg,
  * which bounds the memory a client can make the server hold. */
 #define HARD_CAP_FACTOR 4
+#define RCV_HWM 64 /* requests queued per connection before libzmq waits */
 
 typedef int (*handler_fn)(struct server *s);
 
@@ -72,6 +73,14 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->max_total = SERVER_MAX_TOTAL;
     if (!o->idle_ms)
         o->idle_ms = SERVER_IDLE_MS;
+    if (!o->max_unused_ms)
+        o->max_unused_ms = SERVER_MAX_UNUSED_MS;
+    if (!o->max_reply)
+        o->max_reply = SERVER_MAX_REPLY;
+    if (!o->reply_budget)
+        o->reply_budget = SERVER_REPLY_BUDGET;
+    if (!o->reply_total)
+        o->reply_total = SERVER_REPLY_TOTAL;
     if (!o->opp_work)
         o->opp_work = SERVER_OPP_WORK;
     if (!o->opp_time_ms)
@@ -108,8 +117,10 @@ static void log_ident(const struct server *s, const char *what,
     fflush(s->o.log);
 }
 
-/* Closes the envs of sessions silent for idle_ms, at most every quarter
- * of it, so a client is reclaimed between idle_ms and 1.25 * idle_ms. */
+/* Closes the envs of sessions silent for idle_ms, or whose envs were not
+ * used (made, reset, stepped, closed) for max_unused_ms, looking at most
+ * every quarter of idle_ms (and every POLL_MAX_MS), so a client is
+ * reclaimed between idle_ms and 1.25 * idle_ms. */
 static void sweep(struct server *s)
 {
     if (s->now < s->next_sweep)
@@ -118,12 +129,15 @@ static void sweep(struct server *s)
     s->next_sweep = s->now + (every < POLL_MAX_MS ? every : POLL_MAX_MS);
     for (int i = 0; i < s->nsessions;) {
         struct session *ses = s->sessions[i];
-        if (ses->last_seen + s->o.idle_ms > s->now) {
+        bool silent = ses->last_seen + s->o.idle_ms <= s->now;
+        if (!silent && ses->last_used + s->o.max_unused_ms > s->now) {
             i++;
             continue;
         }
-        log_ident(s, "was silent too long: its envs are closed", ses->ident,
-                  ses->identlen);
+        log_ident(s,
+                  silent ? "was silent too long: its envs are closed"
+                         : "left its envs unused too long: they are closed",
+                  ses->ident, ses->identlen);
         server__drop_session(s, ses); /* moves the last one to i */
     }
 }
@@ -179,10 +193,16 @@ static void send_reply(struct server *s)
 {
     /* Failures mean the client is gone or not reading: ROUTER drops the
      * reply, which is all that can be done for it. */
+    if (s->out.size > s->o.max_reply)
+        server__fail(s, PROTO_E_LIMIT,
+                     "the reply would be %zu bytes, more than the server's "
+                     "max_reply of %zu (parlor serve --max-reply): ask for "
+                     "view or names of fewer envs",
+                     s->out.size, s->o.max_reply);
     zmq_send(s->sock, s->ident, s->identlen, ZMQ_SNDMORE | ZMQ_DONTWAIT);
     if (s->delim)
         zmq_send(s->sock, "", 0, ZMQ_SNDMORE | ZMQ_DONTWAIT);
-    zmq_send(s->sock, s->out.data, s->out.size, ZMQ_DONTWAIT);
+    server__send_reply(s);
 }
 
 static void dispatch(struct server *s)
@@ -221,7 +241,7 @@ static int serve_one(struct server *s)
                      "a request is one frame (after an optional empty "
                      "delimiter); %d more followed",
                      extra);
-    else
+    else if (!server__check_budget(s))
         dispatch(s);
     send_reply(s);
     return 1;
@@ -229,7 +249,7 @@ static int serve_one(struct server *s)
 
 static int bind_socket(struct server *s, char *err, size_t errlen)
 {
-    int zero = 0;
+    int zero = 0, rcvhwm = RCV_HWM;
     int64_t cap = (int64_t)s->o.max_msg * HARD_CAP_FACTOR;
     s->sock = zmq_socket(s->ctx, ZMQ_ROUTER);
     if (!s->sock)
@@ -240,6 +260,10 @@ static int bind_socket(struct server *s, char *err, size_t errlen)
      * still connected is ignored by libzmq, so it cannot take over that
      * client's envs (libzmq's own ids are predictable). */
     zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &cap, sizeof cap);
+    /* Requests waiting per connection: past this libzmq stops reading
+     * from it, which bounds what a flooding client makes the server
+     * hold (replies are bounded by the reply budget). */
+    zmq_setsockopt(s->sock, ZMQ_RCVHWM, &rcvhwm, sizeof rcvhwm);
     if (zmq_bind(s->sock, s->o.endpoint))
         return err_set(err, errlen, ERR_IO, "cannot bind %s: %s", s->o.endpoint,
                        zmq_strerror(errno));
@@ -279,12 +303,13 @@ server_t *server_new(const struct server_options *opts, char *err,
     snprintf(s->endpoint, sizeof s->endpoint, "%s", s->o.endpoint);
     s->o.endpoint = s->endpoint; /* the caller's string may not outlive s */
     s->dec_ready = !proto_decoder_init(&s->dec, s->o.max_msg);
+    s->budget = server__budget_new();
     s->ctx = s->o.zmq_ctx;
     if (!s->ctx) {
         s->ctx = zmq_ctx_new();
         s->own_ctx = true;
     }
-    if (!s->dec_ready || !s->ctx) {
+    if (!s->dec_ready || !s->ctx || !s->budget) {
         err_set(err, errlen, ERR_NOMEM, "out of memory");
         goto out_fail;
     }
@@ -348,6 +373,11 @@ int server_clients(const server_t *s)
     return s->nsessions;
 }
 
+size_t server_unread(const server_t *s)
+{
+    return server__budget_total(s->budget);
+}
+
 const char *server_errmsg(const server_t *s)
 {
     return s->err;
@@ -369,6 +399,7 @@ void server_destroy(server_t **sp)
     zmq_msg_close(&s->frame);
     zmq_msg_close(&s->payload);
     msgpack_sbuffer_destroy(&s->out);
+    server__budget_release(&s->budget);
     if (s->dec_ready)
         proto_decoder_fini(&s->dec);
     mem_free(s);
@@ -415,7 +446,7 @@ struct session *server__session(struct server *s, bool create)
         return NULL;
     memcpy(ses->ident, s->ident, s->identlen);
     ses->identlen = s->identlen;
-    ses->last_seen = s->now;
+    ses->last_seen = ses->last_used = s->now;
     s->sessions[s->nsessions++] = ses;
     log_ident(s, "made its first env", ses->ident, ses->identlen);
     return ses;

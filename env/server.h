@@ -23,9 +23,13 @@
 #define SERVER_ENDPOINT "tcp://127.0.0.1:5555" /* `parlor serve` default */
 #define SERVER_MAX_MSG (1u << 20)              /* default request limit */
 #define SERVER_MAX_ENVS 4096                   /* default envs per client */
-#define SERVER_MAX_CLIENTS 256 /* default clients holding envs */
-#define SERVER_MAX_TOTAL 65536 /* default envs on the server */
-#define SERVER_IDLE_MS 600000  /* default idle timeout, ms */
+#define SERVER_MAX_CLIENTS 256          /* default clients holding envs */
+#define SERVER_MAX_TOTAL 65536          /* default envs on the server */
+#define SERVER_IDLE_MS 600000           /* default idle timeout, ms */
+#define SERVER_MAX_REPLY (16u << 20)    /* default largest reply */
+#define SERVER_REPLY_BUDGET (64u << 20) /* default unread bytes a client */
+#define SERVER_REPLY_TOTAL (1u << 30)   /* default unread bytes in all */
+#define SERVER_MAX_UNUSED_MS 3600000    /* default session life unused */
 #define SERVER_OPP_WORK 2000   /* default opponents' playouts per move */
 #define SERVER_OPP_TIME_MS 100 /* default opponents' search ms per move */
 
@@ -33,19 +37,26 @@ typedef struct server server_t;
 
 /* How a server runs; zero or NULL members take the defaults above. */
 struct server_options {
-    const char *endpoint; /* where to bind: tcp://host:port (port * picks
-                             a free one), ipc://path, inproc://name */
-    void *zmq_ctx;        /* a ZeroMQ context to share (inproc needs the
-                             clients' one); NULL: the server makes its own */
-    size_t max_msg;       /* largest request answered, bytes */
-    int max_envs;         /* most envs one client holds (vector: its n) */
-    int max_clients;      /* most clients holding envs at once */
-    int max_total;        /* most envs on the server */
-    uint64_t idle_ms;     /* silence after which a client's envs close */
-    int opp_work;         /* playouts (search iterations) the opponents of
-                             one make may start for one move in each of
-                             its envs, shared equally among them */
-    int opp_time_ms;      /* search milliseconds likewise (time_ms) */
+    const char *endpoint;   /* where to bind: tcp://host:port (port * picks
+                               a free one), ipc://path, inproc://name */
+    void *zmq_ctx;          /* a ZeroMQ context to share (inproc needs the
+                               clients' one); NULL: the server makes its own */
+    size_t max_msg;         /* largest request answered, bytes */
+    int max_envs;           /* most envs one client holds (vector: its n) */
+    int max_clients;        /* most clients holding envs at once */
+    int max_total;          /* most envs on the server */
+    uint64_t idle_ms;       /* silence after which a client's envs close */
+    uint64_t max_unused_ms; /* time after a client's last make, reset,
+                               step or close after which its envs close,
+                               pings or not */
+    size_t max_reply;       /* largest reply sent, bytes (LIMIT beyond) */
+    size_t reply_budget;    /* reply bytes one connection may leave unread
+                               before its requests are refused (LIMIT) */
+    size_t reply_total;     /* the same for all connections together */
+    int opp_work;           /* playouts (search iterations) the opponents of
+                               one make may start for one move in each of
+                               its envs, shared equally among them */
+    int opp_time_ms;        /* search milliseconds likewise (time_ms) */
     uint64_t (*clock)(void *arg); /* milliseconds, monotonic; NULL: the
                                      system's monotonic clock (tests pass
                                      a clock they move by hand) */
@@ -78,6 +89,10 @@ const char *server_endpoint(const server_t *s);
 /* Envs open now (a vector env counts its n) and clients holding them. */
 int server_envs(const server_t *s);
 int server_clients(const server_t *s);
+
+/* Bytes of replies that clients have not read yet and the server holds
+ * (any thread). */
+size_t server_unread(const server_t *s);
 
 /* Text of the last failure of server_run (borrowed). */
 const char *server_errmsg(const server_t *s);

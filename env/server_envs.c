@@ -149,6 +149,18 @@ static int check_opponents(struct server *s, const struct make_req *r,
     return env_check_opponents(r->eo.opponents, &lim, err, errlen);
 }
 
+/* The most bytes a reset or step of n envs of shape sh replies with,
+ * without view or names: every row twice (obs, and final_obs when every
+ * episode ends), masks, rewards and the per-env columns, plus keys. */
+static size_t reply_bound(const struct env_shape *sh, int rows, int n)
+{
+    size_t row = 2 * (size_t)sh->obs_size * sizeof(float) +
+                 (size_t)sh->mask_words * sizeof(uint64_t);
+    size_t per_env = (size_t)rows * row +
+                     (size_t)sh->players * 2 * sizeof(double) + 2 + 5 * 4;
+    return (size_t)n * per_env + 512;
+}
+
 /* Makes the env or venv of r into t with the buffers its steps need.
  * Returns 0, or the wire code of the error reply packed. */
 static int create(struct server *s, const struct make_req *r, struct slot *t)
@@ -169,6 +181,13 @@ static int create(struct server *s, const struct make_req *r, struct slot *t)
         t->venv ? venv_shape(t->venv) : env_shape(t->env);
     t->n = r->n ? r->n : 1;
     t->rows = sh->joint && sh->learner < 0 ? sh->players : 1;
+    size_t bytes = reply_bound(sh, t->rows, t->n);
+    if (bytes > s->o.max_reply)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "its steps would reply with up to %zu bytes, "
+                            "more than the server's max_reply of %zu "
+                            "(parlor serve --max-reply): make fewer envs",
+                            bytes, s->o.max_reply);
     t->nactions = t->venv ? t->n * t->rows : sh->players;
     t->actions = mem_alloc((size_t)t->nactions * sizeof *t->actions);
     if (!t->venv && t->rows > 1)
@@ -299,6 +318,7 @@ int server__handle_make(struct server *s)
         t.owner = ses;
         *sl = t;
         ses->envs += t.n;
+        ses->last_used = s->now;
         s->total += t.n;
         s->cur = ses;
         return pack_made(s, sl);
@@ -380,8 +400,10 @@ struct slot *server__slot(struct server *s, uint64_t id)
     uint64_t i = id & 0xffffffffu;
     if (i >= 1 && i <= (uint64_t)s->nslots) {
         struct slot *sl = &s->slots[i - 1];
-        if (sl->id == id && s->cur && sl->owner == s->cur)
+        if (sl->id == id && s->cur && sl->owner == s->cur) {
+            s->cur->last_used = s->now;
             return sl;
+        }
     }
     server__fail(s, PROTO_E_UNKNOWN_ENV,
                  "env %llu is not open for this client: never made, closed, "

@@ -23,11 +23,14 @@
 #define SERVER_NAME "parlor 0.1" /* what hello answers */
 #define SERVER_IDENT_MAX 255     /* longest ZeroMQ routing id */
 #define SERVER_TEXT_MAX 1024     /* longest spec text accepted */
+#define SERVER_BUDGET_CONNS 1024 /* connections with unread replies */
 
 struct session {
     uint8_t ident[SERVER_IDENT_MAX]; /* the client's routing id */
     size_t identlen;                 /* its length */
     uint64_t last_seen;              /* clock at its last request, ms */
+    uint64_t last_used;              /* ... at its last make, reset, step
+                                        or close (not ping), ms */
     int envs;                        /* envs it holds (vector: n) */
 };
 
@@ -72,6 +75,8 @@ struct server {
     int total;                       /* envs open (vector: n) */
     uint64_t now;                    /* clock at the request in hand, ms */
     uint64_t next_sweep;             /* when to look for idle sessions */
+    struct budget *budget;           /* unread reply bytes, shared with
+                                        the replies libzmq holds */
     char err[PROTO_ERRMSG_MAX];      /* last failure of server_run */
 };
 
@@ -108,6 +113,26 @@ int server__pack_timestep(struct server *s, struct slot *sl,
 /* Packs a batch reply for vector env sl after reset or step; 0. */
 int server__pack_batch(struct server *s, struct slot *sl, bool view,
                        bool names);
+
+/* Reply accounting (server_budget.c). A new table of counts, owned by
+ * the server and the replies in flight; NULL when out of memory. */
+struct budget *server__budget_new(void);
+
+/* Drops the server's hold on *b (the last reply in flight frees it) and
+ * sets *b to NULL (NULL-safe). */
+void server__budget_release(struct budget **b);
+
+/* 0 when the sender may be served; else packs LIMIT (its unread replies
+ * are over reply_budget, all clients' over reply_total, or too many
+ * connections hold unread replies) and returns its wire code. */
+int server__check_budget(struct server *s);
+
+/* Sends s->out as the payload frame, counted against the sender until
+ * libzmq is done with it. Returns what zmq_msg_send returns. */
+int server__send_reply(struct server *s);
+
+/* Unread reply bytes in all. */
+size_t server__budget_total(const struct budget *b);
 
 /* The request handlers, one per request type of messages.def, named
  * after it: each packs its reply into s->out and returns 0, or packs an

@@ -3,14 +3,19 @@
  * raw sockets that the rig closes at the end (a failed assertion leaves
  * them open, and the context cannot end while they are).
  *
+ * The server logs into a pipe the test may read (wait for a line).
+ *
  * Include after cmocka.h, zmq.h, env/server.h, protocol/client.h and
  * env_test_util.h (for pennies, which make_game resolves).
  */
 #ifndef PARLOR_SERVER_RIG_H
 #define PARLOR_SERVER_RIG_H
 
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
+#include <unistd.h>
 
 #define ENDPOINT "inproc://server"
 #define RIG_TIMEOUT_MS 30000 /* bounds a hang; only a bug waits this long */
@@ -26,6 +31,8 @@ struct rig {
     int nclients;          /* entries in clients */
     void *socks[8];        /* raw sockets, likewise */
     int nsocks;            /* entries in socks */
+    int log[2];            /* a pipe: the server logs into [1] */
+    FILE *logf;            /* log[1] as the server's log */
 };
 
 static inline uint64_t rig_clock(void *arg)
@@ -58,6 +65,9 @@ static inline void rig_start(struct rig *r, const struct server_options *o)
 {
     char err[256];
     memset(r, 0, sizeof *r);
+    assert_int_equal(pipe(r->log), 0);
+    fcntl(r->log[1], F_SETFL, O_NONBLOCK); /* a full pipe loses lines */
+    r->logf = fdopen(r->log[1], "w");
     r->ctx = zmq_ctx_new();
     atomic_store(&r->now, 1000);
     struct server_options so = *o;
@@ -66,6 +76,7 @@ static inline void rig_start(struct rig *r, const struct server_options *o)
     so.clock = rig_clock;
     so.clock_arg = r;
     so.make_game = make_game;
+    so.log = r->logf;
     r->s = server_new(&so, err, sizeof err);
     if (!r->s)
         fail_msg("server_new: %s", err);
@@ -84,6 +95,8 @@ static inline void rig_stop(struct rig *r)
         fail_msg("server_run: %s", server_errmsg(r->s));
     server_destroy(&r->s);
     zmq_ctx_term(r->ctx);
+    fclose(r->logf);
+    close(r->log[0]);
 }
 
 /* A client on the rig's server with options o (NULL: none), which

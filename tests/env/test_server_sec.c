@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include <cmocka.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +33,25 @@ static int setup(void **state)
 {
     static struct rig rig;
     struct server_options o = {.max_envs = 64, .idle_ms = IDLE_MS};
+    rig_start(&rig, &o);
+    *state = &rig;
+    return 0;
+}
+
+/* Small reply limits: 8 KiB a reply, 64 KiB unread per connection; envs
+ * unused for 30 s are closed even when their client pings. */
+#define MAX_REPLY 8192
+#define REPLY_BUDGET 65536
+#define MAX_UNUSED_MS 30000
+
+static int setup_small(void **state)
+{
+    static struct rig rig;
+    struct server_options o = {.idle_ms = IDLE_MS,
+                               .max_unused_ms = MAX_UNUSED_MS,
+                               .max_reply = MAX_REPLY,
+                               .reply_budget = REPLY_BUDGET,
+                               .reply_total = 1 << 20};
     rig_start(&rig, &o);
     *state = &rig;
     return 0;
@@ -146,6 +166,150 @@ static void test_no_session_takeover(void **state)
         a++;
     assert_int_equal(client_step(e, a), 0);
     assert_int_equal(client_close(&e), 0);
+}
+
+/* ---- issue 12.5: bounded resources ------------------------------------ */
+
+/* Sends a raw request on a raw DEALER without reading the reply. */
+static void send_raw(void *sock, msgpack_sbuffer *sb)
+{
+    assert_int_equal(zmq_send(sock, sb->data, sb->size, 0), (int)sb->size);
+}
+
+/* Receives one reply on a raw socket: its error code (0: success) and
+ * length. */
+static struct proto_in last_in; /* the last reply recv_code decoded */
+
+static int recv_code(void *sock, struct proto_decoder *d, size_t *len)
+{
+    static char buf[1 << 16];
+    int n = zmq_recv(sock, buf, sizeof buf, 0);
+    assert_true(n > 0 && (size_t)n <= sizeof buf);
+    assert_int_equal(proto_decode(d, PROTO_REPLY, buf, (size_t)n, &last_in), 0);
+    *len = (size_t)n;
+    if (last_in.type != PROTO_MSG_ERROR)
+        return 0;
+    return (int)proto_uint(&last_in, PROTO_R_ERROR_CODE, 0);
+}
+
+/* Waits (30 s at most) for a line of the server's log holding what. */
+static void wait_log(int fd, const char *what)
+{
+    static char seen[8192];
+    static size_t len;
+    while (!strstr(seen, what)) {
+        struct pollfd p = {fd, POLLIN, 0};
+        assert_int_equal(poll(&p, 1, RIG_TIMEOUT_MS), 1);
+        ssize_t n = read(fd, seen + len, sizeof seen - 1 - len);
+        assert_true(n > 0);
+        len += (size_t)n;
+        seen[len] = '\0';
+    }
+    len = 0;
+    seen[0] = '\0';
+}
+
+/* A client that asks and never reads gets replies until REPLY_BUDGET
+ * bytes wait for it, then LIMIT; others are served meanwhile, and once
+ * it reads, it is served again. */
+static void test_reply_budget(void **state)
+{
+    struct rig *r = *state;
+    client_t *c = connect_client(r), *other = connect_client(r);
+    client_env_t *e = make(c, "dice", 30, NULL, 0);
+    assert_int_equal(client_reset(e, 1), 0);
+    size_t req, one;
+    client_sizes(c, &req, &one);
+    void *greedy = connect_raw(r, ZMQ_DEALER);
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    /* greedy makes its own vector env (reading that reply), then asks
+     * for resets and reads nothing: ceil(budget / one) are served, the
+     * next is refused (and logged, which tells the test it was). */
+    begin_raw(&pk, &sb, "make", 2);
+    msgpack_pack_str_with_body(&pk, "game", 4);
+    msgpack_pack_str_with_body(&pk, "dice", 4);
+    msgpack_pack_str_with_body(&pk, "n", 1);
+    msgpack_pack_int(&pk, 30);
+    send_raw(greedy, &sb);
+    struct proto_decoder d;
+    assert_int_equal(proto_decoder_init(&d, 1 << 20), 0);
+    size_t len;
+    assert_int_equal(recv_code(greedy, &d, &len), 0);
+    uint64_t env = proto_uint(&last_in, PROTO_R_MAKE_ENV, 0);
+    begin_raw(&pk, &sb, "reset", 2);
+    msgpack_pack_str_with_body(&pk, "env", 3);
+    msgpack_pack_uint64(&pk, env);
+    msgpack_pack_str_with_body(&pk, "seed", 4);
+    msgpack_pack_int(&pk, 1);
+    int served = (int)((REPLY_BUDGET + one - 1) / one);
+    for (int i = 0; i <= served; i++)
+        send_raw(greedy, &sb);
+    wait_log(r->log[0], "over its reply budget");
+    /* Another client is answered, and the server holds the budget and
+     * one reply and one refusal at most. */
+    assert_int_equal(client_ping(other), 0);
+    assert_int_equal(client_reset(e, 2), 0);
+    assert_true(server_unread(r->s) <= REPLY_BUDGET + 2 * one + 512);
+    for (int i = 0; i <= served; i++) {
+        int code = recv_code(greedy, &d, &len);
+        assert_int_equal(code, i < served ? 0 : PROTO_E_LIMIT);
+        if (!code)
+            assert_int_equal(len, one);
+    }
+    /* All read: served again. */
+    send_raw(greedy, &sb);
+    assert_int_equal(recv_code(greedy, &d, &len), 0);
+    proto_decoder_fini(&d);
+    msgpack_sbuffer_destroy(&sb);
+    assert_int_equal(client_close(&e), 0);
+}
+
+/* No reply is larger than MAX_REPLY: a vector env whose steps could pass
+ * it is refused at make, views and names that would pass it at reset or
+ * step. dice has 14 floats an observation: 30 envs reply with about
+ * 4 KB, about 8.5 KB with views and names, and at most 7.7 KB when every
+ * episode ends (final_obs); 40 envs could reply with 10 KB. */
+static void test_reply_cap(void **state)
+{
+    client_t *c = connect_client(*state);
+    assert_null(
+        client_make(c, "dice", &(struct client_make_options){40, NULL, 0, 0}));
+    assert_int_equal(client_wire_error(c), PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "--max-reply"));
+    client_env_t *e = make(c, "dice", 30, NULL, 0);
+    assert_int_equal(client_reset(e, 1), 0);
+    client_want(e, true, true);
+    assert_int_equal(client_reset(e, 1), ERR_RANGE);
+    assert_int_equal(client_wire_error(c), PROTO_E_LIMIT);
+    client_want(e, false, false);
+    assert_int_equal(client_reset(e, 1), 0);
+    assert_int_equal(client_close(&e), 0);
+}
+
+/* Pings keep a client's envs for idle_ms at a time, but no longer than
+ * MAX_UNUSED_MS after the last request that used them. */
+static void test_pings_do_not_hold_envs(void **state)
+{
+    struct rig *r = *state;
+    client_t *idle = connect_client(r), *busy = connect_client(r);
+    client_env_t *ei = make(idle, "dice", 0, NULL, 0);
+    client_env_t *eb = make(busy, "dice", 0, NULL, 0);
+    assert_int_equal(client_reset(ei, 1), 0);
+    assert_int_equal(client_reset(eb, 1), 0);
+    for (int t = 0; t < 4; t++) { /* 36 s: past MAX_UNUSED_MS */
+        atomic_fetch_add(&r->now, IDLE_MS * 9 / 10);
+        assert_int_equal(client_ping(idle), 0);
+        assert_int_equal(client_reset(eb, (uint64_t)t), 0);
+    }
+    atomic_fetch_add(&r->now, IDLE_MS / 2); /* a sweep runs */
+    assert_int_equal(client_ping(idle), 0);
+    assert_int_equal(client_reset(ei, 1), ERR_NOTFOUND);
+    assert_int_equal(client_reset(eb, 9), 0);
+    client_forget(&ei);
+    assert_int_equal(client_close(&eb), 0);
 }
 
 /* ---- issues 12.9 and 19: what error replies say ----------------------- */
@@ -351,6 +515,11 @@ int main(void)
         T(test_refusal_order),
         T(test_stated_codes),
         T(test_describe_flags),
+#define TS(f) cmocka_unit_test_setup_teardown(f, setup_small, teardown)
+        TS(test_reply_budget),
+        TS(test_reply_cap),
+        TS(test_pings_do_not_hold_envs),
+#undef TS
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
