@@ -10,9 +10,9 @@
 
 #include <arpa/inet.h>
 #include <dirent.h>
-#include <netinet/in.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -30,20 +30,20 @@
 /* ---- types ------------------------------------------------------------- */
 
 struct allowed {
-    uint8_t key[32];               /* binary public key */
-    char name[AUTH_NAME_MAX + 1];  /* the key file's name less ".key" */
+    uint8_t key[32];              /* binary public key */
+    char name[AUTH_NAME_MAX + 1]; /* the key file's name less ".key" */
 };
 
 struct auth {
-    void *ctx;             /* the context served (borrowed) */
-    void *zap;             /* REP socket on ZAP_ENDPOINT (handler thread) */
-    void *ctl;             /* PAIR: auth_destroy's stop signal (caller) */
-    void *ctl_peer;        /* PAIR: the handler's end of it */
-    pthread_t tid;         /* the handler thread */
-    struct allowed *keys;  /* sorted by key */
-    int nkeys;             /* entries in keys */
-    bool open;             /* no allow directory: any key passes */
-    char ctl_ep[64];       /* inproc endpoint of the stop pair */
+    void *ctx;            /* the context served (borrowed) */
+    void *zap;            /* REP socket on ZAP_ENDPOINT (handler thread) */
+    void *ctl;            /* PAIR: auth_destroy's stop signal (caller) */
+    void *ctl_peer;       /* PAIR: the handler's end of it */
+    pthread_t tid;        /* the handler thread */
+    struct allowed *keys; /* sorted by key */
+    int nkeys;            /* entries in keys */
+    bool open;            /* no allow directory: any key passes */
+    char ctl_ep[64];      /* inproc endpoint of the stop pair */
 };
 
 /* ---- key files --------------------------------------------------------- */
@@ -83,13 +83,13 @@ static bool find_key(const char *text, const char *name, char *out)
 
 /* Reads a whole key file (at most AUTH_FILE_MAX bytes) into buf. When
  * private, refuses a file its group or others can read. */
-static int read_key_file(const char *path, char *buf, bool private,
-                         char *err, size_t errlen)
+static int read_key_file(const char *path, char *buf, bool private, char *err,
+                         size_t errlen)
 {
     int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0)
-        return err_set(err, errlen, ERR_IO, "cannot open key file %s: %s",
-                       path, strerror(errno));
+        return err_set(err, errlen, ERR_IO, "cannot open key file %s: %s", path,
+                       strerror(errno));
     struct stat st;
     int rc = 0;
     if (fstat(fd, &st) || !S_ISREG(st.st_mode))
@@ -234,8 +234,8 @@ static int load_one(struct auth *a, const char *dir, const char *file,
                        "of 1 to %d letters, digits, '_', '-' or '.'",
                        dir, file, AUTH_NAME_MAX);
     if (a->nkeys == AUTH_ALLOW_MAX)
-        return err_set(err, errlen, ERR_RANGE,
-                       "%s holds more than %d keys", dir, AUTH_ALLOW_MAX);
+        return err_set(err, errlen, ERR_RANGE, "%s holds more than %d keys",
+                       dir, AUTH_ALLOW_MAX);
     char path[8192], pub[AUTH_KEY_LEN + 1];
     snprintf(path, sizeof path, "%s/%s", dir, file);
     int rc = auth_load_public(path, pub, err, errlen);
@@ -284,8 +284,8 @@ static void answer(struct auth *a, zmq_msg_t *f, int n)
 {
     const char *status = "400", *text = "unknown key";
     char user[AUTH_NAME_MAX + 1] = ""; /* a name, or a Z85 key (40) */
-    if (n < 6 || zmq_msg_size(&f[0]) != 3 || memcmp(zmq_msg_data(&f[0]),
-                                                    "1.0", 3)) {
+    if (n < 6 || zmq_msg_size(&f[0]) != 3 ||
+        memcmp(zmq_msg_data(&f[0]), "1.0", 3)) {
         status = "500", text = "bad ZAP request";
     } else if (zmq_msg_size(&f[5]) != 5 ||
                memcmp(zmq_msg_data(&f[5]), "CURVE", 5) || n != 7 ||
@@ -297,9 +297,8 @@ static void answer(struct auth *a, zmq_msg_t *f, int n)
     } else {
         struct allowed probe;
         memcpy(probe.key, zmq_msg_data(&f[6]), 32);
-        const struct allowed *k =
-            bsearch(&probe, a->keys, (size_t)a->nkeys, sizeof *a->keys,
-                    cmp_allowed);
+        const struct allowed *k = bsearch(&probe, a->keys, (size_t)a->nkeys,
+                                          sizeof *a->keys, cmp_allowed);
         if (k) {
             snprintf(user, sizeof user, "%s", k->name);
             status = "200", text = "OK";
@@ -307,8 +306,7 @@ static void answer(struct auth *a, zmq_msg_t *f, int n)
     }
     send_str(a->zap, "1.0", 3, 1);
     if (n >= 2)
-        zmq_send(a->zap, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]),
-                 ZMQ_SNDMORE);
+        zmq_send(a->zap, zmq_msg_data(&f[1]), zmq_msg_size(&f[1]), ZMQ_SNDMORE);
     else
         send_str(a->zap, "", 0, 1);
     send_str(a->zap, status, 3, 1);
@@ -381,8 +379,7 @@ struct auth *auth_new(void *ctx, const char *allow_dir, char *err,
     a->open = allow_dir == NULL;
     if (allow_dir && load_dir(a, allow_dir, err, errlen))
         goto out_free;
-    snprintf(a->ctl_ep, sizeof a->ctl_ep, "inproc://parlor-auth-%p",
-             (void *)a);
+    snprintf(a->ctl_ep, sizeof a->ctl_ep, "inproc://parlor-auth-%p", (void *)a);
     a->zap = zmq_socket(ctx, ZMQ_REP);
     a->ctl = zmq_socket(ctx, ZMQ_PAIR);
     a->ctl_peer = zmq_socket(ctx, ZMQ_PAIR);
@@ -436,8 +433,7 @@ int auth_server(void *sock, const struct auth_keypair *kp, char *err,
     int one = 1;
     if (zmq_setsockopt(sock, ZMQ_CURVE_SERVER, &one, sizeof one) ||
         zmq_setsockopt(sock, ZMQ_CURVE_SECRETKEY, kp->sec, AUTH_KEY_LEN) ||
-        zmq_setsockopt(sock, ZMQ_ZAP_DOMAIN, AUTH_DOMAIN,
-                       strlen(AUTH_DOMAIN)))
+        zmq_setsockopt(sock, ZMQ_ZAP_DOMAIN, AUTH_DOMAIN, strlen(AUTH_DOMAIN)))
         return err_set(err, errlen, ERR_INVAL, "cannot make a CURVE server: %s",
                        zmq_strerror(zmq_errno()));
     return 0;

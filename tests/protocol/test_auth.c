@@ -26,9 +26,9 @@
 /* ---- helpers ------------------------------------------------------------ */
 
 struct fixture {
-    char dir[64];        /* private temporary directory */
-    char allow[96];      /* dir/allow: alice's public key only */
-    char ep[128];        /* ipc endpoint in dir */
+    char dir[64];   /* private temporary directory */
+    char allow[96]; /* dir/allow: alice's public key only */
+    char ep[128];   /* ipc endpoint in dir */
     struct auth_keypair server, alice, mallory;
 };
 
@@ -83,12 +83,13 @@ static void *server_socket(void *ctx, struct fixture *f, void **monitor)
     char err[256];
     void *s = zmq_socket(ctx, ZMQ_ROUTER);
     assert_int_equal(auth_server(s, &f->server, err, sizeof err), 0);
-    assert_int_equal(zmq_socket_monitor(s, "inproc://auth-mon",
-                                        ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
-                                            ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
-                                            ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
-                                            ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL),
-                     0);
+    assert_int_equal(
+        zmq_socket_monitor(s, "inproc://auth-mon",
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL),
+        0);
     *monitor = zmq_socket(ctx, ZMQ_PAIR);
     assert_int_equal(zmq_connect(*monitor, "inproc://auth-mon"), 0);
     assert_int_equal(zmq_bind(s, f->ep), 0);
@@ -118,8 +119,7 @@ static void *client_socket(void *ctx, struct fixture *f,
     int zero = 0;
     zmq_setsockopt(c, ZMQ_LINGER, &zero, sizeof zero);
     if (kp)
-        assert_int_equal(auth_client(c, f->server.pub, kp, err, sizeof err),
-                         0);
+        assert_int_equal(auth_client(c, f->server.pub, kp, err, sizeof err), 0);
     assert_int_equal(zmq_connect(c, f->ep), 0);
     return c;
 }
@@ -326,8 +326,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_keygen_files, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_secret_file_must_be_private,
-                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_secret_file_must_be_private, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_bad_key_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_allowed_key_is_named, setup,
                                         teardown),
