@@ -77,21 +77,25 @@ static const char *agent_name(const struct results *r, int i)
 }
 
 static void text_ratings(const struct results *r, const struct ratings *t,
-                         const char *anchor, int bootstrap)
+                         const char *anchor, const struct rate_opts *o)
 {
+    int bootstrap = o->bootstrap;
     int n = r->n;
     printf("Elo ratings of %s: %d agents, %lld games over %lld deals\n",
            r->h.game, n, (long long)r->games, (long long)t->deals);
     printf("Bradley-Terry fit; %s%s rated 0; ", anchor ? anchor : "the mean",
            anchor ? "" : " is");
     if (bootstrap)
-        printf("95%% intervals from %d resamples of the deals%s\n",
-               t->resamples,
-               t->failed ? " (the others left some agents unconnected)" : "");
+        printf("95%% intervals from %d resamples of the deals\n",
+               t->resamples + t->failed);
     else
         printf("no intervals (--bootstrap 0)\n");
-    printf("\n%4s  %-28s %8s  %17s %8s %7s\n", "rank", "agent", "elo",
-           "95% interval", "games", "score");
+    char note[RATE_NOTES][RATE_NOTE_MAX];
+    int nnotes = rate_notes(r, t, o, note);
+    for (int k = 0; k < nnotes; k++)
+        printf("note: %s\n", note[k]);
+    printf("\n%4s  %-28s %8s  %17s %8s %7s %8s\n", "rank", "agent", "elo",
+           "95% interval", "games", "score", "forfeits");
     for (int k = 0; k < n; k++) {
         int i = t->order[k];
         double s = 0, g = 0;
@@ -99,9 +103,10 @@ static void text_ratings(const struct results *r, const struct ratings *t,
             s += t->score[i * n + j];
             g += t->games[i * n + j];
         }
-        printf("%4d  %-28s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%%\n", k + 1,
+        printf("%4d  %-28s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%% %8lld\n", k + 1,
                agent_name(r, i), t->elo[i], t->lo[i], t->hi[i],
-               (long long)r->agent_games[i], g > 0 ? 100 * s / g : 0);
+               (long long)r->agent_games[i], g > 0 ? 100 * s / g : 0,
+               (long long)r->agent_forfeits[i]);
     }
 }
 
@@ -191,11 +196,12 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
         json_array_append_new(
             list,
             json_pack(
-                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o}", "rank", k + 1,
-                "agent", agent_name(r, i), "spec", r->h.roster.a[i].spec, "elo",
-                cli_json_real(t->elo[i]), "lo", cli_json_real(t->lo[i]), "hi",
-                cli_json_real(t->hi[i]), "games", (json_int_t)r->agent_games[i],
-                "los", los, "results", vs));
+                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "rank",
+                k + 1, "agent", agent_name(r, i), "spec", r->h.roster.a[i].spec,
+                "elo", cli_json_real(t->elo[i]), "lo", cli_json_real(t->lo[i]),
+                "hi", cli_json_real(t->hi[i]), "games",
+                (json_int_t)r->agent_games[i], "forfeits",
+                (json_int_t)r->agent_forfeits[i], "los", los, "results", vs));
     }
     return list;
 }
@@ -203,14 +209,21 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
 static int print_json(const struct results *r, const struct ratings *t,
                       const char *anchor, const struct rate_opts *o)
 {
+    char note[RATE_NOTES][RATE_NOTE_MAX];
+    int nnotes = rate_notes(r, t, o, note);
+    json_t *notes = json_array();
+    for (int k = 0; k < nnotes; k++)
+        json_array_append_new(notes, json_string(note[k]));
     return cli_json_emit(
         CMD,
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:o, s:o, s:o}", "game",
-                  r->h.game, "games", (json_int_t)r->games, "deals",
+        json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:i, s:o, s:o, s:o, s:o}",
+                  "game", r->h.game, "games", (json_int_t)r->games, "deals",
                   (json_int_t)t->deals, "forfeits", (json_int_t)r->forfeits,
-                  "anchor", cli_json_str(anchor), "bootstrap", t->resamples,
+                  "anchor", cli_json_str(anchor), "bootstrap",
+                  t->resamples + t->failed, "unfittable_resamples", t->failed,
                   "prior", cli_json_real(o->prior), "level",
-                  cli_json_real(o->level), "ratings", json_ratings(r, t)));
+                  cli_json_real(o->level), "notes", notes, "ratings",
+                  json_ratings(r, t)));
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -250,7 +263,7 @@ int cmd_rate(int argc, char **argv)
     else if (!rc && a.format == FMT_JSON)
         rc = print_json(r, t, anchor, &o);
     else if (!rc) {
-        text_ratings(r, t, anchor, a.bootstrap);
+        text_ratings(r, t, anchor, &o);
         if (a.bootstrap)
             text_matrix(t, r,
                         "likelihood of superiority (row rates above "

@@ -166,6 +166,40 @@ static void test_help(void **state)
     expect_usage("--seed", "play thirty_one --seed");
 }
 
+/* --version names the version, the protocol and the games' count. */
+static void test_version(void **state)
+{
+    (void)state;
+    struct run r;
+    char want[64];
+    run_cli(&r, NULL, "--version");
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "protocol 1, %d games", game_registry_count);
+    assert_non_null(strstr(r.out, "parlor "));
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+}
+
+/* Numbers have one syntax everywhere: a seed in hex (as journals print
+ * seeds) plays the same game as its decimal value, and a leading zero is
+ * decimal in a game option too. */
+static void test_number_syntax(void **state)
+{
+    (void)state;
+    struct run hex, dec;
+    run_cli(&hex, NULL,
+            "play 'thirty_one(players=02)' --seats random,random --seed 0x1f");
+    run_cli(&dec, NULL,
+            "play 'thirty_one(players=2)' --seats random,random --seed 31");
+    assert_int_equal(hex.code, 0);
+    assert_int_equal(dec.code, 0);
+    assert_string_equal(hex.out, dec.out);
+    run_free(&hex);
+    run_free(&dec);
+    expect_usage("--seed", "play thirty_one --seed -1");
+    expect_usage("--seed", "play thirty_one --seed 0x");
+}
+
 static void test_games_list(void **state)
 {
     (void)state;
@@ -450,6 +484,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_number_syntax),
         cmocka_unit_test(test_games_list),
         cmocka_unit_test(test_games_list_json),
         cmocka_unit_test(test_games_describe),
