@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../protocol/auth.h"
 #include "server_int.h"
 
 #define POLL_MAX_MS 1000 /* longest poll, so sweeps run on time */
@@ -69,6 +70,8 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->max_envs = SERVER_MAX_ENVS;
     if (!o->max_clients)
         o->max_clients = SERVER_MAX_CLIENTS;
+    if (!o->max_per_peer)
+        o->max_per_peer = SERVER_MAX_PER_PEER;
     if (!o->max_total)
         o->max_total = SERVER_MAX_TOTAL;
     if (!o->idle_ms)
@@ -90,7 +93,8 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
     if (!o->make_game)
         o->make_game = game_make;
     if (o->max_envs < 0 || o->max_clients < 0 || o->max_total < 0 ||
-        o->opp_work < 0 || o->opp_time_ms < 0 || o->max_msg > ((size_t)1 << 30))
+        o->max_per_peer < 0 || o->opp_work < 0 || o->opp_time_ms < 0 ||
+        o->max_msg > ((size_t)1 << 30))
         return err_set(err, errlen, ERR_RANGE,
                        "server limits must be positive and max_msg at most "
                        "1 GiB");
@@ -102,7 +106,8 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
 static bool is_sender(const struct server *s, const struct session *ses)
 {
     return ses->identlen == s->identlen &&
-           !memcmp(ses->ident, s->ident, s->identlen);
+           !memcmp(ses->ident, s->ident, s->identlen) &&
+           !strcmp(ses->peer, s->peer);
 }
 
 static void log_ident(const struct server *s, const char *what,
@@ -155,6 +160,17 @@ static int recv_frame(struct server *s, zmq_msg_t *m)
     return rc;
 }
 
+/* Who sent the payload: the name of its CURVE key when CURVE is on (the
+ * ZAP handler authenticated it), else its IP address, else "" (ipc,
+ * inproc). Sessions are bound to it, so a routing id alone opens no
+ * one's envs. */
+static void read_peer(struct server *s)
+{
+    const char *who = s->auth ? auth_user(&s->payload)
+                              : zmq_msg_gets(&s->payload, "Peer-Address");
+    snprintf(s->peer, sizeof s->peer, "%s", who ? who : "");
+}
+
 /* Receives one request's frames without waiting. Returns 1 with the
  * payload in s->payload (frames left over in *extra), 0 when nothing is
  * waiting, or -1 on a socket failure. */
@@ -167,6 +183,7 @@ static int recv_request(struct server *s, int *extra)
         s->identlen = SERVER_IDENT_MAX; /* ZeroMQ caps ids at 255 bytes */
     memcpy(s->ident, zmq_msg_data(&s->frame), s->identlen);
     s->delim = false;
+    s->peer[0] = '\0';
     *extra = 0;
     if (!zmq_msg_more(&s->frame)) { /* no body at all: an empty payload */
         zmq_msg_close(&s->payload);
@@ -180,6 +197,7 @@ static int recv_request(struct server *s, int *extra)
         if (recv_frame(s, &s->payload) < 0)
             return -1;
     }
+    read_peer(s);
     for (bool more = zmq_msg_more(&s->payload); more;
          more = zmq_msg_more(&s->frame)) {
         if (recv_frame(s, &s->frame) < 0)
@@ -256,6 +274,11 @@ static int bind_socket(struct server *s, char *err, size_t errlen)
         return err_set(err, errlen, ERR_IO, "zmq_socket: %s",
                        zmq_strerror(errno));
     zmq_setsockopt(s->sock, ZMQ_LINGER, &zero, sizeof zero);
+    if (s->o.curve) {
+        s->auth = auth_new(s->ctx, s->o.allow_dir, err, errlen);
+        if (!s->auth || auth_server(s->sock, s->o.curve, err, errlen))
+            return ERR_INVAL;
+    }
     /* No ZMQ_ROUTER_HANDOVER: a connection claiming the routing id of one
      * still connected is ignored by libzmq, so it cannot take over that
      * client's envs (libzmq's own ids are predictable). */
@@ -391,6 +414,7 @@ void server_destroy(server_t **sp)
     server__close_all(s);
     if (s->sock)
         zmq_close(s->sock);
+    auth_destroy(&s->auth);
     if (s->own_ctx && s->ctx)
         zmq_ctx_term(s->ctx);
     for (int i = 0; i < 2; i++)
@@ -446,6 +470,7 @@ struct session *server__session(struct server *s, bool create)
         return NULL;
     memcpy(ses->ident, s->ident, s->identlen);
     ses->identlen = s->identlen;
+    memcpy(ses->peer, s->peer, sizeof ses->peer);
     ses->last_seen = ses->last_used = s->now;
     s->sessions[s->nsessions++] = ses;
     log_ident(s, "made its first env", ses->ident, ses->identlen);

@@ -23,9 +23,12 @@
 #define SERVER_ENDPOINT "tcp://127.0.0.1:5555" /* `parlor serve` default */
 #define SERVER_MAX_MSG (1u << 20)              /* default request limit */
 #define SERVER_MAX_ENVS 4096                   /* default envs per client */
-#define SERVER_MAX_CLIENTS 256          /* default clients holding envs */
-#define SERVER_MAX_TOTAL 65536          /* default envs on the server */
-#define SERVER_IDLE_MS 600000           /* default idle timeout, ms */
+#define SERVER_MAX_CLIENTS 256 /* default clients holding envs */
+#define SERVER_MAX_PER_PEER                                                    \
+    32                         /* default clients of one peer (a key or an     \
+                                  address) holding envs */
+#define SERVER_MAX_TOTAL 65536 /* default envs on the server */
+#define SERVER_IDLE_MS 600000  /* default idle timeout, ms */
 #define SERVER_MAX_REPLY (16u << 20)    /* default largest reply */
 #define SERVER_REPLY_BUDGET (64u << 20) /* default unread bytes a client */
 #define SERVER_REPLY_TOTAL (1u << 30)   /* default unread bytes in all */
@@ -34,6 +37,7 @@
 #define SERVER_OPP_TIME_MS 100 /* default opponents' search ms per move */
 
 typedef struct server server_t;
+struct auth_keypair;
 
 /* How a server runs; zero or NULL members take the defaults above. */
 struct server_options {
@@ -44,6 +48,8 @@ struct server_options {
     size_t max_msg;         /* largest request answered, bytes */
     int max_envs;           /* most envs one client holds (vector: its n) */
     int max_clients;        /* most clients holding envs at once */
+    int max_per_peer;       /* most of them from one peer: one CURVE key,
+                               or one IP address (ipc, inproc: one peer) */
     int max_total;          /* most envs on the server */
     uint64_t idle_ms;       /* silence after which a client's envs close */
     uint64_t max_unused_ms; /* time after a client's last make, reset,
@@ -66,6 +72,12 @@ struct server_options {
                                         game_make (tests add games) */
     FILE *log; /* one line per client arriving or reclaimed;
                   NULL: silent */
+    const struct auth_keypair *curve; /* the server's CURVE key pair:
+                                         clients must use CURVE; NULL:
+                                         plain ZeroMQ */
+    const char *allow_dir;            /* with curve: the NAME.key files of the
+                                         clients admitted; NULL: any client key
+                                         (encrypted, not authenticated) */
 };
 
 /* Creates a server bound to opts->endpoint (NULL opts: all defaults).

@@ -122,8 +122,17 @@ static int check_limits(struct server *s, int need)
                             held, need, s->o.max_envs);
     if (!s->cur && s->nsessions >= s->o.max_clients)
         return server__fail(s, PROTO_E_LIMIT,
-                            "%d clients hold envs, the server's limit",
+                            "%d clients hold envs, the server's limit "
+                            "(parlor serve --max-clients)",
                             s->nsessions);
+    int same = 0;
+    for (int i = 0; !s->cur && i < s->nsessions; i++)
+        same += !strcmp(s->sessions[i]->peer, s->peer);
+    if (same >= s->o.max_per_peer)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "%d clients of this peer (%s) hold envs, the "
+                            "limit per peer (parlor serve --max-per-peer)",
+                            same, s->peer[0] ? s->peer : "local");
     if (s->total + need > s->o.max_total)
         return server__fail(s, PROTO_E_LIMIT,
                             "the server holds %d envs; %d more would pass "

@@ -1,11 +1,12 @@
 /* server_int.h — what the server's files share: the server, its client
  * sessions and its table of envs. Not for use outside env/server*.c.
  *
- * A session is one ZeroMQ routing id (one client connection) that holds
- * envs; it exists from its first make until its last env is closed or it
- * falls silent for idle_ms. Envs live in a slot table: an env id is the
- * slot index plus a per-slot generation, so lookups are O(1) and a closed
- * id does not alias the next env put in the same slot.
+ * A session is one ZeroMQ routing id (one client connection) from one
+ * peer (its CURVE key with CURVE on, else its address) that holds envs; it
+ * exists from its first make until its last env is closed or it falls silent
+ * for idle_ms. Envs live in a slot table: an env id is the slot index plus a
+ * per-slot generation, so lookups are O(1) and a closed id does not alias the
+ * next env put in the same slot.
  */
 #ifndef PARLOR_SERVER_INT_H
 #define PARLOR_SERVER_INT_H
@@ -24,10 +25,12 @@
 #define SERVER_IDENT_MAX 255     /* longest ZeroMQ routing id */
 #define SERVER_TEXT_MAX 1024     /* longest spec text accepted */
 #define SERVER_BUDGET_CONNS 1024 /* connections with unread replies */
+#define SERVER_PEER_MAX 72       /* longest peer name kept, with its NUL */
 
 struct session {
     uint8_t ident[SERVER_IDENT_MAX]; /* the client's routing id */
     size_t identlen;                 /* its length */
+    char peer[SERVER_PEER_MAX];      /* who sent it (server__peer) */
     uint64_t last_seen;              /* clock at its last request, ms */
     uint64_t last_used;              /* ... at its last make, reset, step
                                         or close (not ping), ms */
@@ -48,6 +51,8 @@ struct slot {
     float *obs;            /* plain env with rows > 1: rows observations */
 };
 
+struct auth;
+
 struct server {
     struct server_options o;         /* options, defaults filled in */
     char endpoint[256];              /* the endpoint bound */
@@ -65,6 +70,10 @@ struct server {
     uint8_t ident[SERVER_IDENT_MAX]; /* the sender's routing id */
     size_t identlen;                 /* its length */
     bool delim;                      /* the sender used an empty delimiter */
+    char peer[SERVER_PEER_MAX];      /* the sender: its CURVE key's name,
+                                        else its IP address, else "" */
+    struct auth *auth;               /* the ZAP handler with CURVE, or
+                                        NULL */
     struct session *cur;             /* the sender's session, or NULL */
     struct session **sessions;       /* sessions holding envs, owned */
     int nsessions;                   /* entries in sessions */

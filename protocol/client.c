@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "auth.h"
 
 /* Largest sizes a make reply may announce; beyond them the reply is taken
  * for garbage rather than allocated for. */
@@ -319,7 +320,14 @@ static int set_options(client_t *c, const struct client_options *o, char *err,
                                         strlen(o->routing_id)))
         return err_set(err, errlen, ERR_INVAL, "routing id: %s",
                        zmq_strerror(errno));
-    return 0;
+    if (!o->server_key)
+        return 0;
+    struct auth_keypair fresh;
+    if (!o->keys && zmq_curve_keypair(fresh.pub, fresh.sec))
+        return err_set(err, errlen, ERR_INVAL, "no CURVE in this libzmq: %s",
+                       zmq_strerror(errno));
+    return auth_client(c->sock, o->server_key, o->keys ? o->keys : &fresh, err,
+                       errlen);
 }
 
 client_t *client_new_opts(const char *endpoint, void *ctx,

@@ -31,6 +31,7 @@ struct rig {
     int nclients;          /* entries in clients */
     void *socks[8];        /* raw sockets, likewise */
     int nsocks;            /* entries in socks */
+    char endpoint[256];    /* where the server listens */
     int log[2];            /* a pipe: the server logs into [1] */
     FILE *logf;            /* log[1] as the server's log */
 };
@@ -59,8 +60,8 @@ static inline void *serve(void *arg)
     return NULL;
 }
 
-/* Starts r's server with the limits of o (its endpoint, context, clock
- * and games are the rig's). */
+/* Starts r's server with the options of o (its context, clock, games and
+ * log are the rig's; its endpoint too unless o names one). */
 static inline void rig_start(struct rig *r, const struct server_options *o)
 {
     char err[256];
@@ -71,7 +72,9 @@ static inline void rig_start(struct rig *r, const struct server_options *o)
     r->ctx = zmq_ctx_new();
     atomic_store(&r->now, 1000);
     struct server_options so = *o;
-    so.endpoint = ENDPOINT;
+    snprintf(r->endpoint, sizeof r->endpoint, "%s",
+             o->endpoint ? o->endpoint : ENDPOINT);
+    so.endpoint = r->endpoint;
     so.zmq_ctx = r->ctx;
     so.clock = rig_clock;
     so.clock_arg = r;
@@ -105,7 +108,7 @@ static inline client_t *connect_client_opts(struct rig *r,
                                             const struct client_options *o)
 {
     char err[256];
-    client_t *c = client_new_opts(ENDPOINT, r->ctx, o, err, sizeof err);
+    client_t *c = client_new_opts(r->endpoint, r->ctx, o, err, sizeof err);
     if (!c)
         fail_msg("client_new: %s", err);
     client_set_timeout(c, RIG_TIMEOUT_MS);
@@ -129,7 +132,7 @@ static inline void *connect_raw_id(struct rig *r, int type, const char *id)
     zmq_setsockopt(s, ZMQ_LINGER, &zero, sizeof zero);
     if (id)
         zmq_setsockopt(s, ZMQ_ROUTING_ID, id, strlen(id));
-    assert_int_equal(zmq_connect(s, ENDPOINT), 0);
+    assert_int_equal(zmq_connect(s, r->endpoint), 0);
     assert_true(r->nsocks < 8);
     r->socks[r->nsocks++] = s;
     return s;

@@ -18,11 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zmq.h>
 
 #include "common/err.h"
 #include "env/server.h"
+#include "protocol/auth.h"
 #include "protocol/client.h"
 #include "tests/env/env_test_util.h"
 #include "tests/env/server_rig.h"
@@ -51,7 +53,8 @@ static int setup_small(void **state)
                                .max_unused_ms = MAX_UNUSED_MS,
                                .max_reply = MAX_REPLY,
                                .reply_budget = REPLY_BUDGET,
-                               .reply_total = 1 << 20};
+                               .reply_total = 1 << 20,
+                               .max_per_peer = 2};
     rig_start(&rig, &o);
     *state = &rig;
     return 0;
@@ -502,6 +505,153 @@ static void test_describe_flags(void **state)
     }
 }
 
+/* ---- CURVE ------------------------------------------------------------- */
+
+/* Keys in a private directory: the server's, alice's (in allow/) and
+ * mallory's (not), and the ipc endpoint there. */
+struct curve_keys {
+    char dir[64];   /* the directory */
+    char allow[96]; /* dir/allow */
+    char ep[128];   /* ipc://dir/sock */
+    struct auth_keypair server, alice, mallory;
+};
+
+static void keypair(struct curve_keys *k, const char *name,
+                    struct auth_keypair *kp)
+{
+    char base[128], path[160], err[256];
+    snprintf(base, sizeof base, "%s/%s", k->dir, name);
+    assert_int_equal(auth_keygen(base, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s.key_secret", base);
+    assert_int_equal(auth_load_secret(path, kp, err, sizeof err), 0);
+}
+
+static int setup_curve(void **state)
+{
+    static struct rig rig;
+    static struct curve_keys k;
+    char from[128], to[160];
+    strcpy(k.dir, "/tmp/parlor-serve-XXXXXX");
+    assert_non_null(mkdtemp(k.dir));
+    keypair(&k, "server", &k.server);
+    keypair(&k, "alice", &k.alice);
+    keypair(&k, "mallory", &k.mallory);
+    snprintf(k.allow, sizeof k.allow, "%s/allow", k.dir);
+    assert_int_equal(mkdir(k.allow, 0700), 0);
+    snprintf(from, sizeof from, "%s/alice.key", k.dir);
+    snprintf(to, sizeof to, "%s/alice.key", k.allow);
+    assert_int_equal(link(from, to), 0);
+    snprintf(k.ep, sizeof k.ep, "ipc://%s/sock", k.dir);
+    struct server_options o = {
+        .endpoint = k.ep, .curve = &k.server, .allow_dir = k.allow};
+    rig_start(&rig, &o);
+    *state = &rig;
+    return 0;
+}
+
+static int teardown_curve(void **state)
+{
+    struct rig *r = *state;
+    char cmd[160];
+    rig_stop(r);
+    /* The directory is the one in the endpoint. */
+    snprintf(cmd, sizeof cmd, "rm -rf '%.*s'",
+             (int)(strrchr(r->endpoint, '/') - r->endpoint - 6),
+             r->endpoint + 6);
+    assert_int_equal(system(cmd), 0);
+    return 0;
+}
+
+/* The monitor of sock on its handshake events (inproc://name). */
+static void *monitor(struct rig *r, void *sock, const char *name)
+{
+    assert_int_equal(
+        zmq_socket_monitor(sock, name,
+                           ZMQ_EVENT_HANDSHAKE_SUCCEEDED |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_AUTH |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL |
+                               ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL),
+        0);
+    void *m = zmq_socket(r->ctx, ZMQ_PAIR);
+    int t = RIG_TIMEOUT_MS;
+    zmq_setsockopt(m, ZMQ_RCVTIMEO, &t, sizeof t);
+    assert_int_equal(zmq_connect(m, name), 0);
+    assert_true(r->nsocks < 8);
+    r->socks[r->nsocks++] = m;
+    return m;
+}
+
+static int next_event(void *m)
+{
+    uint8_t buf[64];
+    uint16_t ev;
+    assert_true(zmq_recv(m, buf, sizeof buf, 0) >= 6);
+    memcpy(&ev, buf, 2);
+    zmq_recv(m, buf, sizeof buf, 0); /* the endpoint frame */
+    return ev;
+}
+
+/* Alice (allowed) is served; mallory's key and a plain client are
+ * refused in the handshake, and alice goes on being served. */
+static void test_curve(void **state)
+{
+    struct rig *r = *state;
+    struct auth_keypair server, alice, mallory;
+    char dir[128], path[192], err[256];
+    snprintf(dir, sizeof dir, "%.*s",
+             (int)(strrchr(r->endpoint, '/') - r->endpoint - 6),
+             r->endpoint + 6);
+    snprintf(path, sizeof path, "%s/server.key", dir);
+    assert_int_equal(auth_load_public(path, server.pub, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/alice.key_secret", dir);
+    assert_int_equal(auth_load_secret(path, &alice, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/mallory.key_secret", dir);
+    assert_int_equal(auth_load_secret(path, &mallory, err, sizeof err), 0);
+
+    client_t *a = connect_client_opts(
+        r, &(struct client_options){.server_key = server.pub, .keys = &alice});
+    client_env_t *e = make(a, "dice", 0, NULL, 0);
+    assert_int_equal(client_reset(e, 1), 0);
+
+    void *m = zmq_socket(r->ctx, ZMQ_DEALER);
+    void *mm = monitor(r, m, "inproc://mallory-mon");
+    assert_int_equal(auth_client(m, server.pub, &mallory, err, sizeof err), 0);
+    assert_int_equal(zmq_connect(m, r->endpoint), 0);
+    r->socks[r->nsocks++] = m;
+    assert_int_equal(next_event(mm), ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
+
+    void *plain = zmq_socket(r->ctx, ZMQ_DEALER);
+    void *pm = monitor(r, plain, "inproc://plain-mon");
+    assert_int_equal(zmq_connect(plain, r->endpoint), 0);
+    r->socks[r->nsocks++] = plain;
+    int ev = next_event(pm);
+    assert_true(ev == ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL ||
+                ev == ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL);
+
+    assert_int_equal(client_reset(e, 2), 0);
+    assert_int_equal(client_close(&e), 0);
+}
+
+/* One peer (here every inproc client: the same "address") may hold envs
+ * through max_per_peer connections, not all max_clients. */
+static void test_clients_per_peer(void **state)
+{
+    struct rig *r = *state;
+    client_t *c[3];
+    client_env_t *e[2];
+    for (int i = 0; i < 3; i++)
+        c[i] = connect_client(r);
+    e[0] = make(c[0], "dice", 0, NULL, 0);
+    e[1] = make(c[1], "dice", 0, NULL, 0);
+    assert_null(client_make(c[2], "dice", NULL));
+    assert_int_equal(client_wire_error(c[2]), PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c[2]), "--max-per-peer"));
+    assert_int_equal(client_close(&e[0]), 0);
+    e[0] = make(c[2], "dice", 0, NULL, 0);
+    assert_int_equal(client_close(&e[0]), 0);
+    assert_int_equal(client_close(&e[1]), 0);
+}
+
 int main(void)
 {
     if (getenv("TEST_FILTER"))
@@ -519,6 +669,9 @@ int main(void)
         TS(test_reply_budget),
         TS(test_reply_cap),
         TS(test_pings_do_not_hold_envs),
+        TS(test_clients_per_peer),
+        cmocka_unit_test_setup_teardown(test_curve, setup_curve,
+                                        teardown_curve),
 #undef TS
 #undef T
     };
