@@ -189,10 +189,11 @@ int cmd_serve(int argc, char **argv)
     if (!s)
         return cli_fail("serve", "%s", err);
     warn_if_open(&o, server_endpoint(s));
-    printf("parlor serve: listening on %s\n", server_endpoint(s));
-    fflush(stdout);
+    /* Handlers first: whoever reads the announcement may signal at once. */
     serving = s;
     set_handlers(on_signal);
+    printf("parlor serve: listening on %s\n", server_endpoint(s));
+    fflush(stdout);
     rc = server_run(s);
     set_handlers(SIG_DFL);
     serving = NULL;
