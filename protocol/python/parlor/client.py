@@ -70,19 +70,49 @@ class ParlorTimeout(ParlorError):
         super().__init__(0, "TIMEOUT", message)
 
 
+def _load_key(key):
+    """(public, secret) of a key file, or (key, None) for Z85 text."""
+    import zmq.auth
+    if isinstance(key, bytes):
+        key = key.decode()
+    if len(key) == 40 and not os.path.exists(key):
+        return key.encode(), None
+    return zmq.auth.load_certificate(key)
+
+
+def _use_curve(sock, server_key, client_key):
+    """Makes sock a CURVE client of the server with public key server_key,
+    with the key pair of client_key (a .key_secret file) or a fresh one."""
+    if client_key is None:
+        public, secret = zmq.curve_keypair()
+    else:
+        public, secret = _load_key(client_key)
+        if secret is None:
+            raise ValueError(f"{client_key} holds no secret key: give the "
+                             ".key_secret file")
+    sock.curve_serverkey = _load_key(server_key)[0]
+    sock.curve_publickey = public
+    sock.curve_secretkey = secret
+
+
 class Client:
     """One connection to a parlor env server.
 
     Client(endpoint, timeout=60.0, name="parlor-python") connects and says
     hello, negotiating the protocol version; the hello reply is kept in
     info (server, versions, games, max_msg, max_envs, idle_timeout). With
-    hello=False nothing is sent until the first call. Not thread-safe: one
+    hello=False nothing is sent until the first call. For a server run
+    with --curve-secret, server_key is its public key (a .key file written
+    by `parlor keygen`, or the Z85 text) and client_key this client's
+    .key_secret file (None: a fresh key pair, for a server without
+    --allow). Not thread-safe: one
     thread per client. close() (or a with block) closes the socket; envs
     left open are reclaimed by the server after its idle timeout.
     """
 
     def __init__(self, endpoint=DEFAULT_ENDPOINT, *, timeout=DEFAULT_TIMEOUT,
-                 name="parlor-python", context=None, hello=True):
+                 name="parlor-python", context=None, hello=True,
+                 server_key=None, client_key=None):
         self.endpoint = endpoint
         self.version = PROTOCOL_VERSION
         self.info = {}
@@ -96,6 +126,8 @@ class Client:
         self._sock.setsockopt(zmq.ROUTING_ID, b"py" + os.urandom(14))
         self.set_timeout(timeout)
         try:
+            if server_key is not None:
+                _use_curve(self._sock, server_key, client_key)
             self._sock.connect(endpoint)
             if hello:
                 self.hello(name)
