@@ -174,4 +174,53 @@ static inline void begin_raw(msgpack_packer *pk, msgpack_sbuffer *sb,
     msgpack_pack_str_with_body(pk, type, strlen(type));
 }
 
+/* A request packed by hand: begin_req starts {v: 1, id: 77, type} and
+ * npairs more pairs, which kv_* add one by one. */
+struct req {
+    msgpack_sbuffer sb; /* the bytes */
+    msgpack_packer pk;  /* packs into sb */
+};
+
+static inline void req_init(struct req *q)
+{
+    msgpack_sbuffer_init(&q->sb);
+    msgpack_packer_init(&q->pk, &q->sb, msgpack_sbuffer_write);
+}
+
+static inline void req_fini(struct req *q)
+{
+    msgpack_sbuffer_destroy(&q->sb);
+}
+
+static inline void begin_req(struct req *q, const char *type, int npairs)
+{
+    begin_raw(&q->pk, &q->sb, type, npairs);
+}
+
+/* A pair key: the n bytes of val as a str. */
+static inline void kv_str(struct req *q, const char *key, const char *val,
+                          size_t n)
+{
+    msgpack_pack_str_with_body(&q->pk, key, strlen(key));
+    msgpack_pack_str_with_body(&q->pk, val, n);
+}
+
+static inline void kv_int(struct req *q, const char *key, int64_t val)
+{
+    msgpack_pack_str_with_body(&q->pk, key, strlen(key));
+    msgpack_pack_int64(&q->pk, val);
+}
+
+static inline void kv_uint(struct req *q, const char *key, uint64_t val)
+{
+    msgpack_pack_str_with_body(&q->pk, key, strlen(key));
+    msgpack_pack_uint64(&q->pk, val);
+}
+
+/* Sends q on c; the wire code of the reply (0: success). */
+static inline int req_call(client_t *c, struct req *q)
+{
+    return raw(c, q->sb.data, q->sb.size);
+}
+
 #endif

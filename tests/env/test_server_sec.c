@@ -152,15 +152,12 @@ static void test_no_session_takeover(void **state)
     /* Waiting for what must never come: a correct server cannot fail
      * this however slow the machine, a broken one fails it. */
     client_set_timeout(thief, 2000);
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    begin_raw(&pk, &sb, "close", 1);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
-    assert_int_equal(client_call_raw(thief, sb.data, sb.size), ERR_TIMEOUT);
-    msgpack_sbuffer_destroy(&sb);
+    struct req q;
+    req_init(&q);
+    begin_req(&q, "close", 1);
+    kv_uint(&q, "env", client_env_shape(e)->id);
+    assert_int_equal(client_call_raw(thief, q.sb.data, q.sb.size), ERR_TIMEOUT);
+    req_fini(&q);
 
     /* The victim's env is intact and answers it. */
     const struct client_batch *b = client_env_batch(e);
@@ -224,32 +221,26 @@ static void test_reply_budget(void **state)
     size_t req, one;
     client_sizes(c, &req, &one);
     void *greedy = connect_raw(r, ZMQ_DEALER);
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    struct req q;
+    req_init(&q);
     /* greedy makes its own vector env (reading that reply), then asks
      * for resets and reads nothing: ceil(budget / one) are served, the
      * next is refused (and logged, which tells the test it was). */
-    begin_raw(&pk, &sb, "make", 2);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "dice", 4);
-    msgpack_pack_str_with_body(&pk, "n", 1);
-    msgpack_pack_int(&pk, 30);
-    send_raw(greedy, &sb);
+    begin_req(&q, "make", 2);
+    kv_str(&q, "game", "dice", 4);
+    kv_int(&q, "n", 30);
+    send_raw(greedy, &q.sb);
     struct proto_decoder d;
     assert_int_equal(proto_decoder_init(&d, 1 << 20), 0);
     size_t len;
     assert_int_equal(recv_code(greedy, &d, &len), 0);
     uint64_t env = proto_uint(&last_in, PROTO_R_MAKE_ENV, 0);
-    begin_raw(&pk, &sb, "reset", 2);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_uint64(&pk, env);
-    msgpack_pack_str_with_body(&pk, "seed", 4);
-    msgpack_pack_int(&pk, 1);
+    begin_req(&q, "reset", 2);
+    kv_uint(&q, "env", env);
+    kv_int(&q, "seed", 1);
     int served = (int)((REPLY_BUDGET + one - 1) / one);
     for (int i = 0; i <= served; i++)
-        send_raw(greedy, &sb);
+        send_raw(greedy, &q.sb);
     wait_log(r->log[0], "over its reply budget");
     /* Another client is answered, and the server holds the budget and
      * one reply and one refusal at most. */
@@ -263,10 +254,10 @@ static void test_reply_budget(void **state)
             assert_int_equal(len, one);
     }
     /* All read: served again. */
-    send_raw(greedy, &sb);
+    send_raw(greedy, &q.sb);
     assert_int_equal(recv_code(greedy, &d, &len), 0);
     proto_decoder_fini(&d);
-    msgpack_sbuffer_destroy(&sb);
+    req_fini(&q);
     assert_int_equal(client_close(&e), 0);
 }
 
@@ -335,34 +326,30 @@ static bool valid_utf8(const char *s, size_t n)
 static void test_error_msgs_are_utf8(void **state)
 {
     client_t *c = connect_client(*state);
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
+    struct req q;
     size_t n;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    req_init(&q);
     char euros[61] = "";
     for (int i = 0; i < 20; i++)
         strcat(euros, "\xe2\x82\xac");
-    begin_raw(&pk, &sb, euros, 0);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_UNKNOWN_TYPE);
+    begin_req(&q, euros, 0);
+    assert_int_equal(req_call(c, &q), PROTO_E_UNKNOWN_TYPE);
     const char *msg = reply_msg(c, &n);
     assert_true(valid_utf8(msg, n));
     assert_non_null(strstr(msg, "\xe2\x82\xac..."));
     /* A game named by invalid bytes: quoted with U+FFFD in their place. */
-    begin_raw(&pk, &sb, "make", 1);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "dice\xff\xfe", 6);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_SPEC);
+    begin_req(&q, "make", 1);
+    kv_str(&q, "game", "dice\xff\xfe", 6);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_SPEC);
     msg = reply_msg(c, &n);
     assert_true(valid_utf8(msg, n));
     assert_non_null(memmem(msg, n, "\xef\xbf\xbd", 3));
-    begin_raw(&pk, &sb, "describe", 1);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "\xc3", 1);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_SPEC);
+    begin_req(&q, "describe", 1);
+    kv_str(&q, "game", "\xc3", 1);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_SPEC);
     msg = reply_msg(c, &n);
     assert_true(valid_utf8(msg, n));
-    msgpack_sbuffer_destroy(&sb);
+    req_fini(&q);
 }
 
 /* §9's order, past the decoder: values in catalogue order, then what
@@ -370,48 +357,37 @@ static void test_error_msgs_are_utf8(void **state)
 static void test_refusal_order(void **state)
 {
     client_t *c = connect_client(*state);
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    begin_raw(&pk, &sb, "make", 3);
-    msgpack_pack_str_with_body(&pk, "n", 1);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_str_with_body(&pk, "seat", 4);
-    msgpack_pack_str_with_body(&pk, "x", 1);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "dice", 4);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_TYPE);
-    begin_raw(&pk, &sb, "make", 1);
-    msgpack_pack_str_with_body(&pk, "n", 1);
-    msgpack_pack_int(&pk, 0);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_MISSING_FIELD);
-    begin_raw(&pk, &sb, "step", 1);
-    msgpack_pack_str_with_body(&pk, "actions", 7);
-    msgpack_pack_bin_with_body(&pk, "\1\2\3", 3);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_MISSING_FIELD);
+    struct req q;
+    req_init(&q);
+    begin_req(&q, "make", 3);
+    kv_int(&q, "n", 0);
+    kv_str(&q, "seat", "x", 1);
+    kv_str(&q, "game", "dice", 4);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_TYPE);
+    begin_req(&q, "make", 1);
+    kv_int(&q, "n", 0);
+    assert_int_equal(req_call(c, &q), PROTO_E_MISSING_FIELD);
+    begin_req(&q, "step", 1);
+    msgpack_pack_str_with_body(&q.pk, "actions", 7);
+    msgpack_pack_bin_with_body(&q.pk, "\1\2\3", 3);
+    assert_int_equal(req_call(c, &q), PROTO_E_MISSING_FIELD);
     /* n = 0 (a value) before the unknown game (what make asks for), and
      * before seat without opponents (a combination of fields). */
-    begin_raw(&pk, &sb, "make", 3);
-    msgpack_pack_str_with_body(&pk, "seat", 4);
-    msgpack_pack_int(&pk, 1);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "nothing", 7);
-    msgpack_pack_str_with_body(&pk, "n", 1);
-    msgpack_pack_int(&pk, 0);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    begin_req(&q, "make", 3);
+    kv_int(&q, "seat", 1);
+    kv_str(&q, "game", "nothing", 7);
+    kv_int(&q, "n", 0);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
     assert_non_null(strstr(client_errmsg(c), "n must be"));
     /* Both action and actions, on an env that does not exist: the
      * combination first. */
-    begin_raw(&pk, &sb, "step", 3);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_int(&pk, 12345);
-    msgpack_pack_str_with_body(&pk, "action", 6);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_str_with_body(&pk, "actions", 7);
-    msgpack_pack_array(&pk, 0);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
-    msgpack_sbuffer_destroy(&sb);
+    begin_req(&q, "step", 3);
+    kv_int(&q, "env", 12345);
+    kv_int(&q, "action", 0);
+    msgpack_pack_str_with_body(&q.pk, "actions", 7);
+    msgpack_pack_array(&q.pk, 0);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
+    req_fini(&q);
 }
 
 /* The cases PROTOCOL.md left without a code (issue 19). */
@@ -419,54 +395,42 @@ static void test_stated_codes(void **state)
 {
     struct rig *r = *state;
     client_t *c = connect_client(r);
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    struct req q;
+    req_init(&q);
     /* hello with v: 0: VERSION. */
-    msgpack_sbuffer_clear(&sb);
-    msgpack_pack_map(&pk, 2);
-    msgpack_pack_str_with_body(&pk, "v", 1);
-    msgpack_pack_int(&pk, 0);
-    msgpack_pack_str_with_body(&pk, "type", 4);
-    msgpack_pack_str_with_body(&pk, "hello", 5);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_VERSION);
+    msgpack_sbuffer_clear(&q.sb);
+    msgpack_pack_map(&q.pk, 2);
+    kv_int(&q, "v", 0);
+    kv_str(&q, "type", "hello", 5);
+    assert_int_equal(req_call(c, &q), PROTO_E_VERSION);
     /* A negative number in a uint field: BAD_VALUE. */
-    begin_raw(&pk, &sb, "close", 1);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_int(&pk, -1);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    begin_req(&q, "close", 1);
+    kv_int(&q, "env", -1);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
     /* A NUL inside make's game: BAD_VALUE. */
-    begin_raw(&pk, &sb, "make", 1);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "dice\0x", 6);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    begin_req(&q, "make", 1);
+    kv_str(&q, "game", "dice\0x", 6);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
     /* seat 1 with opponents "": multi-agent, so seat is BAD_VALUE. */
-    begin_raw(&pk, &sb, "make", 3);
-    msgpack_pack_str_with_body(&pk, "game", 4);
-    msgpack_pack_str_with_body(&pk, "dice", 4);
-    msgpack_pack_str_with_body(&pk, "opponents", 9);
-    msgpack_pack_str_with_body(&pk, "", 0);
-    msgpack_pack_str_with_body(&pk, "seat", 4);
-    msgpack_pack_int(&pk, 1);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    begin_req(&q, "make", 3);
+    kv_str(&q, "game", "dice", 4);
+    kv_str(&q, "opponents", "", 0);
+    kv_int(&q, "seat", 1);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
     /* action 2^40: an integer that is no legal action, ILLEGAL_ACTION;
      * an actions entry beyond int32: BAD_VALUE. */
     client_env_t *e = make(c, "dice", 0, NULL, 0);
     assert_int_equal(client_reset(e, 1), 0);
-    begin_raw(&pk, &sb, "step", 2);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
-    msgpack_pack_str_with_body(&pk, "action", 6);
-    msgpack_pack_int64(&pk, 1ll << 40);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_ILLEGAL_ACTION);
-    begin_raw(&pk, &sb, "step", 2);
-    msgpack_pack_str_with_body(&pk, "env", 3);
-    msgpack_pack_uint64(&pk, client_env_shape(e)->id);
-    msgpack_pack_str_with_body(&pk, "actions", 7);
-    msgpack_pack_array(&pk, 1);
-    msgpack_pack_int64(&pk, 1ll << 40);
-    assert_int_equal(raw(c, sb.data, sb.size), PROTO_E_BAD_VALUE);
+    begin_req(&q, "step", 2);
+    kv_uint(&q, "env", client_env_shape(e)->id);
+    kv_int(&q, "action", 1ll << 40);
+    assert_int_equal(req_call(c, &q), PROTO_E_ILLEGAL_ACTION);
+    begin_req(&q, "step", 2);
+    kv_uint(&q, "env", client_env_shape(e)->id);
+    msgpack_pack_str_with_body(&q.pk, "actions", 7);
+    msgpack_pack_array(&q.pk, 1);
+    msgpack_pack_int64(&q.pk, 1ll << 40);
+    assert_int_equal(req_call(c, &q), PROTO_E_BAD_VALUE);
     assert_int_equal(client_close(&e), 0);
     /* A lone empty frame: MALFORMED, answered in one frame. */
     void *dealer = connect_raw(r, ZMQ_DEALER);
@@ -484,7 +448,7 @@ static void test_stated_codes(void **state)
     assert_int_equal(proto_decode(&d, PROTO_REPLY, reply, (size_t)n, &in), 0);
     assert_int_equal(proto_uint(&in, PROTO_R_ERROR_CODE, 0), PROTO_E_MALFORMED);
     proto_decoder_fini(&d);
-    msgpack_sbuffer_destroy(&sb);
+    req_fini(&q);
 }
 
 /* describe's flags hold for the configuration described. */
