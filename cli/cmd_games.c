@@ -108,11 +108,15 @@ static int wider(int w, const char *s)
 
 /* ---- the list ---------------------------------------------------------- */
 
-static int list_names(void)
+static int list_names(bool json)
 {
+    json_t *a = json ? json_array() : NULL;
     for (int i = 0; i < game_registry_count; i++)
-        printf("%s\n", game_registry[i]->name);
-    return CLI_OK;
+        if (json)
+            json_array_append_new(a, json_string(game_registry[i]->name));
+        else
+            printf("%s\n", game_registry[i]->name);
+    return json ? cli_json_emit("games", a) : CLI_OK;
 }
 
 static int list_text(void)
@@ -527,9 +531,12 @@ int cmd_games(int argc, char **argv)
     if (argc - optind > 1)
         return cli_usage_error("games", "one game at a time, got '%s' too",
                                argv[optind + 1]);
+    if (argc - optind == 1 && names)
+        return cli_usage_error("games", "--names lists every game; drop it "
+                                        "to describe one");
     if (argc - optind == 1)
         return describe(argv[optind], json);
     if (names)
-        return list_names();
+        return list_names(json);
     return json ? list_json() : list_text();
 }

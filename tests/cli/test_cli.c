@@ -233,6 +233,30 @@ static void test_agents(void **state)
     expect_usage("nope", "agents nope");
 }
 
+/* Flags that used to be ignored or silently overridden are honoured or
+ * refused: games --names --json is a JSON list; rate --csv --json is a
+ * usage error; a label naming two agents says so. */
+static void test_flag_combinations(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "games --names --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    assert_int_equal(json_array_size(j), game_registry_count);
+    assert_string_equal(json_string_value(json_array_get(j, 0)),
+                        game_registry[0]->name);
+    json_decref(j);
+    run_free(&r);
+    expect_usage("--json", "rate nowhere --csv --json");
+    run_cli(
+        &r, NULL,
+        "tournament --game dice --agents a=random,a=pimc --out /nonexistent");
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "label 'a' names two agents"));
+    run_free(&r);
+}
+
 static void test_games_list(void **state)
 {
     (void)state;
@@ -519,6 +543,7 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_agents),
+        cmocka_unit_test(test_flag_combinations),
         cmocka_unit_test(test_number_syntax),
         cmocka_unit_test(test_games_list),
         cmocka_unit_test(test_games_list_json),
