@@ -42,6 +42,15 @@ int cmd_tournament(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_agents(int argc, char **argv);
+
+/* Prints an option table (a game's or an agent's; spec NAME(...)). */
+void cli_print_options(const char *name, const struct param_def *params, int n);
+
+/* An option table as a JSON array; values: the values in force (NULL:
+ * the defaults). */
+json_t *cli_options_json(const struct param_def *params, int n,
+                         const double *values);
 
 /* Prints the synopsis and options of subcommand cmd to out. */
 void cli_usage(const char *cmd, FILE *out);

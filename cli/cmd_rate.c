@@ -48,6 +48,9 @@ static int parse_args(int argc, char **argv, struct rate_args *a)
             return cli_usage(CMD, stdout), -1;
         else if (c == 'a')
             a->anchor = optarg;
+        else if ((c == 'c' || c == 'j') && a->format != FMT_TEXT &&
+                 a->format != (c == 'c' ? FMT_CSV : FMT_JSON))
+            return cli_usage_error(CMD, "--csv and --json: choose one");
         else if (c == 'c' || c == 'j')
             a->format = c == 'c' ? FMT_CSV : FMT_JSON;
         else if (c == 'b' && cli_parse_double(optarg, 0, 100000, &v) &&
@@ -76,6 +79,16 @@ static const char *agent_name(const struct results *r, int i)
     return r->h.roster.a[i].name;
 }
 
+/* The agent column's width: the longest name, at least 28. */
+static int name_width(const struct results *r)
+{
+    int w = 28;
+    for (int i = 0; i < r->n; i++)
+        w = strlen(agent_name(r, i)) > (size_t)w ? (int)strlen(agent_name(r, i))
+                                                 : w;
+    return w;
+}
+
 static void text_ratings(const struct results *r, const struct ratings *t,
                          const char *anchor, const struct rate_opts *o)
 {
@@ -94,7 +107,8 @@ static void text_ratings(const struct results *r, const struct ratings *t,
     int nnotes = rate_notes(r, t, o, note);
     for (int k = 0; k < nnotes; k++)
         printf("note: %s\n", note[k]);
-    printf("\n%4s  %-28s %8s  %17s %8s %7s %8s\n", "rank", "agent", "elo",
+    int w = name_width(r);
+    printf("\n%4s  %-*s %8s  %17s %8s %7s %8s\n", "rank", w, "agent", "elo",
            "95% interval", "games", "score", "forfeits");
     for (int k = 0; k < n; k++) {
         int i = t->order[k];
@@ -103,8 +117,8 @@ static void text_ratings(const struct results *r, const struct ratings *t,
             s += t->score[i * n + j];
             g += t->games[i * n + j];
         }
-        printf("%4d  %-28s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%% %8lld\n", k + 1,
-               agent_name(r, i), t->elo[i], t->lo[i], t->hi[i],
+        printf("%4d  %-*s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%% %8lld\n", k + 1,
+               w, agent_name(r, i), t->elo[i], t->lo[i], t->hi[i],
                (long long)r->agent_games[i], g > 0 ? 100 * s / g : 0,
                (long long)r->agent_forfeits[i]);
     }
@@ -115,13 +129,14 @@ static void text_matrix(const struct ratings *t, const struct results *r,
                         const char *title, bool los)
 {
     int n = t->n;
-    printf("\n%s\n%4s  %-28s", title, "", "");
+    int w = name_width(r);
+    printf("\n%s\n%4s  %-*s", title, "", w, "");
     for (int k = 0; k < n; k++)
         printf(los ? " %6d" : " %13d", k + 1);
     putchar('\n');
     for (int a = 0; a < n; a++) {
         int i = t->order[a];
-        printf("%4d  %-28s", a + 1, agent_name(r, i));
+        printf("%4d  %-*s", a + 1, w, agent_name(r, i));
         for (int b = 0; b < n; b++) {
             int j = t->order[b];
             double g = t->games[i * n + j];
@@ -255,6 +270,8 @@ int cmd_rate(int argc, char **argv)
                       sizeof err)
              ? cli_fail(CMD, "%s", err)
              : find_anchor(r, a.anchor, &o.anchor);
+    if (!rc && r->games == 0)
+        rc = cli_fail(CMD, "the journal has no finished games yet");
     if (!rc && rate_compute(r, r->ndeals, &o, t, err, sizeof err))
         rc = cli_fail(CMD, "%s", err);
     const char *anchor = o.anchor >= 0 ? agent_name(r, o.anchor) : NULL;

@@ -135,6 +135,10 @@ static const struct cli_cmd commands[] = {
      "  --anchor, --bootstrap, --prior  as for parlor rate\n"
      "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
      "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
+    {"agents", cmd_agents, "[NAME] [--json]",
+     "list the built-in agents and their options, and the external bots",
+     "  --json     print JSON instead of text\n"
+     "An agent is named by a spec like a game: 'ismcts(iters=2000,c=1)'.\n"},
     {"keygen", cmd_keygen, "BASE",
      "write a CURVE key pair: BASE.key (public), BASE.key_secret (private)",
      "The key pair authenticates and encrypts ZeroMQ traffic: a server\n"
