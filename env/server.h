@@ -5,7 +5,12 @@
  * protocol/PROTOCOL.md. The server is one thread running one loop; every
  * request is validated before it is acted on, and anything wrong gets an
  * error reply naming the problem while the server goes on. A client's
- * envs are closed when it has been silent for idle_timeout.
+ * envs are closed when it has been silent for idle_timeout, or has not
+ * used them for max_unused. Nothing a request says starts a process or
+ * names a file; every resource has a limit below (PROTOCOL.md §13): the
+ * replies a connection has not read, the search of the built-in
+ * opponents, clients per peer. With a CURVE key pair, only clients that
+ * pass CURVE (and the allow directory) are heard.
  *
  * Threads: server_run blocks the thread that calls it. server_stop may be
  * called from any thread and from a signal handler; everything else must
