@@ -117,22 +117,15 @@ def drive_vector(venv, rng):
         _, _, _, _, info = venv.step(actions)
 
 
-def check_sync_vector(spec):
-    venv = gymnasium.vector.SyncVectorEnv(
-        [lambda: parlor.Env(spec, timeout=TIMEOUT)] * 3)
-    try:
-        drive_vector(venv, np.random.default_rng(6))
-    finally:
-        venv.close()
-
-
-def check_async_vector(spec):
-    venv = gymnasium.vector.AsyncVectorEnv(
-        [lambda: parlor.Env(spec, timeout=TIMEOUT)] * 2)
-    try:
-        drive_vector(venv, np.random.default_rng(7))
-    finally:
-        venv.close()
+def vector_check(vector_class, n):
+    """A check of gymnasium's vector_class over n parlor.Envs."""
+    def check(spec):
+        venv = vector_class([lambda: parlor.Env(spec, timeout=TIMEOUT)] * n)
+        try:
+            drive_vector(venv, np.random.default_rng(n))
+        finally:
+            venv.close()
+    return check
 
 
 def check_wrappers(spec):
@@ -152,30 +145,21 @@ def check_wrappers(spec):
 
 # ---- PettingZoo ------------------------------------------------------------
 
-def check_api(spec):
-    env = parlor.AECEnv(spec, timeout=TIMEOUT)
-    try:
-        api_test(env, num_cycles=API_CYCLES)
-    finally:
-        env.close()
-
-
-def check_seed(spec):
-    seed_test(lambda: parlor.AECEnv(spec, timeout=TIMEOUT),
-              num_cycles=API_CYCLES)
-
-
-def check_parallel_api(spec):
-    env = parlor.ParallelEnv(spec, timeout=TIMEOUT)
-    try:
-        parallel_api_test(env, num_cycles=API_CYCLES)
-    finally:
-        env.close()
-
-
-def check_parallel_seed(spec):
-    parallel_seed_test(lambda: parlor.ParallelEnv(spec, timeout=TIMEOUT),
-                       num_cycles=API_CYCLES)
+def zoo_check(test, env_class):
+    """A check running PettingZoo's test on an env_class env: a seed test
+    is given a function that makes one, an api test the env itself."""
+    def check(spec):
+        def make():
+            return env_class(spec, timeout=TIMEOUT)
+        if test in (seed_test, parallel_seed_test):
+            test(make, num_cycles=API_CYCLES)
+            return
+        env = make()
+        try:
+            test(env, num_cycles=API_CYCLES)
+        finally:
+            env.close()
+    return check
 
 
 def play_parallel(par, seed):
@@ -219,13 +203,17 @@ CHECKS = [
     ("gymnasium.check_env", check_gym_env),
     ("gymnasium.PassiveEnvChecker", check_passive),
     ("gymnasium.make", check_make),
-    ("gymnasium.SyncVectorEnv", check_sync_vector),
-    ("gymnasium.AsyncVectorEnv", check_async_vector),
+    ("gymnasium.SyncVectorEnv",
+     vector_check(gymnasium.vector.SyncVectorEnv, 3)),
+    ("gymnasium.AsyncVectorEnv",
+     vector_check(gymnasium.vector.AsyncVectorEnv, 2)),
     ("gymnasium.wrappers", check_wrappers),
-    ("pettingzoo.api_test", check_api),
-    ("pettingzoo.seed_test", check_seed),
-    ("pettingzoo.parallel_api_test", check_parallel_api),
-    ("pettingzoo.parallel_seed_test", check_parallel_seed),
+    ("pettingzoo.api_test", zoo_check(api_test, parlor.AECEnv)),
+    ("pettingzoo.seed_test", zoo_check(seed_test, parlor.AECEnv)),
+    ("pettingzoo.parallel_api_test",
+     zoo_check(parallel_api_test, parlor.ParallelEnv)),
+    ("pettingzoo.parallel_seed_test",
+     zoo_check(parallel_seed_test, parlor.ParallelEnv)),
     ("pettingzoo.round_trips", check_round_trips),
 ]
 

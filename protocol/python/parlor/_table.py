@@ -14,7 +14,7 @@ forfeits, as the env's illegal rule says (_remote.ILLEGAL_MODES).
 import numpy as np
 
 from ._remote import (Remote, agent_names, as_action, check_modes, forfeit,
-                      illegal_error)
+                      illegal_error, render_text)
 from .client import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from .spaces import Box, Dict, Discrete
 from .wire import read_timestep
@@ -149,3 +149,48 @@ class Table:
     def observation(self, seat):
         """seat's latest observation and current mask, as a dict."""
         return {"observation": self.obs[seat], "action_mask": self.masks[seat]}
+
+
+class TableEnv:
+    """What AECEnv and ParallelEnv share around their Table (self._t):
+    the per-agent spaces, the connection, rendering and closing."""
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    @property
+    def client(self):
+        """The Client this env talks through."""
+        return self._t.remote.client
+
+    @property
+    def env_id(self):
+        """The server's id of this env (None once closed)."""
+        return self._t.remote.id
+
+    @property
+    def seed_played(self):
+        """The deal the last reset played."""
+        return self._t.seed_played
+
+    def render(self):
+        """With render_mode "ansi", the observing seat's view as text."""
+        if self.render_mode is None:
+            return None
+        return render_text(self._t.remote.desc, self._t.extra.get("view"))
+
+    def close(self):
+        """Frees the env on the server (and the connection if it is the
+        env's own). Idempotent; stepping it afterwards raises
+        ParlorClosed."""
+        self._t.remote.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False

@@ -27,15 +27,14 @@ aec_to_parallel expects, so such an env declares is_parallelizable.
 Illegal actions follow the env's illegal rule (see parlor.Env).
 """
 
-from ._remote import render_text
-from ._table import Table
+from ._table import Table, TableEnv
 from .client import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from .spaces import AECBase
 
 CYCLES = ("turns", "rounds")
 
 
-class AECEnv(AECBase):
+class AECEnv(TableEnv, AECBase):
     """AECEnv(game, max_steps=0, endpoint=None, cycle="turns") makes a
     multi-agent env on the server; reset(seed) deals. Options as for Env
     (client, timeout, connect_timeout, view, names: added to the observing
@@ -67,27 +66,6 @@ class AECEnv(AECBase):
         self.agents = []
         self.agent_selection = None
         self._clear()
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    @property
-    def client(self):
-        """The Client this env talks through."""
-        return self._t.remote.client
-
-    @property
-    def env_id(self):
-        """The server's id of this env (None once closed)."""
-        return self._t.remote.id
-
-    @property
-    def seed_played(self):
-        """The deal the last reset played."""
-        return self._t.seed_played
 
     # ---- the cycle ----------------------------------------------------
 
@@ -139,25 +117,6 @@ class AECEnv(AECBase):
         return (self.observe(agent) if observe else None,
                 self._cumulative_rewards[agent], self.terminations[agent],
                 self.truncations[agent], self.infos[agent])
-
-    def render(self):
-        """With render_mode "ansi", the observing seat's view as text."""
-        if self.render_mode is None:
-            return None
-        return render_text(self._t.remote.desc, self._t.extra.get("view"))
-
-    def close(self):
-        """Frees the env on the server (and the connection if it is the
-        env's own). Idempotent; stepping it afterwards raises
-        ParlorClosed."""
-        self._t.remote.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     # ---- helpers ------------------------------------------------------
 

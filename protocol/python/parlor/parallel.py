@@ -15,13 +15,12 @@ seat order forfeits. With pettingzoo installed ParallelEnv is a
 pettingzoo.ParallelEnv; without, it behaves the same on its own.
 """
 
-from ._remote import render_text
-from ._table import Table
+from ._table import Table, TableEnv
 from .client import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from .spaces import ParallelBase
 
 
-class ParallelEnv(ParallelBase):
+class ParallelEnv(TableEnv, ParallelBase):
     """ParallelEnv(game, max_steps=0, endpoint=None) makes a multi-agent env
     on the server; reset(seed) deals. Options as for AECEnv."""
 
@@ -43,27 +42,6 @@ class ParallelEnv(ParallelBase):
         self.observation_spaces = self._t.observation_spaces
         self.action_spaces = self._t.action_spaces
         self.agents = []
-
-    def observation_space(self, agent):
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent):
-        return self.action_spaces[agent]
-
-    @property
-    def client(self):
-        """The Client this env talks through."""
-        return self._t.remote.client
-
-    @property
-    def env_id(self):
-        """The server's id of this env (None once closed)."""
-        return self._t.remote.id
-
-    @property
-    def seed_played(self):
-        """The deal the last reset played."""
-        return self._t.seed_played
 
     def reset(self, seed=None, options=None):
         """Deals a new game (seed as Env.reset; options unused). Returns
@@ -106,29 +84,10 @@ class ParallelEnv(ParallelBase):
             self.agents = []
         return result
 
-    def render(self):
-        """With render_mode "ansi", the observing seat's view as text."""
-        if self.render_mode is None:
-            return None
-        return render_text(self._t.remote.desc, self._t.extra.get("view"))
-
     def state(self):
         """Not offered: a global state would show every hidden card."""
         raise NotImplementedError("parlor envs have no global state; each "
                                   "agent sees only its own observation")
-
-    def close(self):
-        """Frees the env on the server (and the connection if it is the
-        env's own). Idempotent; stepping it afterwards raises
-        ParlorClosed."""
-        self._t.remote.close()
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-        return False
 
     def _seat(self, agent):
         return self.possible_agents.index(agent)
