@@ -7,10 +7,13 @@ GAMES_JSON is the output of `parlor games --json` (names and test_specs);
 SPECs, when given, replace that list. gymnasium and pettingzoo must be
 importable (check-ecosystem.sh puts their source trees on PYTHONPATH).
 Prints one line per check and spec, "PASS name spec" or "FAIL name spec:
-reason", and warnings the checkers emitted as "  warning: ..." lines under
-it; the last line is "N passed, N failed". Exits 1 when a check failed.
+reason" (what the checkers print themselves is swallowed), then how often
+each warning they emitted came up, and last "N passed, N failed". Exits 1
+when a check failed.
 """
 
+import contextlib
+import io
 import json
 import os
 import sys
@@ -226,10 +229,12 @@ def specs_of(games):
         yield from game.get("test_specs", [])
 
 
-def run(name, check, spec):
-    """Runs one check; prints its line; returns whether it passed."""
+def run(name, check, spec, tally):
+    """Runs one check; prints its line; counts the distinct warnings it
+    raised in tally; returns whether it passed."""
     start = time.monotonic()
-    with warnings.catch_warnings(record=True) as seen:
+    with warnings.catch_warnings(record=True) as seen, \
+            contextlib.redirect_stdout(io.StringIO()):
         warnings.simplefilter("always")
         try:
             check(spec)
@@ -242,7 +247,7 @@ def run(name, check, spec):
         verdict += f" [{time.monotonic() - start:.1f} s]"
     print(verdict, flush=True)
     for w in {str(w.message) for w in seen}:
-        print(f"  warning: {w}", flush=True)
+        tally[w] = tally.get(w, 0) + 1
     return verdict.startswith("PASS")
 
 
@@ -254,12 +259,15 @@ def main(argv):
     os.environ["PARLOR_ENDPOINT"] = endpoint  # for the envs made here
     specs = only or list(specs_of(games))
     passed = failed = 0
+    tally = {}
     for spec in specs:
         for name, check in CHECKS:
-            if run(name, check, spec):
+            if run(name, check, spec, tally):
                 passed += 1
             else:
                 failed += 1
+    for warning, checks in sorted(tally.items()):
+        print(f"warning in {checks} checks: {warning}")
     print(f"{passed} passed, {failed} failed")
     return 1 if failed or not passed else 0
 
