@@ -151,6 +151,16 @@ static json_t *players_json(const struct game *g)
                      g->dims.players);
 }
 
+/* The configurations the game's own tests cover (its test_specs), which
+ * tools such as protocol/python/check-ecosystem.sh check besides NAME. */
+static json_t *test_specs_json(const struct game_def *d)
+{
+    json_t *a = json_array();
+    for (const char *const *t = d->test_specs; t && *t; t++)
+        json_array_append_new(a, cli_json_str(*t));
+    return a;
+}
+
 static int list_json(void)
 {
     json_t *a = json_array();
@@ -162,10 +172,12 @@ static int list_json(void)
             return rc;
         }
         json_array_append_new(
-            a, json_pack("{s:s, s:o, s:o, s:o, s:o}", "name", g.def->name,
-                         "long_name", cli_json_str(g.def->long_name), "source",
+            a, json_pack("{s:s, s:o, s:o, s:o, s:o, s:o}", "name",
+                         g.def->name, "long_name",
+                         cli_json_str(g.def->long_name), "source",
                          cli_json_str(g.def->source), "players",
-                         players_json(&g), "flags", flags_json(g.def->flags)));
+                         players_json(&g), "flags", flags_json(g.def->flags),
+                         "test_specs", test_specs_json(g.def)));
     }
     return cli_json_emit("games", a);
 }

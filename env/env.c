@@ -284,7 +284,6 @@ static void settle(env_t *e)
 {
     const struct game *g = &e->game;
     uint32_t m = game_to_move(e);
-    e->to_move = m;
     e->terminated = m == 0;
     e->truncated =
         !e->terminated && e->max_steps > 0 && e->steps >= e->max_steps;
@@ -295,6 +294,13 @@ static void settle(env_t *e)
         e->seat = __builtin_ctz(m);
     else
         e->seat = e->last_actors ? __builtin_ctz(e->last_actors) : 0;
+    /* A truncated episode is over for the caller: nobody is to act and
+     * every mask is empty, although the game itself goes on (seat still
+     * names the seat that would act, whose observation a learner may
+     * bootstrap from). */
+    if (e->truncated)
+        m = 0;
+    e->to_move = m;
     memset(e->legal, 0, legal_bytes(&e->shape));
     if (is_single(e))
         m &= 1u << e->shape.learner;
@@ -349,9 +355,16 @@ int env_reset(env_t *e, uint64_t seed, struct env_timestep *ts)
     e->last_actors = 0;
     if (is_single(e) && (rc = play_opponents(e)))
         return rc;
-    e->game.def->returns(&e->game, e->state, e->ret);
     memset(e->reward, 0, sizeof e->reward);
     settle(e);
+    /* The episode's result starts from zero: what happened inside reset
+     * (a deal that already scores, opponents' moves) is credited by the
+     * first step's reward, so the rewards sum to the final returns. A deal
+     * that ends the game at once has no step: it shows its result. */
+    if (e->terminated)
+        e->game.def->returns(&e->game, e->state, e->ret);
+    else
+        memset(e->ret, 0, sizeof e->ret);
     fill(e, ts);
     return 0;
 }

@@ -14,9 +14,15 @@
  * Rewards are differences of the game's returns() ("result so far"): the
  * reward of a step is returns after it (opponent moves included) minus
  * returns at the previous timestep, for every seat. A reset timestep
- * carries zero rewards; summed over an episode's steps the rewards equal
- * the final returns minus the returns at reset (zero in every game whose
- * score starts at zero).
+ * reports zero rewards and zero returns, whatever the deal or the
+ * opponents' moves inside reset scored: the first step's reward credits
+ * that too, so summed over an episode's steps the rewards equal the final
+ * returns in every game. (A reset that ends the game at once reports the
+ * final returns; it has no step to carry them.)
+ *
+ * An episode is over for the caller once terminated or truncated: to_move
+ * is then 0 and every legal mask all zero, even when max_steps cut a game
+ * that would go on.
  *
  * Determinism: the game is seeded with the reset seed and opponent agents
  * with seeds derived from it, so the same seed and the same actions give
@@ -68,12 +74,13 @@ struct env_shape {
  * the env; they stay valid and unchanged until its next reset or step.
  *
  * seat is the observing seat: in single-agent mode always the learner; in
- * multi-agent mode the lowest seat to act, or once the game is over the
- * lowest seat that acted last. When several seats act at once, legal_all
+ * multi-agent mode the lowest seat to act (after a truncation: that would
+ * act), or once the game is over the lowest seat that acted last. When several seats act at once, legal_all
  * holds each one's mask and env_observe gives each one's observation. */
 struct env_timestep {
-    uint32_t to_move;          /* seats to act (bitmask), 0 once over; in
-                                  single-agent mode it holds the learner */
+    uint32_t to_move;          /* seats to act (bitmask), 0 once over
+                                  (terminated or truncated); in single-
+                                  agent mode it holds the learner */
     int seat;                  /* the observing seat, see above */
     const float *obs;          /* seat's observation, obs_size floats */
     const uint64_t *legal;     /* seat's legal actions, mask_words words
@@ -84,7 +91,8 @@ struct env_timestep {
     const double *reward;      /* players entries: the last step's reward
                                   per seat (zero after reset) */
     const double *returns;     /* players entries: the game's returns so
-                                  far, i.e. the episode's result so far */
+                                  far, i.e. the episode's result so far
+                                  (zero at reset, see above) */
     bool terminated;           /* the game is over */
     bool truncated;            /* max_steps reached before the game ended */
     int steps;                 /* env steps this episode (0 after reset);

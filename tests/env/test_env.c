@@ -79,6 +79,17 @@ static bool mask_empty(const uint64_t *m, int words)
     return true;
 }
 
+/* A live reset timestep: nothing earned yet, whatever happened inside
+ * reset (PROTOCOL.md section 6.5). */
+static void assert_zero_start(const struct env_shape *s,
+                              const struct env_timestep *ts)
+{
+    for (int seat = 0; seat < s->players; seat++) {
+        assert_true(ts->returns[seat] == 0.0);
+        assert_true(ts->reward[seat] == 0.0);
+    }
+}
+
 /* ---- determinism ------------------------------------------------------- */
 
 /* Plays a and b in lockstep from seed with the same actions and checks
@@ -172,8 +183,9 @@ static void test_different_seeds_differ(void **state)
 /* ---- rewards ----------------------------------------------------------- */
 
 /* Single-agent: the learner is asked to act at every timestep until the
- * end, and its rewards add up to its final return (the game's own returns
- * at the terminal state) less what it held at reset. */
+ * end, reset reports zero returns, and the rewards add up to the final
+ * return (the game's own returns at the terminal state), including what
+ * the deal and the opponents' moves inside reset scored. */
 static void single_agent_episode(const char *spec, int learner, uint64_t seed)
 {
     env_t *e = make_env(spec, 0, "random", learner);
@@ -182,7 +194,9 @@ static void single_agent_episode(const char *spec, int learner, uint64_t seed)
     struct env_timestep ts;
     struct rng r = {seed};
     assert_int_equal(env_reset(e, seed, &ts), 0);
-    double sum = 0, start = ts.returns[learner];
+    if (!ts.terminated)
+        assert_zero_start(s, &ts);
+    double sum = 0;
     int steps = 0;
     while (!ts.terminated) {
         assert_int_equal(ts.seat, learner);
@@ -196,7 +210,10 @@ static void single_agent_episode(const char *spec, int learner, uint64_t seed)
     }
     double final[GAME_MAX_PLAYERS];
     g->def->returns(g, env_state(e), final);
-    assert_true(fabs(sum + start - final[learner]) < EPS);
+    if (steps)
+        assert_true(fabs(sum - final[learner]) < EPS);
+    else /* over at reset: the reset shows the result */
+        assert_true(fabs(ts.returns[learner] - final[learner]) < EPS);
     assert_true(mask_empty(ts.legal, s->mask_words));
     assert_int_equal(ts.to_move, 0);
     env_destroy(&e);
@@ -217,9 +234,10 @@ static void test_single_agent_rewards_sum_to_return(void **state)
     }
 }
 
-/* Multi-agent: every timestep reports every seat's reward, so each seat's
- * sum equals its final return less its return at reset. Along the way the
- * timestep must describe the seat to act. */
+/* Multi-agent: every timestep reports every seat's reward, and each
+ * seat's sum equals its final return (returns at reset are zero even where
+ * the deal scores, as in My Bird Sings). Along the way the timestep must
+ * describe the seat to act. */
 static void multi_agent_episode(const char *spec, uint64_t seed)
 {
     env_t *e = make_env(spec, 0, NULL, 0);
@@ -227,11 +245,14 @@ static void multi_agent_episode(const char *spec, uint64_t seed)
     const struct game *g = env_game(e);
     struct env_timestep ts;
     struct rng r = {seed};
-    double sum[GAME_MAX_PLAYERS] = {0}, start[GAME_MAX_PLAYERS];
+    double sum[GAME_MAX_PLAYERS] = {0};
     float obs[s->obs_size];
     int last = -1;
     assert_int_equal(env_reset(e, seed, &ts), 0);
-    memcpy(start, ts.returns, sizeof(double) * (size_t)s->players);
+    if (!ts.terminated)
+        assert_zero_start(s, &ts);
+    else
+        memcpy(sum, ts.returns, sizeof(double) * (size_t)s->players);
     while (!ts.terminated) {
         last = ts.seat;
         assert_int_equal(ts.seat, __builtin_ctz(ts.to_move));
@@ -252,7 +273,7 @@ static void multi_agent_episode(const char *spec, uint64_t seed)
     double final[GAME_MAX_PLAYERS];
     g->def->returns(g, env_state(e), final);
     for (int seat = 0; seat < s->players; seat++)
-        assert_true(fabs(sum[seat] + start[seat] - final[seat]) < EPS);
+        assert_true(fabs(sum[seat] - final[seat]) < EPS);
     env_destroy(&e);
 }
 
@@ -268,31 +289,44 @@ static void test_multi_agent_rewards_sum_to_returns(void **state)
 
 /* ---- truncation and refusals ------------------------------------------ */
 
-/* With max_steps = 3 the third step truncates (unless the game ended
- * first), a further step is refused, and reset starts afresh. */
+/* Plays spec with max_steps = 3: the third step truncates (unless the
+ * game ended first) and the episode is then over for the caller, with
+ * nobody to act and every mask empty (PROTOCOL.md section 6.2); a further
+ * step is refused, and reset starts afresh. Returns whether it truncated. */
+static bool truncate_after_3(const char *spec, const char *opp)
+{
+    env_t *e = make_env(spec, 3, opp, 0);
+    const struct env_shape *s = env_shape(e);
+    struct env_timestep ts;
+    struct rng r = {7};
+    assert_int_equal(env_reset(e, 7, &ts), 0);
+    for (int k = 1; k <= 3 && !ts.terminated; k++) {
+        assert_int_equal(random_step(e, &ts, &r, &ts), 0);
+        assert_int_equal(ts.truncated, k == 3 && !ts.terminated);
+    }
+    bool truncated = ts.truncated;
+    if (truncated) {
+        assert_int_equal(ts.to_move, 0);
+        assert_true(mask_empty(ts.legal_all, s->players * s->mask_words));
+        assert_true(mask_empty(ts.legal, s->mask_words));
+    }
+    assert_int_equal(env_step(e, 0, NULL), ERR_STATE);
+    assert_non_null(strstr(env_errmsg(e), "reset"));
+    assert_int_equal(env_reset(e, 7, &ts), 0);
+    assert_int_equal(ts.steps, 0);
+    assert_false(ts.truncated);
+    env_destroy(&e);
+    return truncated;
+}
+
 static void test_truncation_at_max_steps(void **state)
 {
     (void)state;
     const char *specs[MAX_SPECS];
     int n = registry_specs(specs, MAX_SPECS), truncated = 0;
     for (int i = 0; i < n; i++) {
-        env_t *e = make_env(specs[i], 3, "random", 0);
-        struct env_timestep ts;
-        struct rng r = {7};
-        assert_int_equal(env_reset(e, 7, &ts), 0);
-        for (int k = 1; k <= 3 && !ts.terminated; k++) {
-            assert_int_equal(random_step(e, &ts, &r, &ts), 0);
-            assert_int_equal(ts.truncated, k == 3 && !ts.terminated);
-        }
-        truncated += ts.truncated;
-        if (ts.truncated)
-            assert_int_not_equal(ts.to_move, 0);
-        assert_int_equal(env_step(e, 0, NULL), ERR_STATE);
-        assert_non_null(strstr(env_errmsg(e), "reset"));
-        assert_int_equal(env_reset(e, 7, &ts), 0);
-        assert_int_equal(ts.steps, 0);
-        assert_false(ts.truncated);
-        env_destroy(&e);
+        truncated += truncate_after_3(specs[i], "random");
+        truncated += truncate_after_3(specs[i], NULL);
     }
     assert_true(truncated > 0); /* no card game here ends in 3 decisions */
 }

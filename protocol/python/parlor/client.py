@@ -23,6 +23,7 @@ PROTOCOL_VERSION = 1      # the highest protocol version this client speaks
 PROTOCOL_VERSION_MIN = 1  # the lowest
 DEFAULT_ENDPOINT = "tcp://127.0.0.1:5555"  # where `parlor serve` listens
 DEFAULT_TIMEOUT = 60.0    # seconds a call waits for its reply
+DEFAULT_CONNECT_TIMEOUT = 5.0  # seconds the first reply (hello) may take
 
 # Wire error codes, as protocol/messages.def numbers them.
 ERROR_CODES = {
@@ -70,6 +71,21 @@ class ParlorTimeout(ParlorError):
         super().__init__(0, "TIMEOUT", message)
 
 
+class ParlorClosed(ParlorError):
+    """The client or env was used after close()."""
+
+    def __init__(self, message):
+        super().__init__(0, "CLOSED", message)
+
+
+def endpoint_or_default(endpoint):
+    """endpoint itself, or when None $PARLOR_ENDPOINT, else
+    DEFAULT_ENDPOINT: where `parlor serve` is looked for."""
+    if endpoint is not None:
+        return endpoint
+    return os.environ.get("PARLOR_ENDPOINT") or DEFAULT_ENDPOINT
+
+
 def _load_key(key):
     """(public, secret) of a key file, or (key, None) for Z85 text."""
     import zmq.auth
@@ -100,40 +116,74 @@ class Client:
 
     Client(endpoint, timeout=60.0, name="parlor-python") connects and says
     hello, negotiating the protocol version; the hello reply is kept in
-    info (server, versions, games, max_msg, max_envs, idle_timeout). With
+    info (server, versions, games, max_msg, max_envs, idle_timeout). The
+    hello waits connect_timeout seconds at most (5 by default), so a
+    missing server is reported at once, naming the endpoint and `parlor
+    serve`; endpoint None means $PARLOR_ENDPOINT or DEFAULT_ENDPOINT. With
     hello=False nothing is sent until the first call. For a server run
     with --curve-secret, server_key is its public key (a .key file written
     by `parlor keygen`, or the Z85 text) and client_key this client's
     .key_secret file (None: a fresh key pair, for a server without
     --allow). Not thread-safe: one
     thread per client. close() (or a with block) closes the socket; envs
-    left open are reclaimed by the server after its idle timeout.
+    left open are reclaimed by the server after its idle timeout. A call
+    after close() raises ParlorClosed.
     """
 
-    def __init__(self, endpoint=DEFAULT_ENDPOINT, *, timeout=DEFAULT_TIMEOUT,
+    def __init__(self, endpoint=None, *, timeout=DEFAULT_TIMEOUT,
                  name="parlor-python", context=None, hello=True,
-                 server_key=None, client_key=None):
-        self.endpoint = endpoint
+                 connect_timeout=DEFAULT_CONNECT_TIMEOUT, server_key=None,
+                 client_key=None):
+        self.endpoint = endpoint_or_default(endpoint)
         self.version = PROTOCOL_VERSION
         self.info = {}
         self._id = 0
-        ctx = context if context is not None else zmq.Context.instance()
-        self._sock = ctx.socket(zmq.DEALER)
-        self._sock.setsockopt(zmq.LINGER, 0)
-        # Our own routing id (not starting with a zero byte, which ZeroMQ
-        # reserves), so that after a reconnection the server still knows
-        # this client and its envs (PROTOCOL.md §1).
-        self._sock.setsockopt(zmq.ROUTING_ID, b"py" + os.urandom(14))
-        self.set_timeout(timeout)
+        self._sock = self._open_socket(context)
         try:
+            self.set_timeout(timeout)
             if server_key is not None:
                 _use_curve(self._sock, server_key, client_key)
-            self._sock.connect(endpoint)
+            self._sock.connect(self.endpoint)
             if hello:
-                self.hello(name)
+                self._first_hello(name, connect_timeout)
+        except zmq.ZMQError as e:
+            self._sock.close()
+            raise ParlorError(0, "ENDPOINT", f"cannot connect to "
+                              f"{self.endpoint!r}: {e} (endpoints look like "
+                              f"tcp://HOST:PORT or ipc://PATH)") from None
         except BaseException:
             self._sock.close()
             raise
+
+    def _open_socket(self, context):
+        """The DEALER socket of this client, not yet connected: every
+        socket option is set here."""
+        ctx = context if context is not None else zmq.Context.instance()
+        sock = ctx.socket(zmq.DEALER)
+        sock.setsockopt(zmq.LINGER, 0)
+        # Our own routing id (not starting with a zero byte, which ZeroMQ
+        # reserves), so that after a reconnection the server still knows
+        # this client and its envs (PROTOCOL.md §1).
+        sock.setsockopt(zmq.ROUTING_ID, b"py" + os.urandom(14))
+        return sock
+
+    def _first_hello(self, name, connect_timeout):
+        """Says hello waiting connect_timeout at most (None: the call
+        timeout), turning silence into an error that says what to do."""
+        saved = self.timeout
+        if connect_timeout is not None:
+            self.set_timeout(connect_timeout if saved is None
+                             else min(saved, connect_timeout))
+        try:
+            self.hello(name)
+        except ParlorTimeout:
+            raise ParlorTimeout(
+                f"no parlor server answered at {self.endpoint} within "
+                f"{self.timeout:g} s: start one with `parlor serve --bind "
+                f"{self.endpoint}`, or pass the endpoint it listens on "
+                f"(endpoint=... or $PARLOR_ENDPOINT)") from None
+        finally:
+            self.set_timeout(saved)
 
     # ---- connection ---------------------------------------------------
 
@@ -185,6 +235,9 @@ class Client:
         return self._recv(None)
 
     def _roundtrip(self, data, want_id, zero_copy=False):
+        if self._sock.closed:
+            raise ParlorClosed(f"this client is closed: its connection to "
+                               f"{self.endpoint} was ended by close()")
         try:
             self._sock.send(data)
         except zmq.Again:

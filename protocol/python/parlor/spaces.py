@@ -1,9 +1,10 @@
 """Spaces and base classes: Gymnasium's and PettingZoo's when installed,
 tiny stand-ins otherwise.
 
-The env classes inherit from EnvBase, VectorEnvBase and AECBase and build
-their spaces with Box, Discrete, MultiDiscrete and Dict from here. With
-gymnasium (and pettingzoo) importable these are the real classes, so the
+The env classes inherit from EnvBase, VectorEnvBase, AECBase and
+ParallelBase and build their spaces with Box, Discrete, MultiDiscrete and
+Dict from here. With gymnasium (and pettingzoo) importable these are the
+real classes, so the
 envs pass isinstance checks and work with their wrappers; without them the
 stand-ins below keep the same attributes (shape, dtype, n, nvec, low, high,
 spaces) and methods (sample with an optional mask, contains, seed), so
@@ -158,8 +159,8 @@ class _VectorEnvBase(_EnvBase):
     """Stand-in for gymnasium.vector.VectorEnv."""
 
 
-class _AECBase:
-    """Stand-in for pettingzoo.AECEnv: the agent iterator and counts."""
+class _ParallelBase:
+    """Stand-in for pettingzoo.ParallelEnv: the agent counts."""
 
     metadata = {"render_modes": []}
 
@@ -174,6 +175,10 @@ class _AECBase:
     @property
     def unwrapped(self):
         return self
+
+
+class _AECBase(_ParallelBase):
+    """Stand-in for pettingzoo.AECEnv: the agent iterator and counts."""
 
     def agent_iter(self, max_iter=2 ** 63):
         """Yields agent_selection until no agent is left or max_iter."""
@@ -201,7 +206,8 @@ except ImportError:
 
 try:
     from pettingzoo import AECEnv as AECBase
+    from pettingzoo import ParallelEnv as ParallelBase
     HAVE_PETTINGZOO = True
 except ImportError:
-    AECBase = _AECBase
+    AECBase, ParallelBase = _AECBase, _ParallelBase
     HAVE_PETTINGZOO = False

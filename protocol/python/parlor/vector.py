@@ -19,7 +19,7 @@ action is for its observing seat info["seat"] and rewards have shape
 import numpy as np
 
 from ._remote import Remote
-from .client import DEFAULT_ENDPOINT, DEFAULT_TIMEOUT
+from .client import DEFAULT_CONNECT_TIMEOUT, DEFAULT_TIMEOUT
 from .spaces import Box, Discrete, MultiDiscrete, VectorEnvBase
 from .wire import read_batch
 
@@ -34,19 +34,23 @@ except ImportError:
 
 class VectorEnv(VectorEnvBase):
     """VectorEnv(game, num_envs, opponents="random", seat=0, max_steps=0,
-    endpoint="tcp://127.0.0.1:5555"); other options as for Env. Arrays
-    returned are read-only views of the last reply's bytes (copy what must
-    be changed)."""
+    endpoint=None); other options as for Env. Arrays returned are
+    read-only views of the last reply's bytes (copy what must be changed).
+    Illegal actions always raise here (the server checks the whole batch);
+    gymnasium's SyncVectorEnv and AsyncVectorEnv over parlor.Env offer
+    Env's illegal rule."""
 
     metadata = {"render_modes": [], "autoreset_mode": _SAME_STEP}
 
     def __init__(self, game="spoil_five", num_envs=64, *,
                  opponents="random", seat=0, max_steps=0,
-                 endpoint=DEFAULT_ENDPOINT, client=None,
-                 timeout=DEFAULT_TIMEOUT, view=False, names=False):
+                 endpoint=None, client=None, timeout=DEFAULT_TIMEOUT,
+                 connect_timeout=DEFAULT_CONNECT_TIMEOUT, view=False,
+                 names=False):
         self._r = Remote(game, endpoint=endpoint, client=client,
-                         timeout=timeout, n=num_envs, opponents=opponents,
-                         seat=seat, max_steps=max_steps)
+                         timeout=timeout, connect_timeout=connect_timeout,
+                         n=num_envs, opponents=opponents, seat=seat,
+                         max_steps=max_steps)
         r = self._r.shape
         self.game = self._r.spec
         self.num_envs = r.n
@@ -83,6 +87,7 @@ class VectorEnv(VectorEnvBase):
         # Not Gymnasium's own reset: it differs between versions (0.29's
         # calls reset_async), and the server deals from seed anyway.
         played = self._r.next_seed(seed)
+        self._r.require_open()
         batch = self._r.client.reset(self._r.id, played, view=self._view,
                                      names=self._names,
                                      zero_copy=self._zero_copy)
@@ -94,8 +99,18 @@ class VectorEnv(VectorEnvBase):
         """Steps every env with its action (shape (num_envs,), or
         (num_envs, players) when every seat has a row). An illegal action
         raises ParlorError (ILLEGAL_ACTION naming the env) and no env
-        moves. Returns (obs, rewards, terminated, truncated, info)."""
-        blob = np.ascontiguousarray(actions, dtype="<i4").tobytes()
+        moves; actions that are not integers raise TypeError. Returns
+        (obs, rewards, terminated, truncated, info)."""
+        array = np.asarray(actions)
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"actions must be integers, not {array.dtype} "
+                            f"(values {array.ravel()[:4].tolist()} ...)")
+        n = self.single_action_space.n
+        if array.size and (array.min() < -1 or array.max() >= n):
+            raise ValueError(f"actions must lie in 0..{n - 1} (-1 for a "
+                             f"seat not to act)")
+        self._r.require_open()
+        blob = np.ascontiguousarray(array, dtype="<i4").tobytes()
         batch = self._r.client.step(self._r.id, actions=blob,
                                     view=self._view, names=self._names,
                                     zero_copy=self._zero_copy)

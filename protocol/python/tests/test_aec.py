@@ -108,7 +108,7 @@ class MultiAgent(ServerCase):
         self.assertEqual(env.agents, [])
 
     def test_illegal_action_changes_nothing(self):
-        env = self.make("spoil_five")
+        env = self.make("spoil_five", illegal="raise")
         env.reset(seed=6)
         agent = env.agent_selection
         mask = env.last()[0]["action_mask"]
@@ -123,6 +123,62 @@ class MultiAgent(ServerCase):
         trace_a = play_aec(a, 21, np.random.default_rng(7))
         trace_b = play_aec(b, 21, np.random.default_rng(7))
         self.assertEqual(trace_a, trace_b)
+
+
+class SimultaneousRounds(ServerCase):
+    """In a simultaneous-move game every acting seat is asked for its
+    action every round: the actions sent to the server are exactly those
+    the agents gave in that round (a stale action from the round before
+    must never be resent for a seat that was not asked)."""
+
+    GAMES = ("trix_exchange", "trix_football")
+
+    def play_counted(self, game, seed):
+        env = AECEnv(game, endpoint=self.endpoint, timeout=CALL_TIMEOUT)
+        self.addCleanup(env.close)
+        sent, given = [], []  # per server step, per round: (seat, action)
+        real_step = env.client.step
+
+        def counting_step(env_id, action=None, *, actions=None, **kw):
+            if actions is not None:
+                sent.append(sorted((s, a) for s, a in enumerate(actions)
+                                   if a != -1))
+            else:
+                sent.append([(env.possible_agents.index(
+                    env.agent_selection), action)])
+            return real_step(env_id, action, actions=actions, **kw)
+
+        env.client.step = counting_step
+        rng = np.random.default_rng(seed)
+        env.reset(seed=seed)
+        selections, joint_rounds, round_ = 0, 0, []
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            seat = env.possible_agents.index(agent)
+            action = pick(rng, obs["action_mask"])
+            selections += 1
+            round_.append((seat, action))
+            before = len(sent)
+            env.step(action)
+            if len(sent) > before:  # the round went to the server
+                given.append(sorted(round_))
+                joint_rounds += len(round_) > 1
+                round_ = []
+        return selections, sent, given, joint_rounds
+
+    def test_every_agent_asked_every_round(self):
+        for game in self.GAMES:
+            for seed in (1, 2):
+                with self.subTest(game=game, seed=seed):
+                    selections, sent, given, joint = self.play_counted(
+                        game, seed)
+                    self.assertGreater(joint, 1)  # several joint rounds
+                    self.assertEqual(
+                        sum(len(actions) for actions in sent), selections)
+                    self.assertEqual(sent, given)
 
 
 class MultiAgentIpc(MultiAgent):

@@ -2,6 +2,8 @@
 close, bounded waits, and late replies, against a live server and against
 tiny fake servers run in a thread (for what a real server never does)."""
 
+import os
+import tempfile
 import threading
 import time
 import unittest
@@ -10,8 +12,8 @@ import msgpack
 import zmq
 
 from helpers import CALL_TIMEOUT, ServerCase
-from parlor import (ERROR_CODES, PROTOCOL_VERSION, Client, ParlorError,
-                    ParlorTimeout)
+from parlor import (ERROR_CODES, PROTOCOL_VERSION, Client, ParlorClosed,
+                    ParlorError, ParlorTimeout)
 
 
 class FakeServer:
@@ -114,6 +116,26 @@ class Negotiation(unittest.TestCase):
             Client(f"tcp://127.0.0.1:{port}", timeout=0.2)
         self.assertLess(time.monotonic() - start, CALL_TIMEOUT)
         self.assertEqual(cm.exception.code, 0)
+
+    def test_no_server_is_reported_helpfully(self):
+        # With the default call timeout (60 s) the first hello still waits
+        # only connect_timeout, and the error says what to do.
+        with tempfile.TemporaryDirectory() as tmp:
+            endpoint = "ipc://" + os.path.join(tmp, "nobody.sock")
+            start = time.monotonic()
+            with self.assertRaises(ParlorTimeout) as cm:
+                Client(endpoint, connect_timeout=0.3)
+            self.assertLess(time.monotonic() - start, 30)
+        self.assertIn("parlor serve", cm.exception.message)
+        self.assertIn(endpoint, cm.exception.message)
+
+    def test_closed_client_says_so(self):
+        server = self.fake(lambda req: [dict(req)])
+        c = Client(server.endpoint, timeout=CALL_TIMEOUT, hello=False)
+        c.close()
+        with self.assertRaises(ParlorClosed) as cm:
+            c.ping()
+        self.assertEqual(cm.exception.name, "CLOSED")
 
 
 class LiveClient(ServerCase):

@@ -41,6 +41,18 @@ for agent in aec.agent_iter():
     aec.step(None if term or trunc else
              aec.action_space(agent).sample(mask=obs["action_mask"]))
 aec.close()
+par = parlor.ParallelEnv("trix_football", endpoint=endpoint, timeout=timeout)
+assert isinstance(par, pettingzoo.ParallelEnv)
+obs, infos = par.reset(seed=6)
+while par.agents:
+    obs, *_ = par.step({a: par.action_space(a).sample(
+        mask=obs[a]["action_mask"]) for a in par.agents})
+par.close()
+ids = parlor.register_envs(endpoint, timeout=timeout)
+assert "parlor/spoil_five-v0" in ids and len(ids) >= 18, ids
+made = gymnasium.make("parlor/thirty_one-v0", game="thirty_one(players=2)")
+assert isinstance(made, parlor.Env) and made.players == 2
+made.close()
 venv = parlor.VectorEnv("spoil_five", 4, endpoint=endpoint, timeout=timeout)
 assert isinstance(venv, gymnasium.vector.VectorEnv)
 assert isinstance(venv.action_space, gymnasium.spaces.MultiDiscrete)

@@ -1,14 +1,8 @@
 """Test stand-in for pettingzoo (see ../README): AECEnv with its agent
-iterator, as parlor relies on it."""
+iterator and ParallelEnv, as parlor relies on them."""
 
 
-class AECEnv:
-    def agent_iter(self, max_iter=2 ** 63):
-        for _ in range(max_iter):
-            if not self.agents:
-                return
-            yield self.agent_selection
-
+class ParallelEnv:
     @property
     def num_agents(self):
         return len(self.agents)
@@ -16,3 +10,11 @@ class AECEnv:
     @property
     def max_num_agents(self):
         return len(self.possible_agents)
+
+
+class AECEnv(ParallelEnv):
+    def agent_iter(self, max_iter=2 ** 63):
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
