@@ -616,6 +616,29 @@ static void test_clients_per_peer(void **state)
     assert_int_equal(client_close(&e[1]), 0);
 }
 
+/* A step truncated at max_steps ends the episode for the client: the
+ * mask is all zero and to_move 0 (PROTOCOL.md §6.2, issue 19.5). dice
+ * has one action, "roll", and a game takes far more than 3 rolls. */
+static void test_truncated_timestep_has_no_moves(void **state)
+{
+    client_t *c = connect_client(*state);
+    client_env_t *e =
+        client_make(c, "dice", &(struct client_make_options){0, NULL, 0, 3});
+    assert_non_null(e);
+    assert_int_equal(client_reset(e, 1), 0);
+    const struct client_batch *b = client_env_batch(e);
+    for (int i = 0; i < 3; i++) {
+        assert_false(b->truncated[0]);
+        assert_int_equal(client_step(e, 0), 0);
+    }
+    assert_true(b->truncated[0]);
+    assert_false(b->terminated[0]);
+    assert_int_equal(b->to_move[0], 0);
+    for (int i = 0; i < client_env_shape(e)->mask_bytes; i++)
+        assert_int_equal(b->legal[i], 0);
+    assert_int_equal(client_close(&e), 0);
+}
+
 int main(void)
 {
     if (getenv("TEST_FILTER"))
@@ -629,6 +652,7 @@ int main(void)
         T(test_refusal_order),
         T(test_stated_codes),
         T(test_describe_flags),
+        T(test_truncated_timestep_has_no_moves),
 #define TS(f) cmocka_unit_test_setup_teardown(f, setup_small, teardown)
         TS(test_reply_budget),
         TS(test_reply_cap),
