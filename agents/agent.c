@@ -31,15 +31,22 @@ const struct agent_def *agent_find(const char *name)
     return NULL;
 }
 
+/* The built-in agents' names, comma-separated, into list. */
+static void agent_names(char *list, size_t len)
+{
+    size_t used = 0;
+    list[0] = '\0';
+    for (int i = 0; i < agent_registry_count && used < len; i++)
+        used += (size_t)snprintf(list + used, len - used, "%s%s", i ? ", " : "",
+                                 agent_registry[i]->name);
+}
+
 static void unknown_agent(const char *name, char *err, size_t errlen)
 {
-    char list[512] = "";
-    size_t used = 0;
-    for (int i = 0; i < agent_registry_count && used < sizeof list; i++)
-        used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
-                                 i ? ", " : "", agent_registry[i]->name);
-    err_set(err, errlen, ERR_NOTFOUND, "unknown agent '%s' (agents: %s)",
-            name, list);
+    char list[512];
+    agent_names(list, sizeof list);
+    err_set(err, errlen, ERR_NOTFOUND, "unknown agent '%s' (agents: %s)", name,
+            list);
 }
 
 /* An external bot, "cmd:COMMAND" (remote.h) or "bot:NAME" (arena.h); its
@@ -56,11 +63,11 @@ static agent_t *external_new(const char *spec, const struct game *g,
     a->def = cmd ? &remote_cmd_agent : &arena_bot_agent;
     a->game = *g;
     snprintf(a->spec, sizeof a->spec, "%s", spec);
-    int rc = cmd ? remote_open(&a->game, spec + strlen(REMOTE_CMD_PREFIX),
-                               &a->self, err, errlen)
-                 : arena_bot_open(arena, &a->game,
-                                  spec + strlen(ARENA_BOT_PREFIX), &a->self,
-                                  err, errlen);
+    int rc =
+        cmd ? remote_open(&a->game, spec + strlen(REMOTE_CMD_PREFIX), &a->self,
+                          err, errlen)
+            : arena_bot_open(arena, &a->game, spec + strlen(ARENA_BOT_PREFIX),
+                             &a->self, err, errlen);
     if (rc) {
         mem_free(a);
         return NULL;
@@ -74,26 +81,40 @@ agent_t *agent_new(const char *spec, const struct game *g, char *err,
     return agent_new_at(spec, g, NULL, err, errlen);
 }
 
-agent_t *agent_new_at(const char *spec, const struct game *g,
-                      struct arena *arena, char *err, size_t errlen)
+/* Parses a built-in agent's spec into *def and vals. */
+static int parse_builtin(const char *spec, const struct agent_def **def,
+                         struct param_values *vals, char *err, size_t errlen)
 {
     char name[SPEC_NAME_MAX], sub[512];
     const char *args;
     size_t args_len;
+    int rc = spec_split(spec, name, &args, &args_len, err, errlen);
+    if (rc)
+        return rc;
+    *def = agent_find(name);
+    if (!*def)
+        return unknown_agent(name, err, errlen), ERR_NOTFOUND;
+    if (params_parse((*def)->params, (*def)->nparams, args, args_len, vals, sub,
+                     sizeof sub))
+        return err_set(err, errlen, ERR_INVAL, "%s: %s", name, sub);
+    return 0;
+}
+
+static bool is_external(const char *spec)
+{
+    return !strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX)) ||
+           !strncmp(spec, ARENA_BOT_PREFIX, strlen(ARENA_BOT_PREFIX));
+}
+
+agent_t *agent_new_at(const char *spec, const struct game *g,
+                      struct arena *arena, char *err, size_t errlen)
+{
+    const struct agent_def *def;
     struct param_values vals;
-    if (!strncmp(spec, REMOTE_CMD_PREFIX, strlen(REMOTE_CMD_PREFIX)) ||
-        !strncmp(spec, ARENA_BOT_PREFIX, strlen(ARENA_BOT_PREFIX)))
+    if (is_external(spec))
         return external_new(spec, g, arena, err, errlen);
-    if (spec_split(spec, name, &args, &args_len, err, errlen))
+    if (parse_builtin(spec, &def, &vals, err, errlen))
         return NULL;
-    const struct agent_def *def = agent_find(name);
-    if (!def)
-        return unknown_agent(name, err, errlen), NULL;
-    if (params_parse(def->params, def->nparams, args, args_len, &vals, sub,
-                     sizeof sub)) {
-        err_set(err, errlen, ERR_INVAL, "%s: %s", name, sub);
-        return NULL;
-    }
     agent_t *a = mem_alloc(sizeof *a);
     if (!a) {
         err_set(err, errlen, ERR_NOMEM, "out of memory");
@@ -101,13 +122,42 @@ agent_t *agent_new_at(const char *spec, const struct game *g,
     }
     a->def = def;
     a->game = *g;
-    params_format(name, def->params, def->nparams, &vals, a->spec,
+    params_format(def->name, def->params, def->nparams, &vals, a->spec,
                   sizeof a->spec);
     if (def->create(&a->game, &vals, &a->self, err, errlen)) {
         mem_free(a);
         return NULL;
     }
     return a;
+}
+
+int agent_check_bounded(const char *spec, const struct agent_limits *lim,
+                        char *err, size_t errlen)
+{
+    const struct agent_def *def;
+    struct param_values vals;
+    if (is_external(spec)) {
+        char list[512];
+        agent_names(list, sizeof list);
+        return err_set(err, errlen, ERR_INVAL,
+                       "only built-in agents may play here, not external "
+                       "bots (%s... or %s...): built-in agents are %s",
+                       REMOTE_CMD_PREFIX, ARENA_BOT_PREFIX, list);
+    }
+    int rc = parse_builtin(spec, &def, &vals, err, errlen);
+    if (rc || !def->check_limits)
+        return rc;
+    return def->check_limits(&vals, lim, err, errlen);
+}
+
+int agent_limit_fail(const char *agent, const char *name, double value,
+                     double max, const struct agent_limits *lim, char *err,
+                     size_t errlen)
+{
+    return err_set(err, errlen, ERR_RANGE,
+                   "%s: %s=%.0f is more than the limit of %.0f per move%s%s",
+                   agent, name, value, max, lim->hint ? " " : "",
+                   lim->hint ? lim->hint : "");
 }
 
 void agent_game_over(agent_t *a, const void *st, int seat,

@@ -26,6 +26,16 @@ struct agent_outcome {
     const char *reason; /* why, when forfeit != 0; else "" */
 };
 
+/* Bounds on one move of a built-in agent named by an untrusted peer (the env
+ * server's opponents): agent_new_bounded refuses a spec that could pass
+ * them, naming the option and the bound. */
+struct agent_limits {
+    double max_work;    /* most playouts (or search iterations) a move may
+                           start, and the tree nodes it may hold */
+    double max_time_ms; /* most milliseconds a move may search (time_ms) */
+    const char *hint;   /* appended to refusals: how to raise the bounds */
+};
+
 struct agent_def {
     const char *name;               /* registry key, e.g. "random" */
     const char *doc;                /* one line: how it plays */
@@ -48,6 +58,12 @@ struct agent_def {
     void (*reseed)(void *self, uint64_t seed);
     /* Frees self (NULL-safe). */
     void (*destroy)(void *self);
+    /* Checks that options p keep a move within lim; returns 0, or
+     * ERR_RANGE with a message naming the option (optional: an agent
+     * whose move costs a bounded, small amount of work has none). */
+    int (*check_limits)(const struct param_values *p,
+                        const struct agent_limits *lim, char *err,
+                        size_t errlen);
 };
 
 /* An agent: its kind, private data and the game it plays. The fields are
@@ -69,8 +85,8 @@ extern const int agent_registry_count;
 const struct agent_def *agent_find(const char *name);
 
 /* Creates the agent named by spec for game g (copied). Returns a new agent
- * owned by the caller (free with agent_destroy) or NULL with a message naming the
- * unknown agent, option or value and what is allowed. */
+ * owned by the caller (free with agent_destroy) or NULL with a message naming
+ * the unknown agent, option or value and what is allowed. */
 agent_t *agent_new(const char *spec, const struct game *g, char *err,
                    size_t errlen);
 
@@ -78,6 +94,19 @@ agent_t *agent_new(const char *spec, const struct game *g, char *err,
  * must outlive the agent; NULL: such specs are refused). */
 agent_t *agent_new_at(const char *spec, const struct game *g,
                       struct arena *arena, char *err, size_t errlen);
+
+/* Checks a spec from an untrusted peer without creating the agent: only
+ * built-in agents (never "cmd:" or "bot:", which start processes or wait
+ * for connections), with options within lim. Returns 0, or a code with a
+ * message naming what was refused and what is allowed. */
+int agent_check_bounded(const char *spec, const struct agent_limits *lim,
+                        char *err, size_t errlen);
+
+/* Formats the refusal of option name = value above max (ERR_RANGE), for
+ * check_limits: "ismcts: iters=5000 is more than 2000 per move (hint)". */
+int agent_limit_fail(const char *agent, const char *name, double value,
+                     double max, const struct agent_limits *lim, char *err,
+                     size_t errlen);
 
 /* Asks a for seat's action in st. Returns 0 or a negative code. */
 static inline int agent_act(agent_t *a, const void *st, int seat, int *action)

@@ -487,6 +487,20 @@ static int ismcts_create(const struct game *g, const struct param_values *p,
     return 0;
 }
 
+static int ismcts_check_limits(const struct param_values *p,
+                               const struct agent_limits *lim, char *err,
+                               size_t errlen)
+{
+    if (p->v[I_ITERS] > lim->max_work)
+        return agent_limit_fail("ismcts", "iters", p->v[I_ITERS], lim->max_work,
+                                lim, err, errlen);
+    if (p->v[I_NODES] > lim->max_work)
+        return agent_limit_fail("ismcts", "nodes", p->v[I_NODES], lim->max_work,
+                                lim, err, errlen);
+    return search_check_limits("ismcts", (int)p->v[I_ROLLOUT], p->v[I_TIME_MS],
+                               lim, err, errlen);
+}
+
 static void ismcts_reseed(void *self, uint64_t seed)
 {
     struct ismcts *a = self;
@@ -505,4 +519,5 @@ const struct agent_def ismcts_agent = {
     .act = ismcts_act,
     .reseed = ismcts_reseed,
     .destroy = ismcts_destroy,
+    .check_limits = ismcts_check_limits,
 };

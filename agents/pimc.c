@@ -189,6 +189,18 @@ static void pimc_reseed(void *self, uint64_t seed)
     search_playout_reseed(&a->play, seed);
 }
 
+static int pimc_check_limits(const struct param_values *p,
+                             const struct agent_limits *lim, char *err,
+                             size_t errlen)
+{
+    double work = p->v[P_SAMPLES] * p->v[P_PLAYOUTS];
+    if (work > lim->max_work)
+        return agent_limit_fail("pimc", "samples x playouts", work,
+                                lim->max_work, lim, err, errlen);
+    return search_check_limits("pimc", (int)p->v[P_ROLLOUT], p->v[P_TIME_MS],
+                               lim, err, errlen);
+}
+
 const struct agent_def pimc_agent = {
     .name = "pimc",
     .doc = "perfect-information Monte Carlo: playouts in sampled worlds, "
@@ -200,4 +212,5 @@ const struct agent_def pimc_agent = {
     .act = pimc_act,
     .reseed = pimc_reseed,
     .destroy = pimc_destroy,
+    .check_limits = pimc_check_limits,
 };

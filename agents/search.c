@@ -41,6 +41,22 @@ int search_playout_init(struct search_playout *p, const struct game *g,
     return 0;
 }
 
+int search_check_limits(const char *agent, int rollout, double time_ms,
+                        const struct agent_limits *lim, char *err,
+                        size_t errlen)
+{
+    if (rollout != 0)
+        return err_set(err, errlen, ERR_RANGE,
+                       "%s: rollout=%s is refused here: a search agent's "
+                       "playouts multiply a move's work (rollout=random "
+                       "only)",
+                       agent, search_rollout_choices[rollout]);
+    if (time_ms > lim->max_time_ms)
+        return agent_limit_fail(agent, "time_ms", time_ms, lim->max_time_ms,
+                                lim, err, errlen);
+    return 0;
+}
+
 void search_playout_fini(struct search_playout *p)
 {
     agent_destroy(&p->rollout);

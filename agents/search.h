@@ -53,6 +53,13 @@ int search_playout_step(struct search_playout *p, const struct game *g,
 int search_playout_run(struct search_playout *p, const struct game *g, void *st,
                        struct rng *rng, double *ret);
 
+/* The bounds both search agents share (check_limits): playouts by random
+ * (index 0) only, since a search rollout multiplies a move's work, and
+ * time_ms within lim. Returns 0 or ERR_RANGE with a message. */
+int search_check_limits(const char *agent, int rollout, double time_ms,
+                        const struct agent_limits *lim, char *err,
+                        size_t errlen);
+
 /* Milliseconds on a monotonic clock, for time budgets only. */
 double search_clock_ms(void);
 

@@ -44,18 +44,34 @@ static const struct cli_cmd commands[] = {
      "The last line, \"Bench: HASH\", fingerprints the actions of 1000\n"
      "seeded random episodes, so behaviour changes show.\n"},
     {"serve", cmd_serve,
-     "[--bind ENDPOINT] [--max-msg BYTES] [--max-envs N] [--max-clients N] "
-     "[--max-total N] [--idle-timeout SECONDS] [--quiet]",
+     "[--bind ENDPOINT] [--curve-secret FILE [--allow DIR]] [LIMITS] "
+     "[--quiet]",
      "serve environments over ZeroMQ (protocol/PROTOCOL.md)",
      "  --bind ENDPOINT       where to listen (default tcp://127.0.0.1:5555;\n"
      "                        tcp://HOST:* picks a free port, ipc://PATH)\n"
+     "  --curve-secret FILE   CURVE: the server's key pair (parlor keygen);\n"
+     "                        clients then need its public key\n"
+     "  --allow DIR           with CURVE, admit only the clients whose\n"
+     "                        NAME.key is in DIR (else any key: encrypted\n"
+     "                        but not authenticated)\n"
+     "  --quiet               log nothing to stderr\n"
+     "Limits (PROTOCOL.md, Security):\n"
      "  --max-msg BYTES       largest request answered (default 1048576)\n"
      "  --max-envs N          most envs one client holds (default 4096)\n"
      "  --max-clients N       most clients holding envs (default 256)\n"
+     "  --max-per-peer N      most of them from one key or address (32)\n"
      "  --max-total N         most envs on the server (default 65536)\n"
      "  --idle-timeout S      close a silent client's envs after S seconds\n"
      "                        (default 600)\n"
-     "  --quiet               log nothing to stderr\n"
+     "  --max-unused S        ... and envs not made, reset, stepped or\n"
+     "                        closed for S seconds, pings or not (3600)\n"
+     "  --max-reply BYTES     largest reply (default 16777216)\n"
+     "  --reply-budget BYTES  unread reply bytes a connection may have\n"
+     "                        before it is refused (default 67108864)\n"
+     "  --reply-total BYTES   the same for all together (1073741824)\n"
+     "  --opp-work N          playouts a move of every opponent of one make\n"
+     "                        may start, shared among them (default 2000)\n"
+     "  --opp-time-ms MS      search time likewise (default 100)\n"
      "The first line on stdout is \"parlor serve: listening on ENDPOINT\".\n"
      "SIGINT or SIGTERM stops the server and closes every env.\n"},
     {"tournament", cmd_tournament,

@@ -154,6 +154,21 @@ static int make_opponents(env_t *e, const char *list, char *err, size_t errlen)
     return 0;
 }
 
+int env_check_opponents(const char *list, const struct agent_limits *lim,
+                        char *err, size_t errlen)
+{
+    char items[GAME_MAX_PLAYERS][GAME_SPEC_MAX];
+    char sub[256];
+    int n = split_specs(list, items, GAME_MAX_PLAYERS, err, errlen);
+    for (int i = 0; i < n; i++) {
+        int rc = agent_check_bounded(items[i], lim, sub, sizeof sub);
+        if (rc)
+            return err_set(err, errlen, rc, "opponents: spec %d ('%s'): %s",
+                           i + 1, items[i], sub);
+    }
+    return n < 0 ? n : 0;
+}
+
 env_t *env_new_game(const struct game *g, const struct env_options *opts,
                     char *err, size_t errlen)
 {

@@ -52,6 +52,14 @@ struct env_options {
     int learner;           /* single-agent mode: the caller's seat */
 };
 
+struct agent_limits;
+
+/* Checks an opponents list (as in env_options) from an untrusted peer,
+ * spec by spec, with agent_check_bounded: built-in agents only, each move
+ * within lim. Returns 0, or a code with a message naming the spec. */
+int env_check_opponents(const char *list, const struct agent_limits *lim,
+                        char *err, size_t errlen);
+
 /* The sizes a caller needs to allocate for or interpret a timestep. */
 struct env_shape {
     int players;     /* seats in play */

@@ -18,12 +18,14 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../protocol/auth.h"
 #include "server_int.h"
 
 #define POLL_MAX_MS 1000 /* longest poll, so sweeps run on time */
 /* The transport drops unread any request this many times over max_msg,
  * which bounds the memory a client can make the server hold. */
 #define HARD_CAP_FACTOR 4
+#define RCV_HWM 64 /* requests queued per connection before libzmq waits */
 
 typedef int (*handler_fn)(struct server *s);
 
@@ -68,15 +70,30 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->max_envs = SERVER_MAX_ENVS;
     if (!o->max_clients)
         o->max_clients = SERVER_MAX_CLIENTS;
+    if (!o->max_per_peer)
+        o->max_per_peer = SERVER_MAX_PER_PEER;
     if (!o->max_total)
         o->max_total = SERVER_MAX_TOTAL;
     if (!o->idle_ms)
         o->idle_ms = SERVER_IDLE_MS;
+    if (!o->max_unused_ms)
+        o->max_unused_ms = SERVER_MAX_UNUSED_MS;
+    if (!o->max_reply)
+        o->max_reply = SERVER_MAX_REPLY;
+    if (!o->reply_budget)
+        o->reply_budget = SERVER_REPLY_BUDGET;
+    if (!o->reply_total)
+        o->reply_total = SERVER_REPLY_TOTAL;
+    if (!o->opp_work)
+        o->opp_work = SERVER_OPP_WORK;
+    if (!o->opp_time_ms)
+        o->opp_time_ms = SERVER_OPP_TIME_MS;
     if (!o->clock)
         o->clock = monotonic_ms;
     if (!o->make_game)
         o->make_game = game_make;
     if (o->max_envs < 0 || o->max_clients < 0 || o->max_total < 0 ||
+        o->max_per_peer < 0 || o->opp_work < 0 || o->opp_time_ms < 0 ||
         o->max_msg > ((size_t)1 << 30))
         return err_set(err, errlen, ERR_RANGE,
                        "server limits must be positive and max_msg at most "
@@ -89,7 +106,8 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
 static bool is_sender(const struct server *s, const struct session *ses)
 {
     return ses->identlen == s->identlen &&
-           !memcmp(ses->ident, s->ident, s->identlen);
+           !memcmp(ses->ident, s->ident, s->identlen) &&
+           !strcmp(ses->peer, s->peer);
 }
 
 static void log_ident(const struct server *s, const char *what,
@@ -104,8 +122,10 @@ static void log_ident(const struct server *s, const char *what,
     fflush(s->o.log);
 }
 
-/* Closes the envs of sessions silent for idle_ms, at most every quarter
- * of it, so a client is reclaimed between idle_ms and 1.25 * idle_ms. */
+/* Closes the envs of sessions silent for idle_ms, or whose envs were not
+ * used (made, reset, stepped, closed) for max_unused_ms, looking at most
+ * every quarter of idle_ms (and every POLL_MAX_MS), so a client is
+ * reclaimed between idle_ms and 1.25 * idle_ms. */
 static void sweep(struct server *s)
 {
     if (s->now < s->next_sweep)
@@ -114,12 +134,15 @@ static void sweep(struct server *s)
     s->next_sweep = s->now + (every < POLL_MAX_MS ? every : POLL_MAX_MS);
     for (int i = 0; i < s->nsessions;) {
         struct session *ses = s->sessions[i];
-        if (ses->last_seen + s->o.idle_ms > s->now) {
+        bool silent = ses->last_seen + s->o.idle_ms <= s->now;
+        if (!silent && ses->last_used + s->o.max_unused_ms > s->now) {
             i++;
             continue;
         }
-        log_ident(s, "was silent too long: its envs are closed", ses->ident,
-                  ses->identlen);
+        log_ident(s,
+                  silent ? "was silent too long: its envs are closed"
+                         : "left its envs unused too long: they are closed",
+                  ses->ident, ses->identlen);
         server__drop_session(s, ses); /* moves the last one to i */
     }
 }
@@ -137,6 +160,17 @@ static int recv_frame(struct server *s, zmq_msg_t *m)
     return rc;
 }
 
+/* Who sent the payload: the name of its CURVE key when CURVE is on (the
+ * ZAP handler authenticated it), else its IP address, else "" (ipc,
+ * inproc). Sessions are bound to it, so a routing id alone opens no
+ * one's envs. */
+static void read_peer(struct server *s)
+{
+    const char *who = s->auth ? auth_user(&s->payload)
+                              : zmq_msg_gets(&s->payload, "Peer-Address");
+    snprintf(s->peer, sizeof s->peer, "%s", who ? who : "");
+}
+
 /* Receives one request's frames without waiting. Returns 1 with the
  * payload in s->payload (frames left over in *extra), 0 when nothing is
  * waiting, or -1 on a socket failure. */
@@ -149,6 +183,7 @@ static int recv_request(struct server *s, int *extra)
         s->identlen = SERVER_IDENT_MAX; /* ZeroMQ caps ids at 255 bytes */
     memcpy(s->ident, zmq_msg_data(&s->frame), s->identlen);
     s->delim = false;
+    s->peer[0] = '\0';
     *extra = 0;
     if (!zmq_msg_more(&s->frame)) { /* no body at all: an empty payload */
         zmq_msg_close(&s->payload);
@@ -162,6 +197,7 @@ static int recv_request(struct server *s, int *extra)
         if (recv_frame(s, &s->payload) < 0)
             return -1;
     }
+    read_peer(s);
     for (bool more = zmq_msg_more(&s->payload); more;
          more = zmq_msg_more(&s->frame)) {
         if (recv_frame(s, &s->frame) < 0)
@@ -175,10 +211,16 @@ static void send_reply(struct server *s)
 {
     /* Failures mean the client is gone or not reading: ROUTER drops the
      * reply, which is all that can be done for it. */
+    if (s->out.size > s->o.max_reply)
+        server__fail(s, PROTO_E_LIMIT,
+                     "the reply would be %zu bytes, more than the server's "
+                     "max_reply of %zu (parlor serve --max-reply): ask for "
+                     "view or names of fewer envs",
+                     s->out.size, s->o.max_reply);
     zmq_send(s->sock, s->ident, s->identlen, ZMQ_SNDMORE | ZMQ_DONTWAIT);
     if (s->delim)
         zmq_send(s->sock, "", 0, ZMQ_SNDMORE | ZMQ_DONTWAIT);
-    zmq_send(s->sock, s->out.data, s->out.size, ZMQ_DONTWAIT);
+    server__send_reply(s);
 }
 
 static void dispatch(struct server *s)
@@ -217,7 +259,7 @@ static int serve_one(struct server *s)
                      "a request is one frame (after an optional empty "
                      "delimiter); %d more followed",
                      extra);
-    else
+    else if (!server__check_budget(s))
         dispatch(s);
     send_reply(s);
     return 1;
@@ -225,15 +267,26 @@ static int serve_one(struct server *s)
 
 static int bind_socket(struct server *s, char *err, size_t errlen)
 {
-    int zero = 0, one = 1;
+    int zero = 0, rcvhwm = RCV_HWM;
     int64_t cap = (int64_t)s->o.max_msg * HARD_CAP_FACTOR;
     s->sock = zmq_socket(s->ctx, ZMQ_ROUTER);
     if (!s->sock)
         return err_set(err, errlen, ERR_IO, "zmq_socket: %s",
                        zmq_strerror(errno));
     zmq_setsockopt(s->sock, ZMQ_LINGER, &zero, sizeof zero);
-    zmq_setsockopt(s->sock, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
+    if (s->o.curve) {
+        s->auth = auth_new(s->ctx, s->o.allow_dir, err, errlen);
+        if (!s->auth || auth_server(s->sock, s->o.curve, err, errlen))
+            return ERR_INVAL;
+    }
+    /* No ZMQ_ROUTER_HANDOVER: a connection claiming the routing id of one
+     * still connected is ignored by libzmq, so it cannot take over that
+     * client's envs (libzmq's own ids are predictable). */
     zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &cap, sizeof cap);
+    /* Requests waiting per connection: past this libzmq stops reading
+     * from it, which bounds what a flooding client makes the server
+     * hold (replies are bounded by the reply budget). */
+    zmq_setsockopt(s->sock, ZMQ_RCVHWM, &rcvhwm, sizeof rcvhwm);
     if (zmq_bind(s->sock, s->o.endpoint))
         return err_set(err, errlen, ERR_IO, "cannot bind %s: %s", s->o.endpoint,
                        zmq_strerror(errno));
@@ -273,12 +326,13 @@ server_t *server_new(const struct server_options *opts, char *err,
     snprintf(s->endpoint, sizeof s->endpoint, "%s", s->o.endpoint);
     s->o.endpoint = s->endpoint; /* the caller's string may not outlive s */
     s->dec_ready = !proto_decoder_init(&s->dec, s->o.max_msg);
+    s->budget = server__budget_new();
     s->ctx = s->o.zmq_ctx;
     if (!s->ctx) {
         s->ctx = zmq_ctx_new();
         s->own_ctx = true;
     }
-    if (!s->dec_ready || !s->ctx) {
+    if (!s->dec_ready || !s->ctx || !s->budget) {
         err_set(err, errlen, ERR_NOMEM, "out of memory");
         goto out_fail;
     }
@@ -342,6 +396,11 @@ int server_clients(const server_t *s)
     return s->nsessions;
 }
 
+size_t server_unread(const server_t *s)
+{
+    return server__budget_total(s->budget);
+}
+
 const char *server_errmsg(const server_t *s)
 {
     return s->err;
@@ -355,6 +414,7 @@ void server_destroy(server_t **sp)
     server__close_all(s);
     if (s->sock)
         zmq_close(s->sock);
+    auth_destroy(&s->auth);
     if (s->own_ctx && s->ctx)
         zmq_ctx_term(s->ctx);
     for (int i = 0; i < 2; i++)
@@ -363,6 +423,7 @@ void server_destroy(server_t **sp)
     zmq_msg_close(&s->frame);
     zmq_msg_close(&s->payload);
     msgpack_sbuffer_destroy(&s->out);
+    server__budget_release(&s->budget);
     if (s->dec_ready)
         proto_decoder_fini(&s->dec);
     mem_free(s);
@@ -409,7 +470,8 @@ struct session *server__session(struct server *s, bool create)
         return NULL;
     memcpy(ses->ident, s->ident, s->identlen);
     ses->identlen = s->identlen;
-    ses->last_seen = s->now;
+    memcpy(ses->peer, s->peer, sizeof ses->peer);
+    ses->last_seen = ses->last_used = s->now;
     s->sessions[s->nsessions++] = ses;
     log_ident(s, "made its first env", ses->ident, ses->identlen);
     return ses;

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <string.h>
 
+#include "../agents/agent.h"
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "server_int.h"
@@ -70,6 +71,8 @@ static int env_code(int rc)
 
 /* ---- static helpers: make ----------------------------------------------- */
 
+/* Checks make's values in catalogue order (game, n, opponents, seat,
+ * max_steps), then their combinations, then the per-client limit. */
 static int read_make(struct server *s, struct make_req *r)
 {
     const struct proto_in *in = &s->in;
@@ -78,6 +81,9 @@ static int read_make(struct server *s, struct make_req *r)
                             "game must be a spec of less than %d bytes "
                             "without NUL bytes",
                             SERVER_TEXT_MAX);
+    uint64_t n = proto_uint(in, PROTO_Q_MAKE_N, 1);
+    if (n == 0)
+        return server__fail(s, PROTO_E_BAD_VALUE, "n must be at least 1");
     int rc = proto_str_copy(in, PROTO_Q_MAKE_OPPONENTS, r->opp, sizeof r->opp);
     if (rc == ERR_RANGE)
         return server__fail(s, PROTO_E_BAD_VALUE,
@@ -85,19 +91,16 @@ static int read_make(struct server *s, struct make_req *r)
                             "NUL bytes",
                             SERVER_TEXT_MAX);
     r->eo.opponents = rc ? NULL : r->opp;
-    bool single = !rc && r->opp[0];
     uint64_t seat = proto_uint(in, PROTO_Q_MAKE_SEAT, 0);
     uint64_t max_steps = proto_uint(in, PROTO_Q_MAKE_MAX_STEPS, 0);
-    uint64_t n = proto_uint(in, PROTO_Q_MAKE_N, 1);
-    if (proto_has(in, PROTO_Q_MAKE_SEAT) && !single)
-        return server__fail(s, PROTO_E_BAD_VALUE,
-                            "seat is the learner's seat in single-agent "
-                            "mode: give opponents too");
     if (seat > INT_MAX || max_steps > INT_MAX)
         return server__fail(s, PROTO_E_BAD_VALUE, "%s is beyond %d",
                             seat > INT_MAX ? "seat" : "max_steps", INT_MAX);
-    if (n == 0)
-        return server__fail(s, PROTO_E_BAD_VALUE, "n must be at least 1");
+    if (proto_has(in, PROTO_Q_MAKE_SEAT) && !(r->eo.opponents && r->opp[0]))
+        return server__fail(s, PROTO_E_BAD_VALUE,
+                            "seat is the learner's seat in single-agent "
+                            "mode: give opponents too (\"\" means "
+                            "multi-agent)");
     if (n > (uint64_t)s->o.max_envs)
         return server__fail(s, PROTO_E_LIMIT,
                             "n = %llu is more than the %d envs a client may "
@@ -119,8 +122,17 @@ static int check_limits(struct server *s, int need)
                             held, need, s->o.max_envs);
     if (!s->cur && s->nsessions >= s->o.max_clients)
         return server__fail(s, PROTO_E_LIMIT,
-                            "%d clients hold envs, the server's limit",
+                            "%d clients hold envs, the server's limit "
+                            "(parlor serve --max-clients)",
                             s->nsessions);
+    int same = 0;
+    for (int i = 0; !s->cur && i < s->nsessions; i++)
+        same += !strcmp(s->sessions[i]->peer, s->peer);
+    if (same >= s->o.max_per_peer)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "%d clients of this peer (%s) hold envs, the "
+                            "limit per peer (parlor serve --max-per-peer)",
+                            same, s->peer[0] ? s->peer : "local");
     if (s->total + need > s->o.max_total)
         return server__fail(s, PROTO_E_LIMIT,
                             "the server holds %d envs; %d more would pass "
@@ -129,13 +141,44 @@ static int check_limits(struct server *s, int need)
     return 0;
 }
 
+/* Opponents come from the network: built-in agents only, and one move of
+ * every opponent in every env of the make shares the search budgets. */
+static int check_opponents(struct server *s, const struct make_req *r,
+                           const struct game *g, char *err, size_t errlen)
+{
+    char hint[160];
+    int seats = g->dims.players > 1 ? g->dims.players - 1 : 1;
+    int agents = (r->n ? r->n : 1) * seats;
+    struct agent_limits lim = {s->o.opp_work / agents,
+                               s->o.opp_time_ms / agents, hint};
+    snprintf(hint, sizeof hint,
+             "(the server's budget, parlor serve --opp-work %d "
+             "--opp-time-ms %d, shared by %d opponent seats)",
+             s->o.opp_work, s->o.opp_time_ms, agents);
+    return env_check_opponents(r->eo.opponents, &lim, err, errlen);
+}
+
+/* The most bytes a reset or step of n envs of shape sh replies with,
+ * without view or names: every row twice (obs, and final_obs when every
+ * episode ends), masks, rewards and the per-env columns, plus keys. */
+static size_t reply_bound(const struct env_shape *sh, int rows, int n)
+{
+    size_t row = 2 * (size_t)sh->obs_size * sizeof(float) +
+                 (size_t)sh->mask_words * sizeof(uint64_t);
+    size_t per_env = (size_t)rows * row +
+                     (size_t)sh->players * 2 * sizeof(double) + 2 + 5 * 4;
+    return (size_t)n * per_env + 512;
+}
+
 /* Makes the env or venv of r into t with the buffers its steps need.
  * Returns 0, or the wire code of the error reply packed. */
 static int create(struct server *s, const struct make_req *r, struct slot *t)
 {
     char err[PROTO_ERRMSG_MAX - 32];
     struct game g;
-    if (s->o.make_game(&g, r->spec, err, sizeof err))
+    if (s->o.make_game(&g, r->spec, err, sizeof err) ||
+        (r->eo.opponents && r->eo.opponents[0] &&
+         check_opponents(s, r, &g, err, sizeof err)))
         return server__fail(s, PROTO_E_BAD_SPEC, "%s", err);
     if (r->n)
         t->venv = venv_new_game(&g, &r->eo, r->n, err, sizeof err);
@@ -147,6 +190,13 @@ static int create(struct server *s, const struct make_req *r, struct slot *t)
         t->venv ? venv_shape(t->venv) : env_shape(t->env);
     t->n = r->n ? r->n : 1;
     t->rows = sh->joint && sh->learner < 0 ? sh->players : 1;
+    size_t bytes = reply_bound(sh, t->rows, t->n);
+    if (bytes > s->o.max_reply)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "its steps would reply with up to %zu bytes, "
+                            "more than the server's max_reply of %zu "
+                            "(parlor serve --max-reply): make fewer envs",
+                            bytes, s->o.max_reply);
     t->nactions = t->venv ? t->n * t->rows : sh->players;
     t->actions = mem_alloc((size_t)t->nactions * sizeof *t->actions);
     if (!t->venv && t->rows > 1)
@@ -277,6 +327,7 @@ int server__handle_make(struct server *s)
         t.owner = ses;
         *sl = t;
         ses->envs += t.n;
+        ses->last_used = s->now;
         s->total += t.n;
         s->cur = ses;
         return pack_made(s, sl);
@@ -315,13 +366,13 @@ int server__handle_reset(struct server *s)
 int server__handle_step(struct server *s)
 {
     const struct proto_in *in = &s->in;
-    struct slot *sl = server__slot(s, proto_uint(in, PROTO_Q_STEP_ENV, 0));
-    if (!sl)
-        return PROTO_E_UNKNOWN_ENV;
     if (proto_has(in, PROTO_Q_STEP_ACTION) &&
         proto_has(in, PROTO_Q_STEP_ACTIONS))
         return server__fail(s, PROTO_E_BAD_VALUE,
                             "give action or actions, not both");
+    struct slot *sl = server__slot(s, proto_uint(in, PROTO_Q_STEP_ENV, 0));
+    if (!sl)
+        return PROTO_E_UNKNOWN_ENV;
     if (sl->venv)
         return step_vector(s, sl);
     struct env_timestep ts;
@@ -358,8 +409,10 @@ struct slot *server__slot(struct server *s, uint64_t id)
     uint64_t i = id & 0xffffffffu;
     if (i >= 1 && i <= (uint64_t)s->nslots) {
         struct slot *sl = &s->slots[i - 1];
-        if (sl->id == id && s->cur && sl->owner == s->cur)
+        if (sl->id == id && s->cur && sl->owner == s->cur) {
+            s->cur->last_used = s->now;
             return sl;
+        }
     }
     server__fail(s, PROTO_E_UNKNOWN_ENV,
                  "env %llu is not open for this client: never made, closed, "

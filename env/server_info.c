@@ -49,6 +49,16 @@ static void pack_flags(msgpack_packer *pk, unsigned flags)
             proto_pack_str(pk, flag_names[i]);
 }
 
+/* The game's flags as they hold for this configuration: partnerships
+ * only when some seats share a side. */
+static unsigned config_flags(const struct game *g)
+{
+    unsigned flags = g->def->flags;
+    if (g->dims.teams == g->dims.players)
+        flags &= ~(unsigned)GAME_PARTNERSHIPS;
+    return flags;
+}
+
 /* Seat counts the game allows: the range of its "players" option, or the
  * configuration's own count when it has none. */
 static void players_range(const struct game *g, int *lo, int *hi)
@@ -193,7 +203,7 @@ int server__handle_describe(struct server *s)
     proto_pack_key(pk, PROTO_R_DESCRIBE_SOURCE);
     proto_pack_str(pk, g.def->source ? g.def->source : "");
     proto_pack_key(pk, PROTO_R_DESCRIBE_FLAGS);
-    pack_flags(pk, g.def->flags);
+    pack_flags(pk, config_flags(&g));
     pack_dims(pk, &g);
     proto_pack_key(pk, PROTO_R_DESCRIBE_OPTIONS);
     pack_options(pk, &g);

@@ -1,11 +1,12 @@
 /* server_int.h — what the server's files share: the server, its client
  * sessions and its table of envs. Not for use outside env/server*.c.
  *
- * A session is one ZeroMQ routing id (one client connection) that holds
- * envs; it exists from its first make until its last env is closed or it
- * falls silent for idle_ms. Envs live in a slot table: an env id is the
- * slot index plus a per-slot generation, so lookups are O(1) and a closed
- * id does not alias the next env put in the same slot.
+ * A session is one ZeroMQ routing id (one client connection) from one
+ * peer (its CURVE key with CURVE on, else its address) that holds envs; it
+ * exists from its first make until its last env is closed or it falls silent
+ * for idle_ms. Envs live in a slot table: an env id is the slot index plus a
+ * per-slot generation, so lookups are O(1) and a closed id does not alias the
+ * next env put in the same slot.
  */
 #ifndef PARLOR_SERVER_INT_H
 #define PARLOR_SERVER_INT_H
@@ -23,11 +24,16 @@
 #define SERVER_NAME "parlor 0.1" /* what hello answers */
 #define SERVER_IDENT_MAX 255     /* longest ZeroMQ routing id */
 #define SERVER_TEXT_MAX 1024     /* longest spec text accepted */
+#define SERVER_BUDGET_CONNS 1024 /* connections with unread replies */
+#define SERVER_PEER_MAX 72       /* longest peer name kept, with its NUL */
 
 struct session {
     uint8_t ident[SERVER_IDENT_MAX]; /* the client's routing id */
     size_t identlen;                 /* its length */
+    char peer[SERVER_PEER_MAX];      /* who sent it (server__peer) */
     uint64_t last_seen;              /* clock at its last request, ms */
+    uint64_t last_used;              /* ... at its last make, reset, step
+                                        or close (not ping), ms */
     int envs;                        /* envs it holds (vector: n) */
 };
 
@@ -44,6 +50,8 @@ struct slot {
     int *actions;          /* nactions ints, reused by every step */
     float *obs;            /* plain env with rows > 1: rows observations */
 };
+
+struct auth;
 
 struct server {
     struct server_options o;         /* options, defaults filled in */
@@ -62,6 +70,10 @@ struct server {
     uint8_t ident[SERVER_IDENT_MAX]; /* the sender's routing id */
     size_t identlen;                 /* its length */
     bool delim;                      /* the sender used an empty delimiter */
+    char peer[SERVER_PEER_MAX];      /* the sender: its CURVE key's name,
+                                        else its IP address, else "" */
+    struct auth *auth;               /* the ZAP handler with CURVE, or
+                                        NULL */
     struct session *cur;             /* the sender's session, or NULL */
     struct session **sessions;       /* sessions holding envs, owned */
     int nsessions;                   /* entries in sessions */
@@ -72,6 +84,8 @@ struct server {
     int total;                       /* envs open (vector: n) */
     uint64_t now;                    /* clock at the request in hand, ms */
     uint64_t next_sweep;             /* when to look for idle sessions */
+    struct budget *budget;           /* unread reply bytes, shared with
+                                        the replies libzmq holds */
     char err[PROTO_ERRMSG_MAX];      /* last failure of server_run */
 };
 
@@ -108,6 +122,26 @@ int server__pack_timestep(struct server *s, struct slot *sl,
 /* Packs a batch reply for vector env sl after reset or step; 0. */
 int server__pack_batch(struct server *s, struct slot *sl, bool view,
                        bool names);
+
+/* Reply accounting (server_budget.c). A new table of counts, owned by
+ * the server and the replies in flight; NULL when out of memory. */
+struct budget *server__budget_new(void);
+
+/* Drops the server's hold on *b (the last reply in flight frees it) and
+ * sets *b to NULL (NULL-safe). */
+void server__budget_release(struct budget **b);
+
+/* 0 when the sender may be served; else packs LIMIT (its unread replies
+ * are over reply_budget, all clients' over reply_total, or too many
+ * connections hold unread replies) and returns its wire code. */
+int server__check_budget(struct server *s);
+
+/* Sends s->out as the payload frame, counted against the sender until
+ * libzmq is done with it. Returns what zmq_msg_send returns. */
+int server__send_reply(struct server *s);
+
+/* Unread reply bytes in all. */
+size_t server__budget_total(const struct budget *b);
 
 /* The request handlers, one per request type of messages.def, named
  * after it: each packs its reply into s->out and returns 0, or packs an

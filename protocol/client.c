@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "auth.h"
 
 /* Largest sizes a make reply may announce; beyond them the reply is taken
  * for garbage rather than allocated for. */
@@ -306,6 +307,33 @@ static int run_env(client_env_t *e)
 
 client_t *client_new(const char *endpoint, void *ctx, char *err, size_t errlen)
 {
+    return client_new_opts(endpoint, ctx, NULL, err, errlen);
+}
+
+/* Applies o to c's socket before it connects. */
+static int set_options(client_t *c, const struct client_options *o, char *err,
+                       size_t errlen)
+{
+    if (!o)
+        return 0;
+    if (o->routing_id && zmq_setsockopt(c->sock, ZMQ_ROUTING_ID, o->routing_id,
+                                        strlen(o->routing_id)))
+        return err_set(err, errlen, ERR_INVAL, "routing id: %s",
+                       zmq_strerror(errno));
+    if (!o->server_key)
+        return 0;
+    struct auth_keypair fresh;
+    if (!o->keys && zmq_curve_keypair(fresh.pub, fresh.sec))
+        return err_set(err, errlen, ERR_INVAL, "no CURVE in this libzmq: %s",
+                       zmq_strerror(errno));
+    return auth_client(c->sock, o->server_key, o->keys ? o->keys : &fresh, err,
+                       errlen);
+}
+
+client_t *client_new_opts(const char *endpoint, void *ctx,
+                          const struct client_options *o, char *err,
+                          size_t errlen)
+{
     client_t *c = mem_alloc(sizeof *c);
     if (!c)
         return err_set(err, errlen, ERR_NOMEM, "out of memory"), NULL;
@@ -328,6 +356,10 @@ client_t *client_new(const char *endpoint, void *ctx, char *err, size_t errlen)
     int zero = 0;
     zmq_setsockopt(c->sock, ZMQ_LINGER, &zero, sizeof zero);
     client_set_timeout(c, CLIENT_TIMEOUT_MS);
+    if (set_options(c, o, err, errlen)) {
+        client_destroy(&c);
+        return NULL;
+    }
     if (zmq_connect(c->sock, endpoint)) {
         err_set(err, errlen, ERR_IO, "cannot connect to %s: %s", endpoint,
                 zmq_strerror(errno));

@@ -68,11 +68,32 @@ struct client_batch {
     int32_t *final_seat; /* nfinal observing seats of those rows */
 };
 
+struct auth_keypair;
+
+/* How a client connects; zero-initialised: as client_new does. */
+struct client_options {
+    const char *routing_id; /* ZMQ_ROUTING_ID (1..255 bytes), to find the
+                               envs again after reconnecting; NULL:
+                               libzmq's */
+    const char *server_key; /* the server's CURVE public key (Z85, e.g.
+                               from auth_load_public): talk CURVE; NULL:
+                               plain ZeroMQ */
+    const struct auth_keypair *keys; /* with server_key: this client's
+                                        key pair (auth_load_secret);
+                                        NULL: a fresh one, for a server
+                                        that admits any key */
+};
+
 /* Connects to endpoint ("tcp://127.0.0.1:5555") with ctx (NULL: a context
  * of its own). Returns a client owned by the caller (free with
  * client_destroy) or NULL with a message in err. Connecting does not
  * wait for the server: the first request does. */
 client_t *client_new(const char *endpoint, void *ctx, char *err, size_t errlen);
+
+/* client_new with options o (NULL: none). */
+client_t *client_new_opts(const char *endpoint, void *ctx,
+                          const struct client_options *o, char *err,
+                          size_t errlen);
 
 /* Closes the connection (not the envs: close them first, or the server
  * reclaims them after its idle timeout); frees *c, sets it to NULL. */

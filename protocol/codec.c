@@ -12,6 +12,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../common/err.h"
@@ -352,7 +353,7 @@ static int unknown_type(struct proto_decoder *d, enum proto_dir dir,
         if (proto_msgs[i].dirs & dir)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   n ? ", " : "", proto_msgs[i].name);
-    int shown = o->via.str.size > 40 ? 40 : (int)o->via.str.size;
+    int shown = (int)proto_utf8_prefix(o->via.str.ptr, o->via.str.size, 40);
     return fail(d, PROTO_E_UNKNOWN_TYPE, "\"%.*s%s\" is not a %s type (%s)",
                 shown, o->via.str.ptr,
                 shown < (int)o->via.str.size ? "..." : "",
@@ -375,38 +376,66 @@ static int check_version(struct proto_decoder *d, enum proto_dir dir,
                 PROTO_VERSION);
 }
 
-/* Finds the header keys; refuses non-str keys and repeated header keys. */
-static int find_header(struct proto_decoder *d, const msgpack_object_map *m,
-                       const msgpack_object *hdr[3])
+static int cmp_keys(const void *a, const void *b)
 {
-    static const char *const names[3] = {"v", "id", "type"};
+    const msgpack_object_str *x = *(const msgpack_object_str *const *)a;
+    const msgpack_object_str *y = *(const msgpack_object_str *const *)b;
+    if (x->size != y->size)
+        return x->size < y->size ? -1 : 1;
+    return memcmp(x->ptr, y->ptr, x->size);
+}
+
+/* Refuses keys that are not strs and any key given twice, known or not
+ * (sorting copies of the keys: a map may hold a hundred thousand). */
+static int check_keys(struct proto_decoder *d, const msgpack_object_map *m)
+{
+    const msgpack_object_str **keys =
+        msgpack_zone_malloc(&d->zone, (m->size + 1) * sizeof *keys);
+    if (!keys)
+        return fail(d, PROTO_E_INTERNAL, "out of memory for %u keys", m->size);
     for (uint32_t i = 0; i < m->size; i++) {
         const msgpack_object *k = &m->ptr[i].key;
         if (k->type != MSGPACK_OBJECT_STR)
             return fail(d, PROTO_E_MALFORMED,
                         "key %u of the message is %s; keys are strs", i,
                         object_kind(k));
-        for (int h = 0; h < 3; h++) {
-            if (!str_is(k, names[h]))
-                continue;
-            if (hdr[h])
-                return fail(d, PROTO_E_MALFORMED, "the key %s appears twice",
-                            names[h]);
-            hdr[h] = &m->ptr[i].val;
-        }
+        keys[i] = &k->via.str;
     }
+    qsort(keys, m->size, sizeof *keys, cmp_keys);
+    for (uint32_t i = 1; i < m->size; i++)
+        if (!cmp_keys(&keys[i - 1], &keys[i])) {
+            size_t n = proto_utf8_prefix(keys[i]->ptr, keys[i]->size, 40);
+            return fail(d, PROTO_E_MALFORMED,
+                        "the key \"%.*s%s\" appears twice", (int)n,
+                        keys[i]->ptr, n < keys[i]->size ? "..." : "");
+        }
     return 0;
+}
+
+/* Finds the header keys (check_keys has run). */
+static void find_header(const msgpack_object_map *m,
+                        const msgpack_object *hdr[3])
+{
+    static const char *const names[3] = {"v", "id", "type"};
+    for (uint32_t i = 0; i < m->size; i++)
+        for (int h = 0; h < 3; h++)
+            if (str_is(&m->ptr[i].key, names[h]))
+                hdr[h] = &m->ptr[i].val;
 }
 
 static int read_header(struct proto_decoder *d, enum proto_dir dir,
                        const msgpack_object_map *m, struct proto_in *in)
 {
     const msgpack_object *hdr[3] = {NULL, NULL, NULL}; /* v, id, type */
-    int rc = find_header(d, m, hdr);
+    int rc = check_keys(d, m);
     if (rc)
         return rc;
+    find_header(m, hdr);
     in->has_id = hdr[1] && hdr[1]->type == MSGPACK_OBJECT_POSITIVE_INTEGER;
     in->id = in->has_id ? hdr[1]->via.u64 : 0;
+    if (hdr[1] && hdr[1]->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(d, PROTO_E_BAD_VALUE, "id must not be negative, got %lld",
+                    (long long)hdr[1]->via.i64);
     if (hdr[1] && !in->has_id && hdr[1]->type != MSGPACK_OBJECT_NIL)
         return fail(d, PROTO_E_BAD_TYPE,
                     "id must be a non-negative integer, got %s",
@@ -414,6 +443,12 @@ static int read_header(struct proto_decoder *d, enum proto_dir dir,
     if (!hdr[0])
         return fail(d, PROTO_E_MISSING_FIELD,
                     "the message has no v (protocol version)");
+    if (hdr[0]->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(d, PROTO_E_VERSION,
+                    "protocol version %lld is not spoken here (versions %d "
+                    "to %d; hello negotiates)",
+                    (long long)hdr[0]->via.i64, PROTO_VERSION_MIN,
+                    PROTO_VERSION);
     if (hdr[0]->type != MSGPACK_OBJECT_POSITIVE_INTEGER)
         return fail(d, PROTO_E_BAD_TYPE,
                     "v must be a non-negative integer, got %s",
@@ -430,58 +465,36 @@ static int read_header(struct proto_decoder *d, enum proto_dir dir,
     return check_version(d, dir, in);
 }
 
-static int check_ints(struct proto_decoder *d, const struct proto_field_def *f,
-                      const msgpack_object *o)
+static bool is_integer(const msgpack_object *o)
 {
-    if (o->type == MSGPACK_OBJECT_BIN) {
-        if (o->via.bin.size % 4 == 0)
-            return 0;
-        return fail(d, PROTO_E_BAD_VALUE,
-                    "the bin %s holds %u bytes, not a whole number of int32",
-                    f->key, o->via.bin.size);
-    }
-    if (o->type != MSGPACK_OBJECT_ARRAY)
-        return fail(d, PROTO_E_BAD_TYPE, "%s of %s must be %s, got %s", f->key,
-                    proto_msg_name(f->msg), type_wanted[f->type],
-                    object_kind(o));
-    for (uint32_t i = 0; i < o->via.array.size; i++) {
-        const msgpack_object *e = &o->via.array.ptr[i];
-        bool pos = e->type == MSGPACK_OBJECT_POSITIVE_INTEGER;
-        if (!pos && e->type != MSGPACK_OBJECT_NEGATIVE_INTEGER)
-            return fail(d, PROTO_E_BAD_TYPE,
-                        "entry %u of %s must be an integer, got %s", i, f->key,
-                        object_kind(e));
-        if (pos ? e->via.u64 > INT32_MAX : e->via.i64 < INT32_MIN)
-            return fail(d, PROTO_E_BAD_VALUE, "entry %u of %s is outside int32",
-                        i, f->key);
-    }
-    return 0;
+    return o->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
+           o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER;
 }
 
-static int check_value(struct proto_decoder *d, const struct proto_field_def *f,
-                       const msgpack_object *o)
+/* The msgpack family of o against f's type (PROTOCOL.md §3): BAD_TYPE. */
+static int check_type(struct proto_decoder *d, const struct proto_field_def *f,
+                      const msgpack_object *o)
 {
     bool ok;
     switch (f->type) {
     case PROTO_UINT:
-        ok = o->type == MSGPACK_OBJECT_POSITIVE_INTEGER;
-        break;
     case PROTO_INT:
-        if (o->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
-            o->via.u64 > INT64_MAX)
-            return fail(d, PROTO_E_BAD_VALUE, "%s of %s is beyond int64",
-                        f->key, proto_msg_name(f->msg));
-        ok = o->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
-             o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER;
+        ok = is_integer(o);
         break;
     case PROTO_F64:
-        ok = o->type == MSGPACK_OBJECT_FLOAT32 ||
-             o->type == MSGPACK_OBJECT_FLOAT64 ||
-             o->type == MSGPACK_OBJECT_POSITIVE_INTEGER ||
-             o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER;
+        ok = is_integer(o) || o->type == MSGPACK_OBJECT_FLOAT32 ||
+             o->type == MSGPACK_OBJECT_FLOAT64;
         break;
     case PROTO_INTS:
-        return check_ints(d, f, o);
+        ok = o->type == MSGPACK_OBJECT_BIN || o->type == MSGPACK_OBJECT_ARRAY;
+        for (uint32_t i = 0;
+             ok && o->type == MSGPACK_OBJECT_ARRAY && i < o->via.array.size;
+             i++)
+            if (!is_integer(&o->via.array.ptr[i]))
+                return fail(d, PROTO_E_BAD_TYPE,
+                            "entry %u of %s must be an integer, got %s", i,
+                            f->key, object_kind(&o->via.array.ptr[i]));
+        break;
     case PROTO_BOOL:
         ok = o->type == MSGPACK_OBJECT_BOOLEAN;
         break;
@@ -504,6 +517,40 @@ static int check_value(struct proto_decoder *d, const struct proto_field_def *f,
                 proto_msg_name(f->msg), type_wanted[f->type], object_kind(o));
 }
 
+/* The value of o against the range of f's type (§3): BAD_VALUE. */
+static int check_range(struct proto_decoder *d, const struct proto_field_def *f,
+                       const msgpack_object *o)
+{
+    const char *msg = proto_msg_name(f->msg);
+    if (f->type == PROTO_UINT && o->type == MSGPACK_OBJECT_NEGATIVE_INTEGER)
+        return fail(d, PROTO_E_BAD_VALUE,
+                    "%s of %s must not be negative, got %lld", f->key, msg,
+                    (long long)o->via.i64);
+    if (f->type == PROTO_INT && o->type == MSGPACK_OBJECT_POSITIVE_INTEGER &&
+        o->via.u64 > INT64_MAX)
+        return fail(d, PROTO_E_BAD_VALUE, "%s of %s is beyond int64", f->key,
+                    msg);
+    if (f->type != PROTO_INTS)
+        return 0;
+    if (o->type == MSGPACK_OBJECT_BIN)
+        return o->via.bin.size % 4 == 0
+                   ? 0
+                   : fail(d, PROTO_E_BAD_VALUE,
+                          "the bin %s holds %u bytes, not a whole number of "
+                          "int32",
+                          f->key, o->via.bin.size);
+    for (uint32_t i = 0; i < o->via.array.size; i++) {
+        const msgpack_object *e = &o->via.array.ptr[i];
+        if (e->type == MSGPACK_OBJECT_POSITIVE_INTEGER ? e->via.u64 > INT32_MAX
+                                                       : e->via.i64 < INT32_MIN)
+            return fail(d, PROTO_E_BAD_VALUE, "entry %u of %s is outside int32",
+                        i, f->key);
+    }
+    return 0;
+}
+
+/* The fields: types in map order, then absent required fields, then
+ * values in catalogue order (PROTOCOL.md §9). */
 static int read_fields(struct proto_decoder *d, enum proto_dir dir,
                        const msgpack_object_map *m, struct proto_in *in)
 {
@@ -513,13 +560,9 @@ static int read_fields(struct proto_decoder *d, enum proto_dir dir,
         if (f < 0)
             continue; /* unknown keys are ignored (PROTOCOL.md §3) */
         const struct proto_field_def *def = &proto_fields[f];
-        for (uint32_t j = 0; j < i; j++)
-            if (str_is(&m->ptr[j].key, def->key))
-                return fail(d, PROTO_E_MALFORMED, "the key %s appears twice",
-                            def->key);
         if (v->type == MSGPACK_OBJECT_NIL && def->presence == PROTO_OPTIONAL)
             continue;
-        int rc = check_value(d, def, v);
+        int rc = check_type(d, def, v);
         if (rc)
             return rc;
         in->val[f] = v;
@@ -529,6 +572,11 @@ static int read_fields(struct proto_decoder *d, enum proto_dir dir,
             proto_fields[f].presence == PROTO_REQUIRED && !in->val[f])
             return fail(d, PROTO_E_MISSING_FIELD, "%s needs the field %s",
                         proto_msg_name(in->type), proto_fields[f].key);
+    for (int f = 0; f < PROTO_NFIELDS; f++) {
+        int rc = in->val[f] ? check_range(d, &proto_fields[f], in->val[f]) : 0;
+        if (rc)
+            return rc;
+    }
     return 0;
 }
 
@@ -701,6 +749,74 @@ int proto_error_err(int code)
     return ERR_PROTO;
 }
 
+/* ---- API: UTF-8 --------------------------------------------------------- */
+
+/* Length of the valid UTF-8 character at p (n bytes left), or 0 when the
+ * bytes there are not one (RFC 3629: no overlongs, surrogates, or code
+ * points above U+10FFFF); *cut is set when they are a character's start
+ * cut short by the end. */
+static size_t utf8_char(const unsigned char *p, size_t n, bool *cut)
+{
+    unsigned char b = p[0];
+    size_t len = b < 0x80   ? 1
+                 : b < 0xc2 ? 0
+                 : b < 0xe0 ? 2
+                 : b < 0xf0 ? 3
+                 : b < 0xf5 ? 4
+                            : 0;
+    *cut = false;
+    if (len <= 1)
+        return len;
+    /* The second byte's range is narrower after e0, ed, f0 and f4. */
+    unsigned char min = b == 0xe0 ? 0xa0 : b == 0xf0 ? 0x90 : 0x80;
+    unsigned char max = b == 0xed ? 0x9f : b == 0xf4 ? 0x8f : 0xbf;
+    for (size_t i = 1; i < len; i++) {
+        if (i == n) {
+            *cut = true;
+            return 0;
+        }
+        unsigned char c = p[i];
+        if (c < (i == 1 ? min : 0x80) || c > (i == 1 ? max : 0xbf))
+            return 0;
+    }
+    return len;
+}
+
+size_t proto_utf8_prefix(const char *s, size_t len, size_t max)
+{
+    size_t n = 0;
+    bool cut;
+    while (n < len && n < max) {
+        size_t c = utf8_char((const unsigned char *)s + n, len - n, &cut);
+        c = c ? c : 1; /* an invalid byte is replaced later: count it */
+        if (n + c > max)
+            break;
+        n += c;
+    }
+    return n;
+}
+
+size_t proto_utf8_clean(const char *in, char *out, size_t outlen)
+{
+    size_t len = strlen(in), o = 0;
+    bool cut;
+    for (size_t i = 0; i < len;) {
+        size_t c = utf8_char((const unsigned char *)in + i, len - i, &cut);
+        if (cut)
+            break; /* a character cut by a byte limit: leave it out */
+        const char *src = c ? in + i : "\xef\xbf\xbd"; /* U+FFFD */
+        size_t w = c ? c : 3;
+        if (o + w >= outlen)
+            break;
+        memcpy(out + o, src, w);
+        o += w;
+        i += c ? c : 1;
+    }
+    if (outlen)
+        out[o] = '\0';
+    return o;
+}
+
 /* ---- API: encoding ------------------------------------------------------ */
 
 void proto_pack_str(msgpack_packer *pk, const char *s)
@@ -743,5 +859,7 @@ void proto_pack_error(msgpack_packer *pk, bool has_id, uint64_t id, int code,
     proto_pack_key(pk, PROTO_R_ERROR_NAME);
     proto_pack_str(pk, proto_error_name(code));
     proto_pack_key(pk, PROTO_R_ERROR_MSG);
-    proto_pack_str(pk, msg);
+    char clean[3 * PROTO_ERRMSG_MAX];
+    proto_utf8_clean(msg, clean, sizeof clean);
+    proto_pack_str(pk, clean);
 }

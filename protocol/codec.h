@@ -192,6 +192,18 @@ const char *proto_error_name(int code);
 /* The err.h code matching wire error code (ERR_PROTO if unknown). */
 int proto_error_err(int code);
 
+/* ---- UTF-8 -------------------------------------------------------------- */
+
+/* The longest prefix of s[0..len) of at most max bytes that does not cut
+ * a character in two (an invalid byte counts as one), for quoting input. */
+size_t proto_utf8_prefix(const char *s, size_t len, size_t max);
+
+/* Copies C string in into out (outlen bytes, NUL-terminated) as valid
+ * UTF-8: every invalid byte becomes U+FFFD, a character cut short at the
+ * end is left out, and the copy stops before a character that does not
+ * fit. Returns the bytes written. */
+size_t proto_utf8_clean(const char *in, char *out, size_t outlen);
+
 /* ---- encoding ----------------------------------------------------------- */
 
 /* Starts a message: a map of 3 + nfields entries and the header fields
@@ -205,7 +217,8 @@ void proto_pack_key(msgpack_packer *pk, enum proto_field f);
 /* Packs s as a str (NULL as nil). */
 void proto_pack_str(msgpack_packer *pk, const char *s);
 
-/* Packs a whole error reply: code (a PROTO_E_ value), its name, and msg. */
+/* Packs a whole error reply: code (a PROTO_E_ value), its name, and msg
+ * made valid UTF-8 (proto_utf8_clean). */
 void proto_pack_error(msgpack_packer *pk, bool has_id, uint64_t id, int code,
                       const char *msg);
 

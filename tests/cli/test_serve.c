@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "protocol/auth.h"
 #include "protocol/client.h"
 
 #define ANNOUNCE "parlor serve: listening on "
@@ -28,22 +29,39 @@ struct child {
     char endpoint[512]; /* what it announced */
 };
 
-/* Starts PARLOR_BIN serve --bind bind --quiet and reads its announcement. */
-static void start(struct child *c, const char *bind)
+/* Starts PARLOR_BIN serve --bind bind [more...] --quiet (more: NULL or
+ * up to 4 more words) and reads its announcement; its stderr goes to
+ * *err when err is given (read it after stop). */
+static void start_with(struct child *c, const char *bind,
+                       const char *const *more, FILE **err)
 {
-    int fd[2];
+    int fd[2], ef[2];
+    const char *argv[12] = {PARLOR_BIN, "serve", "--bind", bind};
+    int n = 4;
+    while (more && *more && n < 9)
+        argv[n++] = *more++;
+    argv[n++] = "--quiet";
     assert_int_equal(pipe(fd), 0);
+    assert_int_equal(pipe(ef), 0);
     c->pid = fork();
     assert_true(c->pid >= 0);
     if (!c->pid) {
         dup2(fd[1], STDOUT_FILENO);
+        if (err)
+            dup2(ef[1], STDERR_FILENO);
         close(fd[0]);
         close(fd[1]);
-        execl(PARLOR_BIN, PARLOR_BIN, "serve", "--bind", bind, "--quiet",
-              (char *)NULL);
+        close(ef[0]);
+        close(ef[1]);
+        execv(PARLOR_BIN, (char *const *)argv);
         _exit(127);
     }
     close(fd[1]);
+    close(ef[1]);
+    if (err)
+        *err = fdopen(ef[0], "r");
+    else
+        close(ef[0]);
     FILE *out = fdopen(fd[0], "r");
     char line[512];
     if (!fgets(line, sizeof line, out))
@@ -52,6 +70,11 @@ static void start(struct child *c, const char *bind)
     line[strcspn(line, "\n")] = '\0';
     assert_int_equal(strncmp(line, ANNOUNCE, strlen(ANNOUNCE)), 0);
     snprintf(c->endpoint, sizeof c->endpoint, "%s", line + strlen(ANNOUNCE));
+}
+
+static void start(struct child *c, const char *bind)
+{
+    start_with(c, bind, NULL, NULL);
 }
 
 /* Sends sig and returns the exit status (-1 if it did not exit). */
@@ -111,8 +134,8 @@ static void test_bad_options(void **state)
     (void)state;
     char cmd[512];
     static const char *const bad[] = {
-        "--max-envs 0", "--idle-timeout x", "--bind",
-        "--frobnicate", "extra-word",
+        "--max-envs 0", "--idle-timeout x", "--bind",       "--frobnicate",
+        "extra-word",   "--opp-work 0",     "--allow /tmp",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         snprintf(cmd, sizeof cmd, "%s serve %s 2>/dev/null", PARLOR_BIN,
@@ -128,12 +151,80 @@ static void test_bad_options(void **state)
     assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 }
 
+/* Whether stream err (read to its end) holds what. */
+static bool says(FILE *err, const char *what)
+{
+    char line[1024];
+    bool found = false;
+    while (fgets(line, sizeof line, err))
+        found = found || strstr(line, what);
+    fclose(err);
+    return found;
+}
+
+/* Plain TCP on a non-loopback address is served, with a warning. */
+static void test_public_plain_warns(void **state)
+{
+    (void)state;
+    struct child c;
+    FILE *err;
+    start_with(&c, "tcp://0.0.0.0:*", NULL, &err);
+    assert_int_equal(stop(&c, SIGTERM), 0);
+    assert_true(says(err, "WARNING"));
+    start_with(&c, "tcp://127.0.0.1:*", NULL, &err);
+    assert_int_equal(stop(&c, SIGTERM), 0);
+    assert_false(says(err, "WARNING"));
+}
+
+/* --curve-secret and --allow: a client with an allowed key is served
+ * (parlor keygen writes the keys). */
+static void test_curve(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/parlor-serve-curve-XXXXXX", cmd[512], path[128];
+    char allow[96], secret[128], err[256];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd,
+             "mkdir %s/allow && %s keygen %s/server >/dev/null && "
+             "%s keygen %s/alice >/dev/null && cp %s/alice.key %s/allow/",
+             dir, PARLOR_BIN, dir, PARLOR_BIN, dir, dir, dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(allow, sizeof allow, "%s/allow", dir);
+    snprintf(secret, sizeof secret, "%s/server.key_secret", dir);
+    const char *more[] = {"--curve-secret", secret, "--allow", allow, NULL};
+    struct child c;
+    FILE *errs;
+    start_with(&c, "tcp://0.0.0.0:*", more, &errs);
+    struct auth_keypair server, alice;
+    snprintf(path, sizeof path, "%s/server.key", dir);
+    assert_int_equal(auth_load_public(path, server.pub, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/alice.key_secret", dir);
+    assert_int_equal(auth_load_secret(path, &alice, err, sizeof err), 0);
+    const char *port = strrchr(c.endpoint, ':');
+    char ep[64];
+    snprintf(ep, sizeof ep, "tcp://127.0.0.1%s", port);
+    client_t *cl = client_new_opts(
+        ep, NULL,
+        &(struct client_options){.server_key = server.pub, .keys = &alice}, err,
+        sizeof err);
+    assert_non_null(cl);
+    client_set_timeout(cl, 30000);
+    assert_int_equal(client_ping(cl), 0);
+    client_destroy(&cl);
+    assert_int_equal(stop(&c, SIGTERM), 0);
+    assert_false(says(errs, "WARNING")); /* CURVE: no warning */
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tcp_wildcard_and_sigterm),
         cmocka_unit_test(test_ipc_and_sigint),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_public_plain_warns),
+        cmocka_unit_test(test_curve),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

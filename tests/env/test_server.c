@@ -25,129 +25,32 @@
 #include "env/venv.h"
 #include "protocol/client.h"
 #include "tests/env/env_test_util.h"
+#include "tests/env/server_rig.h"
 
-#define ENDPOINT "inproc://server"
 #define IDLE_MS 10000
 #define MAX_ENVS 16
 #define MAX_MSG 4096
 #define SPEC "thirty_one(players=2,lives=1)"
 
-/* One server on its thread, and a clock it reads. */
-struct rig {
-    void *ctx;            /* shared by server and clients (inproc) */
-    server_t *s;          /* the server */
-    pthread_t thread;     /* runs server_run */
-    atomic_ullong now;    /* the server's clock, ms */
-    int run_rc;           /* what server_run returned */
-    client_t *clients[8]; /* connected by the test, closed by teardown
-                             (a failed assertion leaves them open, and
-                             the context cannot end while they are) */
-    int nclients;         /* entries in clients */
-    void *socks[4];       /* raw sockets, likewise */
-    int nsocks;           /* entries in socks */
-};
-
-/* ---- the rig ------------------------------------------------------------ */
-
-static uint64_t rig_clock(void *arg)
-{
-    struct rig *r = arg;
-    return atomic_load(&r->now);
-}
-
-/* Resolves "pennies" (the simultaneous test game) besides the registry. */
-static int make_game(struct game *g, const char *spec, char *err, size_t errlen)
-{
-    if (!strcmp(spec, "pennies")) {
-        pennies_game(g);
-        return 0;
-    }
-    return game_make(g, spec, err, errlen);
-}
-
-static void *serve(void *arg)
-{
-    struct rig *r = arg;
-    r->run_rc = server_run(r->s);
-    return NULL;
-}
-
 static int setup(void **state)
 {
     static struct rig rig;
-    char err[256];
-    memset(&rig, 0, sizeof rig);
-    rig.ctx = zmq_ctx_new();
-    atomic_store(&rig.now, 1000);
     struct server_options o = {
-        .endpoint = ENDPOINT,
-        .zmq_ctx = rig.ctx,
         .max_msg = MAX_MSG,
         .max_envs = MAX_ENVS,
         .max_clients = 3,
         .max_total = 40,
         .idle_ms = IDLE_MS,
-        .clock = rig_clock,
-        .clock_arg = &rig,
-        .make_game = make_game,
     };
-    rig.s = server_new(&o, err, sizeof err);
-    if (!rig.s)
-        fail_msg("server_new: %s", err);
-    assert_int_equal(pthread_create(&rig.thread, NULL, serve, &rig), 0);
+    rig_start(&rig, &o);
     *state = &rig;
     return 0;
 }
 
 static int teardown(void **state)
 {
-    struct rig *r = *state;
-    for (int i = 0; i < r->nclients; i++)
-        client_destroy(&r->clients[i]);
-    for (int i = 0; i < r->nsocks; i++)
-        zmq_close(r->socks[i]);
-    server_stop(r->s);
-    pthread_join(r->thread, NULL);
-    if (r->run_rc)
-        fail_msg("server_run: %s", server_errmsg(r->s));
-    server_destroy(&r->s);
-    zmq_ctx_term(r->ctx);
+    rig_stop(*state);
     return 0;
-}
-
-/* A client on the rig's server, which teardown destroys. */
-static client_t *connect_client(struct rig *r)
-{
-    char err[256];
-    client_t *c = client_new(ENDPOINT, r->ctx, err, sizeof err);
-    if (!c)
-        fail_msg("client_new: %s", err);
-    client_set_timeout(c, 20000); /* only a bug would wait this long */
-    assert_true(r->nclients < 8);
-    r->clients[r->nclients++] = c;
-    return c;
-}
-
-/* A raw socket of type on the rig's server, which teardown closes. */
-static void *connect_raw(struct rig *r, int type)
-{
-    void *s = zmq_socket(r->ctx, type);
-    int timeout = 20000;
-    zmq_setsockopt(s, ZMQ_RCVTIMEO, &timeout, sizeof timeout);
-    assert_int_equal(zmq_connect(s, ENDPOINT), 0);
-    assert_true(r->nsocks < 4);
-    r->socks[r->nsocks++] = s;
-    return s;
-}
-
-static client_env_t *make(client_t *c, const char *spec, int n, const char *opp,
-                          int seat)
-{
-    struct client_make_options o = {n, opp, seat, 0};
-    client_env_t *e = client_make(c, spec, &o);
-    if (!e)
-        fail_msg("make %s: %s", spec, client_errmsg(c));
-    return e;
 }
 
 /* ---- comparisons with the library --------------------------------------- */
@@ -402,27 +305,6 @@ static void test_views_and_names(void **state)
 }
 
 /* ---- refusals ----------------------------------------------------------- */
-
-/* Sends raw bytes; returns the wire code of the reply (0: success). */
-static int raw(client_t *c, const void *bytes, size_t len)
-{
-    client_call_raw(c, bytes, len);
-    return client_wire_error(c);
-}
-
-/* Packs {v:1, id:77, type, then npairs pairs the caller packs}. */
-static void begin_raw(msgpack_packer *pk, msgpack_sbuffer *sb, const char *type,
-                      int npairs)
-{
-    msgpack_sbuffer_clear(sb);
-    msgpack_pack_map(pk, 3 + (size_t)npairs);
-    msgpack_pack_str_with_body(pk, "v", 1);
-    msgpack_pack_int(pk, 1);
-    msgpack_pack_str_with_body(pk, "id", 2);
-    msgpack_pack_int(pk, 77);
-    msgpack_pack_str_with_body(pk, "type", 4);
-    msgpack_pack_str_with_body(pk, type, strlen(type));
-}
 
 static void test_protocol_refusals(void **state)
 {

@@ -114,7 +114,7 @@ static void test_manifest(void **state)
         free(bytes);
         checked++;
     }
-    assert_int_equal(checked, 26);
+    assert_int_equal(checked, 35);
     proto_decoder_fini(&d);
     free(man);
 }
@@ -128,12 +128,26 @@ static void test_ids_of_refused_messages(void **state)
         bool has_id;      /* id readable */
         uint64_t id;      /* its value */
     } cases[] = {
-        {"bad_truncated", true, 11},   {"bad_array_bomb", true, 12},
-        {"bad_trailing", true, 13},    {"bad_no_version", true, 14},
-        {"bad_version", true, 15},     {"bad_unknown_type", true, 16},
-        {"bad_seed_type", true, 18},   {"bad_missing_seed", true, 19},
-        {"bad_actions_bin", true, 20}, {"bad_id_type", false, 0},
-        {"bad_c1", false, 0},          {"bad_not_a_map", false, 0},
+        {"bad_truncated", true, 11},
+        {"bad_array_bomb", true, 12},
+        {"bad_trailing", true, 13},
+        {"bad_no_version", true, 14},
+        {"bad_version", true, 15},
+        {"bad_unknown_type", true, 16},
+        {"bad_seed_type", true, 18},
+        {"bad_missing_seed", true, 19},
+        {"bad_actions_bin", true, 20},
+        {"bad_id_type", false, 0},
+        {"bad_c1", false, 0},
+        {"bad_not_a_map", false, 0},
+        {"bad_repeated_unknown_key", true, 21},
+        {"bad_order_type_first", true, 22},
+        {"bad_order_missing_game", true, 23},
+        {"bad_order_missing_env", true, 24},
+        {"bad_negative_uint", true, 25},
+        {"bad_actions_int32", true, 26},
+        {"bad_hello_v0", true, 27},
+        {"bad_empty", false, 0},
     };
     (void)state;
     struct proto_decoder d;
@@ -335,7 +349,8 @@ static void test_number_refusals(void **state)
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     assert_int_equal(proto_decoder_init(&d, 1 << 16), 0);
 
-    /* An int field (action) given a float; a uint field given -1. */
+    /* An int field (action) given a float (wrong type); a uint field
+     * given -1 (an integer, out of the uint range: a value). */
     start(&pk, &sb, "step", 2);
     pk_str(&pk, "env");
     msgpack_pack_int(&pk, 1);
@@ -345,7 +360,14 @@ static void test_number_refusals(void **state)
     start(&pk, &sb, "close", 1);
     pk_str(&pk, "env");
     msgpack_pack_int(&pk, -1);
-    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_TYPE);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_VALUE);
+    /* An int field beyond int64. */
+    start(&pk, &sb, "step", 2);
+    pk_str(&pk, "env");
+    msgpack_pack_int(&pk, 1);
+    pk_str(&pk, "action");
+    msgpack_pack_uint64(&pk, 1ull << 63);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_VALUE);
 
     /* actions: an entry beyond int32, then an entry that is a str. */
     start(&pk, &sb, "step", 2);
@@ -366,6 +388,108 @@ static void test_number_refusals(void **state)
 
     proto_decoder_fini(&d);
     msgpack_sbuffer_destroy(&sb);
+}
+
+/* PROTOCOL.md §9's order: repeated keys, header, field types in map
+ * order, absent required fields, values in catalogue order. */
+static void test_refusal_order(void **state)
+{
+    (void)state;
+    struct proto_decoder d;
+    struct proto_in in;
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    assert_int_equal(proto_decoder_init(&d, 1 << 16), 0);
+
+    /* An unknown key twice is as malformed as a known one. */
+    start(&pk, &sb, "ping", 2);
+    pk_str(&pk, "zz");
+    msgpack_pack_int(&pk, 1);
+    pk_str(&pk, "zz");
+    msgpack_pack_int(&pk, 2);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_MALFORMED);
+    assert_non_null(strstr(d.msg, "\"zz\" appears twice"));
+    /* make {n: 0, seat: "x", game: "dice"}: seat's type first (n = 0 is
+     * the server's value check, later still). */
+    start(&pk, &sb, "make", 3);
+    pk_str(&pk, "n");
+    msgpack_pack_int(&pk, 0);
+    pk_str(&pk, "seat");
+    pk_str(&pk, "x");
+    pk_str(&pk, "game");
+    pk_str(&pk, "dice");
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_TYPE);
+    assert_non_null(strstr(d.msg, "seat"));
+    /* make {n: 0}: game is missing. */
+    start(&pk, &sb, "make", 1);
+    pk_str(&pk, "n");
+    msgpack_pack_int(&pk, 0);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_MISSING_FIELD);
+    /* step {actions: a 3-byte bin}: env is missing, before the value. */
+    start(&pk, &sb, "step", 1);
+    pk_str(&pk, "actions");
+    msgpack_pack_bin_with_body(&pk, "\1\2\3", 3);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_MISSING_FIELD);
+    /* Two bad values: the first in catalogue order (env before actions),
+     * whatever the map order. */
+    start(&pk, &sb, "step", 2);
+    pk_str(&pk, "actions");
+    msgpack_pack_bin_with_body(&pk, "\1\2\3", 3);
+    pk_str(&pk, "env");
+    msgpack_pack_int(&pk, -4);
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_VALUE);
+    assert_non_null(strstr(d.msg, "env of step"));
+    /* A negative id is a bad value, a negative v an unspoken version. */
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 3);
+    pk_str(&pk, "v");
+    msgpack_pack_int(&pk, 1);
+    pk_str(&pk, "id");
+    msgpack_pack_int(&pk, -1);
+    pk_str(&pk, "type");
+    pk_str(&pk, "ping");
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_BAD_VALUE);
+    msgpack_sbuffer_clear(&sb);
+    msgpack_pack_map(&pk, 2);
+    pk_str(&pk, "v");
+    msgpack_pack_int(&pk, -1);
+    pk_str(&pk, "type");
+    pk_str(&pk, "hello");
+    assert_int_equal(decode_sb(&d, &sb, &in), PROTO_E_VERSION);
+
+    proto_decoder_fini(&d);
+    msgpack_sbuffer_destroy(&sb);
+}
+
+/* Error sentences are valid UTF-8 whatever they quote (issue 19.2). */
+static void test_utf8(void **state)
+{
+    (void)state;
+    char out[64];
+    /* "€" is e2 82 ac: a cut after 40 bytes falls inside the 14th. */
+    char euros[61] = "";
+    for (int i = 0; i < 20; i++)
+        strcat(euros, "\xe2\x82\xac");
+    assert_int_equal(proto_utf8_prefix(euros, 60, 40), 39);
+    assert_int_equal(proto_utf8_prefix("ab\xff", 3, 40), 3);
+    /* A character cut at the end is left out; invalid bytes become
+     * U+FFFD; overlongs and surrogates are invalid. */
+    assert_int_equal(proto_utf8_clean("x\xe2\x82", out, sizeof out), 1);
+    assert_string_equal(out, "x");
+    proto_utf8_clean("a\xff"
+                     "b",
+                     out, sizeof out);
+    assert_string_equal(out, "a\xef\xbf\xbd"
+                             "b");
+    proto_utf8_clean("\xc0\xaf\xed\xa0\x80", out, sizeof out);
+    assert_string_equal(out, "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd"
+                             "\xef\xbf\xbd\xef\xbf\xbd");
+    proto_utf8_clean("\xf0\x9f\x82\xa1 ok \xc3\xa9", out, sizeof out);
+    assert_string_equal(out, "\xf0\x9f\x82\xa1 ok \xc3\xa9");
+    /* The copy stops before a character that does not fit. */
+    assert_int_equal(proto_utf8_clean(euros, out, 8), 6);
 }
 
 static void test_header_refusals(void **state)
@@ -533,6 +657,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_request_values),
         cmocka_unit_test(test_reply_values),
         cmocka_unit_test(test_encoding_matches_fixtures),
+        cmocka_unit_test(test_refusal_order),
+        cmocka_unit_test(test_utf8),
         cmocka_unit_test(test_field_refusals),
         cmocka_unit_test(test_number_refusals),
         cmocka_unit_test(test_header_refusals),

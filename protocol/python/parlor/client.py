@@ -86,6 +86,31 @@ def endpoint_or_default(endpoint):
     return os.environ.get("PARLOR_ENDPOINT") or DEFAULT_ENDPOINT
 
 
+def _load_key(key):
+    """(public, secret) of a key file, or (key, None) for Z85 text."""
+    import zmq.auth
+    if isinstance(key, bytes):
+        key = key.decode()
+    if len(key) == 40 and not os.path.exists(key):
+        return key.encode(), None
+    return zmq.auth.load_certificate(key)
+
+
+def _use_curve(sock, server_key, client_key):
+    """Makes sock a CURVE client of the server with public key server_key,
+    with the key pair of client_key (a .key_secret file) or a fresh one."""
+    if client_key is None:
+        public, secret = zmq.curve_keypair()
+    else:
+        public, secret = _load_key(client_key)
+        if secret is None:
+            raise ValueError(f"{client_key} holds no secret key: give the "
+                             ".key_secret file")
+    sock.curve_serverkey = _load_key(server_key)[0]
+    sock.curve_publickey = public
+    sock.curve_secretkey = secret
+
+
 class Client:
     """One connection to a parlor env server.
 
@@ -95,7 +120,11 @@ class Client:
     hello waits connect_timeout seconds at most (5 by default), so a
     missing server is reported at once, naming the endpoint and `parlor
     serve`; endpoint None means $PARLOR_ENDPOINT or DEFAULT_ENDPOINT. With
-    hello=False nothing is sent until the first call. Not thread-safe: one
+    hello=False nothing is sent until the first call. For a server run
+    with --curve-secret, server_key is its public key (a .key file written
+    by `parlor keygen`, or the Z85 text) and client_key this client's
+    .key_secret file (None: a fresh key pair, for a server without
+    --allow). Not thread-safe: one
     thread per client. close() (or a with block) closes the socket; envs
     left open are reclaimed by the server after its idle timeout. A call
     after close() raises ParlorClosed.
@@ -103,7 +132,8 @@ class Client:
 
     def __init__(self, endpoint=None, *, timeout=DEFAULT_TIMEOUT,
                  name="parlor-python", context=None, hello=True,
-                 connect_timeout=DEFAULT_CONNECT_TIMEOUT):
+                 connect_timeout=DEFAULT_CONNECT_TIMEOUT, server_key=None,
+                 client_key=None):
         self.endpoint = endpoint_or_default(endpoint)
         self.version = PROTOCOL_VERSION
         self.info = {}
@@ -111,6 +141,8 @@ class Client:
         self._sock = self._open_socket(context)
         try:
             self.set_timeout(timeout)
+            if server_key is not None:
+                _use_curve(self._sock, server_key, client_key)
             self._sock.connect(self.endpoint)
             if hello:
                 self._first_hello(name, connect_timeout)

@@ -116,7 +116,7 @@ class Errors(ServerCase):
     def test_wrong_types(self):
         env = self.made()
         self.expect("BAD_TYPE", self.c.call, "reset", env="one", seed=1)
-        self.expect("BAD_TYPE", self.c.call, "reset", env=env, seed=-1)
+        self.expect("BAD_VALUE", self.c.call, "reset", env=env, seed=-1)
         self.expect("BAD_TYPE", self.c.call, "reset", env=env, seed=1.5)
         self.expect("BAD_TYPE", self.c.call, "make", game=31)
         self.expect("BAD_TYPE", self.c.call, "step", env=env, action="3")
