@@ -197,7 +197,7 @@ static int multiplier(hand_t r)
 
 static struct bj_entry entry(int ret, int ded, int kind)
 {
-    struct bj_entry e = {ret, ded, (uint8_t)kind};
+    struct bj_entry e = {ret, ded, 0, (uint8_t)kind};
     return e;
 }
 
@@ -231,6 +231,7 @@ static void settle(struct bi_jinx_state *st, int seller, int buyer, int price)
 {
     for (int s = 0; s < st->cfg.n; s++) {
         struct bj_entry e = settle_seat(st, s, seller, buyer, price);
+        e.raw = (int16_t)bi_jinx__count(bi_jinx__retained(st, s));
         st->led[st->hand_no][s] = e;
         if (e.kind == C_WIPE || e.kind == C_INN_WIPE)
             st->ret[s] = 0; /* every RET entry above is struck */
@@ -503,7 +504,15 @@ static void returns(const struct game *g, const void *vst, double *out)
         best = net[t] < best ? net[t] : best;
     for (int t = 0; t < k; t++)
         w += net[t] == best;
-    /* Sides sharing the lowest net share the win (G11). */
+    if (w == 1) {
+        int t = 0;
+        while (net[t] != best)
+            t++;
+        game_returns_winner(g, t, out);
+        return;
+    }
+    /* Sides sharing the lowest net share the win (G11): +1 split among
+     * them, -1 among the rest; all 0 when every side ties. */
     for (int s = 0; s < n; s++)
         out[s] = w == k                          ? 0
                  : net[g->dims.team[s]] == best ? 1.0 / w

@@ -72,6 +72,7 @@ struct bj_cfg {
 struct bj_entry {
     int32_t ret;  /* written on the RET side */
     int32_t ded;  /* written on the DED side */
+    int16_t raw;  /* points of the cards retained (G4), whatever the case */
     uint8_t kind; /* enum bj_case */
 };
 

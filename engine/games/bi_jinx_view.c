@@ -263,7 +263,7 @@ static void pack_haggle(const struct bi_jinx_state *st, msgpack_packer *pk)
     msgpack_pack_int(pk, st->offer_price);
 }
 
-/* Per seat, the ledger lines so far as [ret, ded, case]. */
+/* Per seat, the ledger lines so far as [ret, ded, raw points, case]. */
 static void pack_ledger(const struct bi_jinx_state *st, msgpack_packer *pk)
 {
     msgpack_pack_array(pk, st->cfg.n);
@@ -271,9 +271,10 @@ static void pack_ledger(const struct bi_jinx_state *st, msgpack_packer *pk)
         msgpack_pack_array(pk, st->hand_no);
         for (int h = 0; h < st->hand_no; h++) {
             const struct bj_entry *e = &st->led[h][s];
-            msgpack_pack_array(pk, 3);
+            msgpack_pack_array(pk, 4);
             msgpack_pack_int32(pk, e->ret);
             msgpack_pack_int32(pk, e->ded);
+            msgpack_pack_int(pk, e->raw);
             view_pack_str(pk, case_names[e->kind]);
         }
     }
