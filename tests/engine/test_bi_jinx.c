@@ -500,6 +500,49 @@ static void test_no_partner_sales(void **state)
     assert_true(partner_haggles > 0);
 }
 
+/* Seat s's discard is no lower than two of its other cards (G1). */
+static bool discard_fits(const struct bi_jinx_state *st, int s)
+{
+    int v = bi_jinx__points[bi_jinx__face[st->disc[s]]], low = 0;
+    for (hand_t h = st->hand[s] | st->played[s]; h; h &= h - 1)
+        low += bi_jinx__points[bi_jinx__face[hand_first(h)]] <= v;
+    return low >= 2;
+}
+
+/* Determinizing for a seat outside the haggle keeps what the haggle made
+ * public (Bi and Jinx lie with their possessors), what the seat saw (its
+ * hand, its discard, every trick), and a world in which every discard
+ * could have been forced (G1); and it really redeals. */
+static void test_determinize_in_haggle(void **state)
+{
+    (void)state;
+    struct tb t;
+    uint64_t seed = 1;
+    struct rng r;
+    int changed = 0;
+    assert_true(reach_haggle(&t, "bi_jinx", &seed));
+    int seat = 0;
+    while (seat == t.st.bi_seat || seat == t.st.jinx_seat)
+        seat++;
+    rng_seed(&r, 99);
+    for (int i = 0; i < 50; i++) {
+        struct bi_jinx_state u = t.st;
+        t.g.def->determinize(&t.g, &u, seat, &r);
+        assert_true(hand_has(bi_jinx__retained(&u, u.bi_seat), BJ_BI));
+        assert_true(hand_has(bi_jinx__retained(&u, u.jinx_seat), BJ_JINX));
+        assert_true(u.hand[seat] == t.st.hand[seat]);
+        assert_int_equal(u.disc[seat], t.st.disc[seat]);
+        for (int s = 0; s < 4; s++) {
+            assert_true(u.taken[s] == t.st.taken[s]);
+            assert_int_equal(hand_count(u.hand[s]), 2);
+            assert_true(discard_fits(&u, s));
+            changed += u.hand[s] != t.st.hand[s];
+        }
+        assert_int_equal(hand_count(u.inn), BJ_INN);
+    }
+    assert_true(changed > 0);
+}
+
 /* ==== conformance ====================================================== */
 
 static void run_conformance(const char *spec)
@@ -542,6 +585,7 @@ int main(void)
         cmocka_unit_test(test_tricks),
         cmocka_unit_test(test_haggle),
         cmocka_unit_test(test_no_partner_sales),
+        cmocka_unit_test(test_determinize_in_haggle),
         cmocka_unit_test(test_configure_and_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
