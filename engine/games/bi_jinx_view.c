@@ -459,7 +459,7 @@ void bi_jinx__determinize(const struct game *g, void *vst, int seat,
 {
     (void)g;
     struct bi_jinx_state *st = vst;
-    struct bi_jinx_state keep, *w = &keep;
+    struct bi_jinx_state work, *w = &work;
     struct card_bins b;
     struct slots sl;
     for (int t = 0; t < RETRIES; t++) {

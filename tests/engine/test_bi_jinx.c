@@ -34,8 +34,7 @@
 
 extern const struct game_def bi_jinx_game;
 
-enum { ANN, JANE, JACK_, BILL };
-#define JACK JACK_ /* cards.h has a JACK of its own */
+enum { ANN, JANE, JACK_SEAT, BILL }; /* cards.h names the card JACK */
 
 struct tb {
     struct game g;
@@ -177,7 +176,7 @@ static void sample_game(struct tb *t, const char *spec)
     play_hand(t, tricks1);
     assert_int_equal(t->st.hand_no, 1);
     line_is(t, 0, ANN, 11, 11, 0, C_PLAIN);
-    line_is(t, 0, JACK, 116, 116, 3000, C_BIG_FOUR);
+    line_is(t, 0, JACK_SEAT, 116, 116, 3000, C_BIG_FOUR);
     line_is(t, 0, JANE, 10, 10, 0, C_PLAIN);
     line_is(t, 0, BILL, 9, 9, 0, C_PLAIN);
     all_points_retained(t, 0, 146);
@@ -189,7 +188,7 @@ static void sample_game(struct tb *t, const char *spec)
                   "\"offer\"=>nil}");
     steps_act(&t->g, &t->st, JANE, "refuse");
     line_is(t, 1, ANN, 28, 28, 0, C_PLAIN);
-    line_is(t, 1, JACK, 81, 2081, 0, C_ONE);
+    line_is(t, 1, JACK_SEAT, 81, 2081, 0, C_ONE);
     line_is(t, 1, JANE, 7, 7, 0, C_ONE);
     line_is(t, 1, BILL, 30, 30, 0, C_PLAIN);
     all_points_retained(t, 1, 146);
@@ -198,7 +197,7 @@ static void sample_game(struct tb *t, const char *spec)
     play_hand(t, tricks3);
     steps_act(&t->g, &t->st, ANN, "refuse");
     line_is(t, 2, ANN, 79, 179, 0, C_ONE);
-    line_is(t, 2, JACK, 16, 16, 0, C_PLAIN);
+    line_is(t, 2, JACK_SEAT, 16, 16, 0, C_PLAIN);
     line_is(t, 2, JANE, 43, 43, 0, C_PLAIN);
     line_is(t, 2, BILL, 8, 28, 0, C_ONE);
     all_points_retained(t, 2, 146);
@@ -206,7 +205,7 @@ static void sample_game(struct tb *t, const char *spec)
      * (11 + 28 + 179); nobody haggles (she holds both). */
     play_hand(t, tricks4);
     line_is(t, 3, ANN, 0, 0, 0, C_WIPE);
-    line_is(t, 3, JACK, 18, 18, 0, C_PLAIN);
+    line_is(t, 3, JACK_SEAT, 18, 18, 0, C_PLAIN);
     line_is(t, 3, JANE, 59, 59, 0, C_PLAIN);
     line_is(t, 3, BILL, 69, 69, 0, C_PLAIN);
     all_points_retained(t, 3, 146);
@@ -217,9 +216,9 @@ static void sample_game(struct tb *t, const char *spec)
      * sample's 2,014 | 2,014 nets to zero as well). */
     play_hand(t, tricks5);
     steps_act(&t->g, &t->st, JANE, "sell 1050");
-    steps_act(&t->g, &t->st, JACK, "accept");
+    steps_act(&t->g, &t->st, JACK_SEAT, "accept");
     line_is(t, 4, ANN, 71, 71, 0, C_PLAIN);
-    line_is(t, 4, JACK, 14, 1064, 1064, C_BOUGHT);
+    line_is(t, 4, JACK_SEAT, 14, 1064, 1064, C_BOUGHT);
     line_is(t, 4, JANE, 19, 19, 1050, C_SOLD);
     line_is(t, 4, BILL, 42, 42, 0, C_PLAIN);
     all_points_retained(t, 4, 146);
@@ -236,14 +235,14 @@ static void test_sample_game(void **state)
     sample_game(&t, "bi_jinx");
     assert_int_equal(t.st.ret[ANN], 71);
     assert_int_equal(t.st.ded[ANN], 0);
-    assert_int_equal(t.st.ret[JACK], 2231 + 1064);
-    assert_int_equal(t.st.ded[JACK], 3000 + 1064);
+    assert_int_equal(t.st.ret[JACK_SEAT], 2231 + 1064);
+    assert_int_equal(t.st.ded[JACK_SEAT], 3000 + 1064);
     assert_int_equal(t.st.ret[JANE], 138);
     assert_int_equal(t.st.ded[JANE], 1050);
     assert_int_equal(t.st.ret[BILL], 178);
     assert_int_equal(t.st.ded[BILL], 0);
-    int ann_jack = t.st.ret[ANN] + t.st.ret[JACK] - t.st.ded[ANN] -
-                   t.st.ded[JACK];
+    int ann_jack = t.st.ret[ANN] + t.st.ret[JACK_SEAT] - t.st.ded[ANN] -
+                   t.st.ded[JACK_SEAT];
     int jane_bill = t.st.ret[JANE] + t.st.ret[BILL] - t.st.ded[JANE] -
                     t.st.ded[BILL];
     assert_int_equal(ann_jack, -698);
@@ -252,9 +251,9 @@ static void test_sample_game(void **state)
     assert_true(steps_ret(&t.g, &t.st, JANE) == 1.0);
     assert_true(steps_ret(&t.g, &t.st, BILL) == 1.0);
     assert_true(steps_ret(&t.g, &t.st, ANN) == -1.0);
-    assert_true(steps_ret(&t.g, &t.st, JACK) == -1.0);
-    steps_view_is(&t.g, &t.st, JACK, "ret", "[71, 138, 3295, 178]");
-    steps_view_is(&t.g, &t.st, JACK, "ded", "[0, 1050, 4064, 0]");
+    assert_true(steps_ret(&t.g, &t.st, JACK_SEAT) == -1.0);
+    steps_view_is(&t.g, &t.st, JACK_SEAT, "ret", "[71, 138, 3295, 178]");
+    steps_view_is(&t.g, &t.st, JACK_SEAT, "ded", "[0, 1050, 4064, 0]");
     /* returns=margin: won by 36 points. */
     sample_game(&t, "bi_jinx(returns=margin)");
     assert_true(steps_ret(&t.g, &t.st, JANE) == 36.0);
