@@ -24,11 +24,14 @@
  *   trick's winner inherits the Inn. Two cards stay in each hand.
  * - Haggle (G8–G10): when Bi and Jinx are possessed (G4: final hand,
  *   tricks, inherited Inn) by two players who are not partners, the Bi
- *   possessor speaks first: "buy p" (buy the other's card for p), "sell p"
- *   (sell his own), or "refuse". Each proposal may be answered "accept",
- *   "refuse" (ends the haggle) or a counter-proposal, turns alternating, at
- *   most `proposals` (4) in all; prices 0, 10, .. price_cap (3,000). Other
- *   hands and the Inn stay hidden until it ends.
+ *   possessor speaks first: a proposal to buy the other's card or to sell
+ *   his own at a price, or "refuse". Each proposal may be answered
+ *   "accept", "refuse" (ends the haggle) or a counter-proposal, turns
+ *   alternating, at most `proposals` (4) in all; prices 0, 10, ..
+ *   price_cap (3,000). A proposal takes two actions of its maker, "buy
+ *   1000+" (or "sell 1000+": the hundreds) then "+50" (the tens), so that
+ *   no decision has more than 2 + 2 * (cap / 100 + 1) choices. Other hands
+ *   and the Inn stay hidden until it ends.
  * - Settlement, each seat in the order of G7 (bi_jinx__settle below): the
  *   wipe; Big Four; Inn Bi-Jinx; both; one, with 0/00 multipliers; plain.
  *   A seller books his raw points RET and the price DED (G10); the buyer
@@ -41,7 +44,8 @@
  *   win; all 0 when every side ties). returns=margin: a side's return is
  *   the mean net of the other sides less its own, at every step.
  * - Action ids: 0..8 discard face, 9..17 play face (Bi, Jinx, 0, 00, 1..5),
- *   18 refuse, 19 accept, 20.. buy 0, 10, .., then sell 0, 10, ...
+ *   18 refuse, 19 accept, 20..29 the tens +0 .. +90, 30.. "buy h+" for
+ *   h = 0, 100, .. cap, then "sell h+".
  */
 #include <string.h>
 
@@ -167,7 +171,7 @@ static void deal(struct bi_jinx_state *st)
     }
     st->phase = PH_DISCARD;
     st->turn = (uint8_t)next_seat(st, st->dealer);
-    st->ntrick = st->tricks = st->nhist = st->offers = 0;
+    st->ntrick = st->tricks = st->nhist = st->offers = st->offer_open = 0;
     st->heir = st->bi_seat = st->jinx_seat = st->offer_by = BJ_NO_SEAT;
 }
 
@@ -322,7 +326,7 @@ static int counterpart(const struct bi_jinx_state *st)
 
 static void trade(struct bi_jinx_state *st, int a)
 {
-    int np = st->cfg.nprices;
+    int nh = st->cfg.nhundreds;
     if (a == A_REFUSE) {
         settle(st, BJ_NO_SEAT, BJ_NO_SEAT, 0);
     } else if (a == A_ACCEPT) {
@@ -331,13 +335,17 @@ static void trade(struct bi_jinx_state *st, int a)
             settle(st, by, other, st->offer_price);
         else
             settle(st, other, by, st->offer_price);
+    } else if (a < A_BUY) {
+        st->offer_price = (uint16_t)(st->offer_price + (a - A_TENS) * BJ_STEP);
+        st->offer_open = 0;
+        st->turn = (uint8_t)counterpart(st);
     } else {
         st->offer_by = st->turn;
-        st->offer_sell = a >= A_BUY + np;
-        st->offer_price = (uint16_t)((a - A_BUY - st->offer_sell * np) *
-                                     BJ_STEP);
+        st->offer_sell = a >= A_BUY + nh;
+        st->offer_price =
+            (uint16_t)((a - A_BUY - st->offer_sell * nh) * BJ_HUNDRED);
+        st->offer_open = 1;
         st->offers++;
-        st->turn = (uint8_t)counterpart(st);
     }
 }
 
@@ -374,11 +382,11 @@ static int configure(const struct param_values *p, struct game_dims *d,
                        "price_cap must be a multiple of %d (got %d)", BJ_STEP,
                        cap);
     trick_dims(d, n, sides);
-    int nprices = cap / BJ_STEP + 1;
-    d->num_actions = A_BUY + 2 * nprices;
-    d->max_legal = 2 + 2 * nprices > BJ_FACES ? 2 + 2 * nprices : BJ_FACES;
+    int nh = cap / BJ_HUNDRED + 1;
+    d->num_actions = A_BUY + 2 * nh;
+    d->max_legal = 2 + 2 * nh > 10 ? 2 + 2 * nh : 10;
     d->obs_size = bi_jinx__obs_size(n);
-    d->max_length = hands * (n * (BJ_TRICKS + 1) + offers + 1);
+    d->max_length = hands * (n * (BJ_TRICKS + 1) + 2 * offers + 1);
     if (p->v[O_RETURNS] != 0) {
         /* A seat's net moves by at most 2,146 up (2,000 + 146) and the
          * largest DED down each hand; a side holds one or two seats. */
@@ -398,7 +406,7 @@ static void load_cfg(const struct game *g, struct bj_cfg *c)
     c->offers = (uint8_t)v[O_OFFERS];
     c->margin = v[O_RETURNS] != 0;
     c->cap = (uint16_t)v[O_CAP];
-    c->nprices = (uint16_t)(c->cap / BJ_STEP + 1);
+    c->nhundreds = (uint16_t)(c->cap / BJ_HUNDRED + 1);
 }
 
 static int init(const struct game *g, void *vst, uint64_t seed,
@@ -443,11 +451,17 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     if (st->phase == PH_PLAY)
         return list_faces(st->hand[seat], A_PLAY, out);
     int k = 0;
+    if (st->offer_open) {
+        for (int j = 0; j < 10 && st->offer_price + j * BJ_STEP <= st->cfg.cap;
+             j++)
+            out[k++] = A_TENS + j;
+        return k;
+    }
     out[k++] = A_REFUSE;
     if (st->offer_by != BJ_NO_SEAT)
         out[k++] = A_ACCEPT;
     if (st->offers < st->cfg.offers)
-        for (int i = 0; i < 2 * st->cfg.nprices; i++)
+        for (int i = 0; i < 2 * st->cfg.nhundreds; i++)
             out[k++] = A_BUY + i;
     return k;
 }

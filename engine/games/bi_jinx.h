@@ -21,7 +21,8 @@
 #define BJ_OFFERS_MAX 16 /* most proposals (option "proposals") */
 #define BJ_CAP_MAX 10000 /* highest price cap (option "price_cap") */
 #define BJ_STEP 10       /* prices go in steps of ten */
-#define BJ_HIST (BJ_MAXP * (BJ_TRICKS + 1) + BJ_OFFERS_MAX + 1)
+#define BJ_HUNDRED 100   /* a proposal names the hundreds, then the tens */
+#define BJ_HIST (BJ_MAXP * (BJ_TRICKS + 1) + 2 * BJ_OFFERS_MAX + 1)
 #define BJ_NO_SEAT 0xff
 
 /* Card ids, one per physical card: the four specials, then the six 1s,
@@ -32,14 +33,17 @@ enum bj_card { BJ_BI, BJ_JINX, BJ_ZERO, BJ_DZERO, BJ_ONES = 4 };
 enum bj_face { F_BI, F_JINX, F_ZERO, F_DZERO, F_ONE, F_TWO, F_THREE, F_FOUR,
                F_FIVE };
 
-/* Action ids: discard face f, play face f, the two answers, then the
- * proposals "buy p" and "sell p" for p = 0, 10, .. price_cap. */
+/* Action ids: discard face f, play face f, the two answers, the tens of
+ * a price, then the proposals' first step "buy h+" and "sell h+" for the
+ * hundreds h = 0, 100, .. price_cap (a proposal is two actions: the
+ * hundreds, then the tens, so that no turn offers hundreds of actions). */
 enum bj_action {
     A_DISCARD = 0,
     A_PLAY = BJ_FACES,
     A_REFUSE = 2 * BJ_FACES,
     A_ACCEPT,
-    A_BUY, /* + price / 10; sells follow the buys */
+    A_TENS,             /* + tens, 0..9 */
+    A_BUY = A_TENS + 10, /* + hundreds; sells follow the buys */
 };
 
 enum bj_phase { PH_DISCARD, PH_PLAY, PH_TRADE, PH_OVER, BJ_NPHASES };
@@ -65,7 +69,7 @@ struct bj_cfg {
     uint8_t offers;    /* most proposals in a haggle */
     uint8_t margin;    /* returns: ledger margin instead of win/loss */
     uint16_t cap;      /* highest price */
-    uint16_t nprices;  /* cap / 10 + 1 */
+    uint16_t nhundreds; /* cap / 100 + 1 */
 };
 
 /* One ledger line: what a hand wrote for a seat. */
@@ -98,6 +102,7 @@ struct bi_jinx_state {
     uint8_t offers;                /* proposals made */
     uint8_t offer_by;              /* seat of the standing proposal, or none */
     uint8_t offer_sell;            /* it offers to sell (else to buy) */
+    uint8_t offer_open;            /* its tens are still to be named */
     uint16_t offer_price;          /* its price */
     uint8_t nhist;                 /* entries in hist */
     uint8_t hist_seat[BJ_HIST];    /* this hand's actions: who acted */

@@ -89,7 +89,7 @@ static struct layout layout_of(int n)
     l.jinx = l.bi + n;
     l.offer_by = l.jinx + n;
     l.offer = l.offer_by + n;
-    l.ret = l.offer + 3;
+    l.ret = l.offer + 4;
     l.ded = l.ret + n;
     l.size = l.ded + n;
     return l;
@@ -129,6 +129,7 @@ static void observe_offer(const struct bi_jinx_state *st, int seat,
     put_seat(out + l->bi, st->bi_seat, seat, n);
     put_seat(out + l->jinx, st->jinx_seat, seat, n);
     out[l->offer + 2] = (float)st->offers / st->cfg.offers;
+    out[l->offer + 3] = st->offer_open;
     if (st->offer_by == BJ_NO_SEAT)
         return;
     put_seat(out + l->offer_by, st->offer_by, seat, n);
@@ -195,8 +196,9 @@ int bi_jinx__obs_layout(const struct game *g, struct obs_segment *out,
         {"bi", l.bi, n, "haggle: possessor of Bi, self first"},
         {"jinx", l.jinx, n, "haggle: possessor of Jinx, self first"},
         {"offer_by", l.offer_by, n, "haggle: seat of the standing proposal"},
-        {"offer", l.offer, 3,
-         "haggle: it sells (1) or buys (0), price / cap, proposals / most"},
+        {"offer", l.offer, 4,
+         "haggle: it sells (1) or buys (0), price / cap, proposals / most, "
+         "tens still to name (1)"},
         {"ret", l.ret, n, "RET total v as v / (v + 1000), self first"},
         {"ded", l.ded, n, "DED total v as v / (v + 1000), self first"},
     };
@@ -210,7 +212,7 @@ int bi_jinx__action_name(const struct game *g, const void *vst, int a,
 {
     (void)g;
     const struct bi_jinx_state *st = bj_cst(vst);
-    int np = st->cfg.nprices;
+    int nh = st->cfg.nhundreds;
     if (a < A_PLAY)
         return snprintf(buf, len, "discard %s", face_names[a]);
     if (a < A_REFUSE)
@@ -219,9 +221,11 @@ int bi_jinx__action_name(const struct game *g, const void *vst, int a,
         return snprintf(buf, len, "refuse");
     if (a == A_ACCEPT)
         return snprintf(buf, len, "accept");
+    if (a < A_BUY)
+        return snprintf(buf, len, "+%d", (a - A_TENS) * BJ_STEP);
     a -= A_BUY;
-    return snprintf(buf, len, "%s %d", a < np ? "buy" : "sell",
-                    (a % np) * BJ_STEP);
+    return snprintf(buf, len, "%s %d+", a < nh ? "buy" : "sell",
+                    (a % nh) * BJ_HUNDRED);
 }
 
 /* Packs h as face names in id order. */
@@ -257,10 +261,14 @@ static void pack_haggle(const struct bi_jinx_state *st, msgpack_packer *pk)
         msgpack_pack_nil(pk);
         return;
     }
-    msgpack_pack_array(pk, 3);
+    msgpack_pack_array(pk, 4);
     msgpack_pack_int(pk, st->offer_by);
     view_pack_str(pk, st->offer_sell ? "sell" : "buy");
     msgpack_pack_int(pk, st->offer_price);
+    if (st->offer_open)
+        msgpack_pack_false(pk);
+    else
+        msgpack_pack_true(pk);
 }
 
 /* Per seat, the ledger lines so far as [ret, ded, raw points, case]. */

@@ -215,7 +215,11 @@ static void sample_game(struct tb *t, const char *spec)
      * "to the points he retained is added the points he paid"; the
      * sample's 2,014 | 2,014 nets to zero as well). */
     play_hand(t, tricks5);
-    steps_act(&t->g, &t->st, JANE, "sell 1050");
+    steps_act(&t->g, &t->st, JANE, "sell 1000+");
+    steps_act(&t->g, &t->st, JANE, "+50");
+    steps_view_is(&t->g, &t->st, ANN, "haggle",
+                  "{\"bi\"=>1, \"jinx\"=>2, \"proposals\"=>1, "
+                  "\"offer\"=>[1, \"sell\", 1050, true]}");
     steps_act(&t->g, &t->st, JACK_SEAT, "accept");
     line_is(t, 4, ANN, 71, 71, 0, C_PLAIN);
     line_is(t, 4, JACK_SEAT, 14, 1064, 1064, C_BOUGHT);
@@ -447,26 +451,30 @@ static bool reach_haggle(struct tb *t, const char *spec, uint64_t *seed)
     return false;
 }
 
-/* G8: the Bi possessor speaks first (refuse, buy or sell at 0..cap in
- * tens); answers alternate; after `proposals` proposals only accept and
- * refuse remain. The other hands and the Inn stay hidden meanwhile. */
+/* G8: the Bi possessor speaks first (refuse, or a proposal to buy or sell
+ * at 0..cap in tens, named in two steps: the hundreds, then the tens);
+ * answers alternate; after `proposals` proposals only accept and refuse
+ * remain. The Inn stays hidden meanwhile from all but its heir. */
 static void test_haggle(void **state)
 {
     (void)state;
     struct tb t;
     uint64_t seed = 1;
-    int a[2 * 4];
-    assert_true(reach_haggle(&t, "bi_jinx(price_cap=20,proposals=2)", &seed));
+    int a[10];
+    assert_true(reach_haggle(&t, "bi_jinx(price_cap=120,proposals=2)", &seed));
     int bi = t.st.bi_seat, jinx = t.st.jinx_seat;
     assert_false(bi_jinx__partners(&t.st, bi, jinx));
     assert_true(hand_has(bi_jinx__retained(&t.st, bi), BJ_BI));
     assert_int_equal(game_current_seat(&t.g, &t.st), bi);
+    steps_legal_is(&t.g, &t.st, "refuse, buy 0+, buy 100+, sell 0+, sell 100+");
+    steps_act(&t.g, &t.st, bi, "buy 100+");
+    /* The tens stop at the cap: 100 .. 120. */
+    steps_legal_is(&t.g, &t.st, "+0, +10, +20");
+    steps_act(&t.g, &t.st, bi, "+20");
     steps_legal_is(&t.g, &t.st,
-                   "refuse, buy 0, buy 10, buy 20, sell 0, sell 10, sell 20");
-    steps_act(&t.g, &t.st, bi, "buy 20");
-    steps_legal_is(&t.g, &t.st, "refuse, accept, buy 0, buy 10, buy 20, "
-                                "sell 0, sell 10, sell 20");
-    steps_act(&t.g, &t.st, jinx, "sell 10");
+                   "refuse, accept, buy 0+, buy 100+, sell 0+, sell 100+");
+    steps_act(&t.g, &t.st, jinx, "sell 0+");
+    steps_act(&t.g, &t.st, jinx, "+90");
     assert_int_equal(t.g.def->legal(&t.g, &t.st, bi, a), 2);
     steps_legal_is(&t.g, &t.st, "refuse, accept");
     for (int s = 0; s < 4; s++)
@@ -476,7 +484,7 @@ static void test_haggle(void **state)
     steps_act(&t.g, &t.st, bi, "accept");
     /* Jinx's possessor sold: his line shows the price on the DED side. */
     assert_int_equal(t.st.led[hand_no][jinx].kind, C_SOLD);
-    assert_int_equal(t.st.led[hand_no][jinx].ded, 10);
+    assert_int_equal(t.st.led[hand_no][jinx].ded, 90);
     assert_int_equal(t.st.led[hand_no][bi].kind, C_BOUGHT);
     assert_int_equal(t.st.led[hand_no][bi].ret, t.st.led[hand_no][bi].ded);
 }
