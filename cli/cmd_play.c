@@ -248,7 +248,9 @@ static int start(struct play *p, const struct play_opts *o)
 {
     uint8_t deck[256];
     char err[1024];
-    int ndeck = 0, max = p->g.def->cards->ncards;
+    const struct card_codec *cc = p->g.def->cards;
+    /* A pack may hold several copies of an id (Ninety-Nine, Bi-Jinx). */
+    int ndeck = 0, max = cc->ncards * (cc->max_copies > 1 ? cc->max_copies : 1);
     if (o->deck) {
         ndeck = game_deck_parse(&p->g, o->deck, deck, max < 256 ? max : 256,
                                 err, sizeof err);
