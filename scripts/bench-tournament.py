@@ -40,7 +40,7 @@ def bench(binary, game, seconds, jobs):
         out, _ = p.communicate()
         if p.returncode:
             raise SystemExit(f"parlor bench {game} failed")
-        total += json.loads(out)["deals_per_sec"]
+        total += json.loads(out)["episodes_per_sec"]
     return total
 
 

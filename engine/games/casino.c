@@ -565,6 +565,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->over ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct casino_state *st = vst;
+    return st->rounds + (!st->over);
+}
+
 /* Trails, then each block's stable ids, then the overflow ids: the ids
  * ascend because every block id lies below CASINO_STABLE. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
@@ -1065,4 +1073,5 @@ const struct game_def casino_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

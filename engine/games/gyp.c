@@ -179,6 +179,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->over ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct gyp_state *st = vst;
+    return st->deals + (!st->over);
+}
+
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct gyp_state *st = vst;
@@ -462,4 +470,5 @@ const struct game_def gyp_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };
