@@ -485,6 +485,53 @@ static int print_json(const struct bench *b, const struct bench_result *r)
                   "baseline_ns", cli_json_real(r->base_ns)));
 }
 
+/* One row of the "all" table; the header first when head is set. */
+static int print_row(const struct bench *b, const struct bench_result *r,
+                     bool head)
+{
+    double s = r->secs, base = r->base_ns;
+    double per = s * 1e9 / (double)r->decisions;
+    if (head)
+        printf("%-20s %8s %6s %8s %6s %8s %6s %7s %6s %10s  %s\n", "game",
+               "ns/dec", "x", "env_step", "/dec", "view ns", "x",
+               "obs ns", "x", "deals/s", "bench hash");
+    printf("%-20s %8.1f %6.3f %8.1f %6.2f %8.1f %6.2f %7.1f %6.3f %10.0f  "
+           "%016llx\n",
+           b->g.spec, per, per / base, r->env_ns, r->env_ns / per,
+           r->view_ns, r->view_ns / base, r->obs_ns, r->obs_ns / base,
+           (double)r->deals / s, (unsigned long long)r->hash);
+    return fflush(stdout), CLI_OK;
+}
+
+/* Benchmarks one game spec; row >= 0 prints it as table row number row. */
+static int bench_one(const char *spec, double secs, bool json, int row)
+{
+    struct bench b;
+    struct bench_result r = {0};
+    memset(&b, 0, sizeof b);
+    int rc = cli_make_game("bench", spec, &b.g);
+    if (rc)
+        return rc;
+    b.def = b.g.def;
+    b.size = b.def->state_size;
+    b.st = mem_alloc(b.size);
+    b.buf = mem_alloc(sizeof(int) * (size_t)b.g.dims.max_legal);
+    b.samples = mem_alloc(SAMPLES * b.size);
+    b.work = mem_alloc(SAMPLES * b.size);
+    b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
+    rc = run(&b, secs, &r);
+    if (!rc)
+        rc = json ? print_json(&b, &r)
+             : row >= 0 ? print_row(&b, &r, row == 0)
+                        : print_text(&b, &r);
+    mem_free(b.obs);
+    mem_free(b.work);
+    mem_free(b.samples);
+    mem_free(b.buf);
+    mem_free(b.st);
+    return rc;
+}
+
 /* ---- API --------------------------------------------------------------- */
 
 /* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
@@ -524,29 +571,12 @@ int cmd_bench(int argc, char **argv)
     const char *spec = NULL;
     double secs = 3;
     bool json = false;
-    struct bench b;
-    struct bench_result r = {0};
     int rc = parse_args(argc, argv, &spec, &secs, &json);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    memset(&b, 0, sizeof b);
-    rc = cli_make_game("bench", spec, &b.g);
-    if (rc)
-        return rc;
-    b.def = b.g.def;
-    b.size = b.def->state_size;
-    b.st = mem_alloc(b.size);
-    b.buf = mem_alloc(sizeof(int) * (size_t)b.g.dims.max_legal);
-    b.samples = mem_alloc(SAMPLES * b.size);
-    b.work = mem_alloc(SAMPLES * b.size);
-    b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
-    rc = run(&b, secs, &r);
-    if (!rc)
-        rc = json ? print_json(&b, &r) : print_text(&b, &r);
-    mem_free(b.obs);
-    mem_free(b.work);
-    mem_free(b.samples);
-    mem_free(b.buf);
-    mem_free(b.st);
+    if (strcmp(spec, "all"))
+        return bench_one(spec, secs, json, -1);
+    for (int i = 0; i < game_registry_count && !rc; i++)
+        rc = bench_one(game_registry[i]->name, secs, json, i);
     return rc;
 }
