@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "view.h"
 
 /* Upper and lower numbers of ids 0..70 (Trixie, 71, has none): the
  * triangle 0-0 .. 10-10, then 11-9, 12-8, 13-12, 14-11, 15-15. Tables,
@@ -32,9 +33,9 @@ static const char *const suit_names[TRIX_SUITS] = {
     "Twelves", "Thirteens", "Fourteens", "Fifteens",
 };
 
-int trix_card(int upper, int lower)
+int trix__card_high(int upper, int lower)
 {
-    for (int c = 0; c < TRIX_TRIXIE; c++)
+    for (int c = TRIX_TRIANGLE; c < TRIX_TRIXIE; c++)
         if (upper_of[c] == upper && lower_of[c] == lower)
             return c;
     return -1;
@@ -141,8 +142,8 @@ int trix_set_winner(const uint8_t *cards, int n)
 int trix_card_name(int c, char *buf, size_t len)
 {
     if (c == TRIX_TRIXIE)
-        return snprintf(buf, len, "Trixie");
-    return snprintf(buf, len, "%d-%d", trix_upper(c), trix_lower(c));
+        return text_fmt(buf, len, "Trixie");
+    return text_fmt(buf, len, "%d-%d", trix_upper(c), trix_lower(c));
 }
 
 /* Reads a decimal number of one or two digits at *s; -1 if none. */

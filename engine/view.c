@@ -5,16 +5,36 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The standard cards' names in id order (suit-major, ace first), fixed
+ * at compile time so that packing a card is one copy. */
+#define SUIT_NAMES(s)                                                          \
+    "A" s, "2" s, "3" s, "4" s, "5" s, "6" s, "7" s, "8" s, "9" s, "10" s,    \
+        "J" s, "Q" s, "K" s
+static const char card_text[CARDS_IN_PACK][8] = {
+    SUIT_NAMES("♣"), SUIT_NAMES("♦"), SUIT_NAMES("♥"), SUIT_NAMES("♠")};
+
+void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+{
+    /* A short string goes out in one write (fixstr header and body)
+     * rather than the packer's two. */
+    char tmp[32];
+    if (n >= sizeof tmp) {
+        msgpack_pack_str_with_body(pk, s, n);
+        return;
+    }
+    tmp[0] = (char)(0xa0 | n);
+    memcpy(tmp + 1, s, n);
+    pk->callback(pk->data, tmp, n + 1);
+}
+
 void view_pack_str(msgpack_packer *pk, const char *s)
 {
-    msgpack_pack_str_with_body(pk, s, strlen(s));
+    view_pack_strn(pk, s, strlen(s));
 }
 
 void view_pack_card(msgpack_packer *pk, int c)
 {
-    char buf[8];
-    int len = card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+    view_pack_strn(pk, card_text[c], card_rank(c) == 10 ? 5 : 4);
 }
 
 void view_pack_hand(msgpack_packer *pk, hand_t h)
@@ -45,6 +65,59 @@ int obs_layout_copy(struct obs_segment *out, int max,
     int k = n < max ? n : max;
     memcpy(out, seg, sizeof *seg * (size_t)(k > 0 ? k : 0));
     return k > 0 ? k : 0;
+}
+
+/* The writer of text_fmt: bytes land while room is left (one kept for
+ * the NUL); at counts every byte wanted. */
+struct text_out {
+    char *buf;  /* destination */
+    size_t len; /* its size */
+    size_t at;  /* bytes wanted so far */
+};
+
+static inline void put_c(struct text_out *o, char c)
+{
+    if (o->at + 1 < o->len)
+        o->buf[o->at] = c;
+    o->at++;
+}
+
+static void put_int(struct text_out *o, int v)
+{
+    char digits[12];
+    int i = (int)sizeof digits;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        digits[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        put_c(o, '-');
+    while (i < (int)sizeof digits)
+        put_c(o, digits[i++]);
+}
+
+int text_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    struct text_out o = {buf, len, 0};
+    va_start(ap, fmt);
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%' || !p[1]) {
+            put_c(&o, *p);
+        } else if (*++p == 'd') {
+            put_int(&o, va_arg(ap, int));
+        } else if (*p == 's') {
+            for (const char *s = va_arg(ap, const char *); *s; s++)
+                put_c(&o, *s);
+        } else {
+            put_c(&o, *p); /* "%%" */
+        }
+    }
+    va_end(ap);
+    if (len)
+        buf[o.at < len ? o.at : len - 1] = '\0';
+    return (int)o.at;
 }
 
 void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)

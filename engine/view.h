@@ -14,6 +14,9 @@
 /* Packs a NUL-terminated string. */
 void view_pack_str(msgpack_packer *pk, const char *s);
 
+/* Packs the n bytes at s as a string. */
+void view_pack_strn(msgpack_packer *pk, const char *s, size_t n);
+
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);
 
@@ -26,6 +29,15 @@ void view_pack_seat(msgpack_packer *pk, int seat);
 
 /* Packs n small unsigned numbers as an array of ints. */
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
+
+/* Writes fmt into buf (len bytes) like snprintf, but knows only %s, %d
+ * and %%, and so costs a fraction of it: action names and views are built
+ * at every step a client asks for a view, where snprintf's machinery
+ * (locale, streams, the full grammar) cost more than the rest of the view.
+ * Truncates safely, keeps buf NUL-terminated (len > 0) and returns the
+ * full length wanted. Any other conversion is a bug in the caller. */
+int text_fmt(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Appends printf-style text to buf (len bytes) at *used, truncating
  * safely, and advances *used by the text's full length (so *used >= len

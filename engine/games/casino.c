@@ -800,10 +800,10 @@ static void history_name(const struct casino_state *st, int i, char *buf,
         return;
     card_name(card, c, sizeof c);
     if (kind)
-        snprintf(buf, len, "play %s build %d on %d items", c, kind + 1,
+        text_fmt(buf, len, "play %s build %d on %d items", c, kind + 1,
                  hand_count(items));
     else
-        snprintf(buf, len, "play %s capture %d items", c, hand_count(items));
+        text_fmt(buf, len, "play %s capture %d items", c, hand_count(items));
 }
 
 /* This round's plays as [seat, name]; seats follow the turn order. */
@@ -898,17 +898,17 @@ static int action_name(const struct game *g, const void *vst, int action,
     int card, kind, k;
     uint64_t items;
     if (!locate(g, st, action, &card, &kind, &k))
-        return snprintf(buf, len, "play overflow #%d", action - CASINO_STABLE);
+        return text_fmt(buf, len, "play overflow #%d", action - CASINO_STABLE);
     if (kind == CASINO_TRAIL)
         return casino__name(card, CASINO_TRAIL, 0, buf, len);
     if (block_items(g, st, card, kind, k, &items) &&
         casino__name(card, kind, items, name, sizeof name) < (int)sizeof name)
-        return snprintf(buf, len, "%s", name);
+        return text_fmt(buf, len, "%s", name);
     /* No such option here, or a name too long: the id's generic name. */
     card_name(card, c, sizeof c);
     if (kind)
-        snprintf(what, sizeof what, " build %d", kind + 1);
-    return snprintf(buf, len, "play %s%s #%d", c, what, k);
+        text_fmt(what, sizeof what, " build %d", kind + 1);
+    return text_fmt(buf, len, "play %s%s #%d", c, what, k);
 }
 
 /* ==== API: determinization ============================================= */

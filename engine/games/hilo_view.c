@@ -122,9 +122,9 @@ int hilo__action_name(const struct game *g, const void *vst, int a, char *buf,
     char c[TRIX_NAME_MAX];
     if (a < HILO_A_STAND) {
         ft_card_name(a, c, sizeof c);
-        return snprintf(buf, len, "play %s", c);
+        return text_fmt(buf, len, "play %s", c);
     }
-    return snprintf(buf, len, "%s", names[a - HILO_A_STAND]);
+    return text_fmt(buf, len, "%s", names[a - HILO_A_STAND]);
 }
 
 static void pack_table(const struct hilo_state *st, msgpack_packer *pk)

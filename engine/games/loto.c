@@ -682,13 +682,13 @@ static void pack_history(const struct game *g, const struct loto_state *st,
     for (int i = 0; i < takes; i++) {
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, i);
-        snprintf(buf, sizeof buf, "take %d", st->ncards[i]);
+        text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
         view_pack_str(pk, buf);
     }
     for (int i = 0; i < st->ndrawn; i++) {
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, who);
-        snprintf(buf, sizeof buf, "call %d", st->bag[i] + 1);
+        text_fmt(buf, sizeof buf, "call %d", st->bag[i] + 1);
         view_pack_str(pk, buf);
     }
 }
@@ -726,8 +726,8 @@ static int loto_action_name(const struct game *g, const void *vst, int action,
     (void)g;
     (void)vst;
     if (action == A_CALL)
-        return snprintf(buf, len, "call");
-    return snprintf(buf, len, "take %d", take_count[action]);
+        return text_fmt(buf, len, "call");
+    return text_fmt(buf, len, "take %d", take_count[action]);
 }
 
 static void loto_determinize(const struct game *g, void *vst, int seat,
@@ -802,8 +802,8 @@ static int loto_describe(const struct game *g, const void *vst, int seat,
 static int item_name(int id, char *buf, size_t len)
 {
     if (id < CARDS)
-        return snprintf(buf, len, "card%d", id + 1);
-    return snprintf(buf, len, "%d", id - CARDS + 1);
+        return text_fmt(buf, len, "card%d", id + 1);
+    return text_fmt(buf, len, "%d", id - CARDS + 1);
 }
 
 /* Reads a decimal number of at most two digits at s. */

@@ -115,10 +115,10 @@ int my_bird_sings__action_name(const struct game *g, const void *vst,
     char c[8];
     if (action < MBS_A_NO_EXCHANGE) {
         card_name(action % MBS_A_EXCHANGE, c, sizeof c);
-        return snprintf(buf, len, "%s %s",
+        return text_fmt(buf, len, "%s %s",
                         action < MBS_A_EXCHANGE ? "throw" : "exchange", c);
     }
-    return snprintf(buf, len, "%s",
+    return text_fmt(buf, len, "%s",
                     action == MBS_A_NO_EXCHANGE ? "no exchange"
                     : action == MBS_A_DRAW      ? "draw"
                                                 : "sing");
@@ -135,10 +135,10 @@ static void entry_name(const struct game *g, const struct mbs_hist_entry *e,
     int other = thrown ? mbs_next(g, e->seat) : mbs_prev(g, e->seat);
     bool knows = seat == e->seat || seat == other;
     if (thrown && !knows) {
-        snprintf(buf, len, "throw");
+        text_fmt(buf, len, "throw");
     } else if (drawn && knows) {
         card_name(e->card, c, sizeof c);
-        snprintf(buf, len, "draw %s", c);
+        text_fmt(buf, len, "draw %s", c);
     } else {
         my_bird_sings__action_name(g, NULL, a, buf, len);
     }

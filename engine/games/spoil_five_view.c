@@ -287,9 +287,9 @@ int spoil_five__action_name(const struct game *g, const void *vst, int a,
     char c[8];
     if (a < A_DECLINE) {
         card_name(a % CARDS_IN_PACK, c, sizeof c);
-        return snprintf(buf, len, "%s %s", a < A_ROB ? "play" : "rob", c);
+        return text_fmt(buf, len, "%s %s", a < A_ROB ? "play" : "rob", c);
     }
-    return snprintf(buf, len, "%s", names[a - A_DECLINE]);
+    return text_fmt(buf, len, "%s", names[a - A_DECLINE]);
 }
 
 /* This deal's actions as [seat, name]; another's rob hides its card. */
@@ -304,7 +304,7 @@ static void pack_history(const struct game *g,
         msgpack_pack_array(pk, 2);
         msgpack_pack_int(pk, s);
         if (a >= A_ROB && a < A_DECLINE && s != seat)
-            snprintf(name, sizeof name, "rob");
+            text_fmt(name, sizeof name, "rob");
         else
             spoil_five__action_name(g, st, a, name, sizeof name);
         view_pack_str(pk, name);

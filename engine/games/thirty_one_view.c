@@ -146,13 +146,13 @@ static int hist_name(int code, char *buf, size_t len)
     char c[8];
     if (code >= T31_H_TAKE) {
         card_name(code - T31_H_TAKE, c, sizeof c);
-        return snprintf(buf, len, "take %s", c);
+        return text_fmt(buf, len, "take %s", c);
     }
     if (code >= T31_DISCARD) {
         card_name(code - T31_DISCARD, c, sizeof c);
-        return snprintf(buf, len, "discard %s", c);
+        return text_fmt(buf, len, "discard %s", c);
     }
-    return snprintf(buf, len, "%s", code == T31_DRAW ? "draw" : "knock");
+    return text_fmt(buf, len, "%s", code == T31_DRAW ? "draw" : "knock");
 }
 
 /* This round's actions as [seat, name]; seats follow the turn order. */
@@ -266,7 +266,7 @@ int thirty_one__action_name(const struct game *g, const void *vst, int action,
     if (action == T31_TAKE && st->phase == T31_PH_DRAW && st->npile)
         return hist_name(T31_H_TAKE + st->pile[st->npile - 1], buf, len);
     if (action == T31_TAKE)
-        return snprintf(buf, len, "take");
+        return text_fmt(buf, len, "take");
     return hist_name(action, buf, len);
 }
 
