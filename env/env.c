@@ -35,6 +35,7 @@ struct env {
     enum env_phase phase;            /* where the episode stands */
     uint32_t to_move;                /* seats to act at this timestep */
     uint32_t last_actors;            /* seats that acted in the last move */
+    uint32_t rows_set;               /* seats whose legal row may be set */
     int seat;                        /* observing seat of the timestep */
     int steps;                       /* env steps this episode */
     bool terminated, truncated;      /* end flags of the timestep */
@@ -295,9 +296,14 @@ static void settle(env_t *e)
         e->seat = __builtin_ctz(m);
     else
         e->seat = e->last_actors ? __builtin_ctz(e->last_actors) : 0;
-    memset(e->legal, 0, legal_bytes(&e->shape));
     if (is_single(e))
         m &= 1u << e->shape.learner;
+    /* Rows about to be filled are cleared by game_legal_mask; only the
+     * other rows set last time need zeroing (Casino's rows are 7 KB). */
+    for (uint32_t r = e->rows_set & ~m; r; r &= r - 1)
+        memset(legal_row(e, __builtin_ctz(r)), 0,
+               (size_t)e->shape.mask_words * 8);
+    e->rows_set = m;
     for (; m; m &= m - 1)
         game_legal_mask(g, e->state, __builtin_ctz(m),
                         legal_row(e, __builtin_ctz(m)));
