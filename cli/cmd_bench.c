@@ -256,9 +256,10 @@ static int env_random_step(env_t *e, struct env_timestep *ts, struct rng *r,
 }
 
 /* Random episodes through a multi-agent env for secs seconds: the
- * in-process env_step a user calls. Returns ns per decision, or a
- * negative number when a step failed. */
-static double time_env(const struct bench *b, double secs)
+ * in-process env_step a user calls. Adds the decisions taken and the
+ * seconds spent to *n and *spent; returns 0 or -1 when a step failed. */
+static int time_env(const struct bench *b, double secs, uint64_t *n,
+                    double *spent)
 {
     char err[256];
     struct env_timestep ts;
@@ -268,14 +269,16 @@ static double time_env(const struct bench *b, double secs)
     env_t *e = env_new_game(&b->g, NULL, err, sizeof err);
     if (!e)
         return -1;
-    rng_seed(&r, 4);
+    rng_seed(&r, 4 + *n);
     double t0 = now(), t = t0;
     for (uint64_t seed = 1; t - t0 < secs; seed++) {
         if (env_reset(e, seed, &ts))
             break;
         while (!ts.terminated) {
-            if (env_random_step(e, &ts, &r, &d))
-                return env_destroy(&e), -1;
+            if (env_random_step(e, &ts, &r, &d)) {
+                env_destroy(&e);
+                return -1;
+            }
             decisions += (uint64_t)d;
             check -= d;
         }
@@ -285,7 +288,9 @@ static double time_env(const struct bench *b, double secs)
         }
     }
     env_destroy(&e);
-    return decisions ? (t - t0) * 1e9 / (double)decisions : -1;
+    *n += decisions;
+    *spent += t - t0;
+    return decisions ? 0 : -1;
 }
 
 /* ---- the per-op timings ------------------------------------------------ */
@@ -389,14 +394,21 @@ static int run(struct bench *b, double secs, struct bench_result *r)
                         "%s: a random episode went wrong (no legal "
                         "action, or longer than max_length)",
                         b->g.spec);
+    /* Like the baseline, the env runs in two halves around the playouts,
+     * so that a change of load hits both sides of their ratio alike. */
+    uint64_t env_n = 0;
+    double env_s = 0, env_secs = fmax(secs / 8, 0.01);
     rng_seed(&b->rng, 2);
     r->base_ns = time_baseline(budget / 2);
-    if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm) ||
-        playouts(b, secs, r))
+    if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm))
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
-    r->env_ns = time_env(b, fmax(secs / 4, 0.02));
-    if (r->env_ns < 0)
+    if (time_env(b, env_secs, &env_n, &env_s))
         return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
+    if (playouts(b, secs, r))
+        return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
+    if (time_env(b, env_secs, &env_n, &env_s))
+        return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
+    r->env_ns = env_s * 1e9 / (double)env_n;
     r->obs_ns = time_obs(b, budget);
     r->view_ns = time_view(b, budget, &r->view_bytes);
     r->clone_ns = time_clone(b, budget);

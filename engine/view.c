@@ -5,13 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The standard cards' names in id order (suit-major, ace first), fixed
- * at compile time so that packing a card is one copy. */
-#define SUIT_NAMES(s)                                                          \
-    "A" s, "2" s, "3" s, "4" s, "5" s, "6" s, "7" s, "8" s, "9" s, "10" s,    \
-        "J" s, "Q" s, "K" s
-static const char card_text[CARDS_IN_PACK][8] = {
-    SUIT_NAMES("♣"), SUIT_NAMES("♦"), SUIT_NAMES("♥"), SUIT_NAMES("♠")};
+/* The standard cards' names: packing a card is one copy. */
+static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
 void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
 {

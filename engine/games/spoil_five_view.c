@@ -281,15 +281,10 @@ int spoil_five__action_name(const struct game *g, const void *vst, int a,
 {
     (void)g;
     (void)vst;
-    static const char *const names[] = {"decline",     "ask five",    "no five",
-                                        "accept five", "refuse five", "jink",
-                                        "claim"};
-    char c[8];
-    if (a < A_DECLINE) {
-        card_name(a % CARDS_IN_PACK, c, sizeof c);
-        return text_fmt(buf, len, "%s %s", a < A_ROB ? "play" : "rob", c);
-    }
-    return text_fmt(buf, len, "%s", names[a - A_DECLINE]);
+    static const char *const names[] = {
+        VIEW_CARD_NAMES("play "), VIEW_CARD_NAMES("rob "), "decline",
+        "ask five", "no five", "accept five", "refuse five", "jink", "claim"};
+    return text_fmt(buf, len, "%s", names[a]);
 }
 
 /* This deal's actions as [seat, name]; another's rob hides its card. */
