@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h> /* after the headers it needs */
@@ -48,8 +49,13 @@ static void test_composition(void **state)
     assert_int_equal(trix_card(2, -1), -1);
     assert_int_equal(trix_card(7, 3), 31);  /* 28 cards below the Sevens */
     assert_int_equal(trix_card(13, 12), 68);
-    for (int c = 0; c < TRIX_TRIXIE; c++)
+    for (int c = 0; c < TRIX_TRIXIE; c++) {
+        char want[TRIX_NAME_MAX], got[TRIX_NAME_MAX];
         assert_int_equal(trix_card(trix_upper(c), trix_lower(c)), c);
+        snprintf(want, sizeof want, "%d-%d", trix_upper(c), trix_lower(c));
+        trix_card_name(c, got, sizeof got);
+        assert_string_equal(got, want); /* the name table and the numbers */
+    }
     for (int c = 0; c < TRIX_CARDS; c++) {
         char buf[TRIX_NAME_MAX];
         trix_card_name(c, buf, sizeof buf);
