@@ -66,22 +66,10 @@ static void die(const char *what, const char *why)
 static int pick(struct rng *r, const uint8_t *row, int mask_bytes)
 {
     uint64_t w[64];
-    int words = mask_bytes / 8 < 64 ? mask_bytes / 8 : 64, n = 0;
+    int words = mask_bytes / 8 < 64 ? mask_bytes / 8 : 64;
     memcpy(w, row, (size_t)words * 8);
-    for (int i = 0; i < words; i++)
-        n += __builtin_popcountll(w[i]);
-    int k = n ? (int)rng_below(r, (uint32_t)n) : 0;
-    for (int i = 0; i < words; i++) {
-        int c = __builtin_popcountll(w[i]);
-        if (k >= c) {
-            k -= c;
-            continue;
-        }
-        while (k--)
-            w[i] &= w[i] - 1;
-        return 64 * i + __builtin_ctzll(w[i]);
-    }
-    return 0;
+    int a = rng_pick_bit(r, w, words);
+    return a < 0 ? 0 : a;
 }
 
 /* ---- the raw ping-pong -------------------------------------------------- */

@@ -213,27 +213,6 @@ static int gather_samples(struct bench *b)
     return 0;
 }
 
-/* Picks uniformly among the actions set in a mask of words words. */
-static int pick_from_mask(struct rng *r, const uint64_t *mask, int words)
-{
-    int n = 0;
-    for (int w = 0; w < words; w++)
-        n += __builtin_popcountll(mask[w]);
-    int k = n ? (int)rng_below(r, (uint32_t)n) : 0;
-    for (int w = 0; w < words; w++) {
-        int c = __builtin_popcountll(mask[w]);
-        if (k >= c) {
-            k -= c;
-            continue;
-        }
-        uint64_t m = mask[w];
-        for (; k > 0; k--)
-            m &= m - 1;
-        return w * 64 + __builtin_ctzll(m);
-    }
-    return -1;
-}
-
 /* One env step for the seats to act in ts, choosing from its masks. */
 static int env_random_step(env_t *e, struct env_timestep *ts, struct rng *r,
                            int *decisions)
@@ -242,13 +221,13 @@ static int env_random_step(env_t *e, struct env_timestep *ts, struct rng *r,
     uint32_t m = ts->to_move;
     if (!(m & (m - 1))) {
         *decisions = 1;
-        return env_step(e, pick_from_mask(r, ts->legal, sh->mask_words), ts);
+        return env_step(e, rng_pick_bit(r, ts->legal, sh->mask_words), ts);
     }
     int joint[GAME_MAX_PLAYERS] = {0};
     *decisions = __builtin_popcount(m);
     for (; m; m &= m - 1) {
         int s = __builtin_ctz(m);
-        joint[s] = pick_from_mask(
+        joint[s] = rng_pick_bit(
             r, ts->legal_all + (size_t)s * (size_t)sh->mask_words,
             sh->mask_words);
     }
