@@ -49,9 +49,22 @@ void view_pack_seat(msgpack_packer *pk, int seat)
 
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+    /* Up to 15 numbers below 128 (the usual case) are a fixarray of
+     * positive fixints, exactly what the packer writes for them, sent in
+     * one write instead of n + 1. */
+    uint8_t tmp[16];
+    int small = n < 16;
+    for (int i = 0; i < n && small; i++)
+        small = v[i] < 128;
+    if (!small) {
+        msgpack_pack_array(pk, (size_t)n);
+        for (int i = 0; i < n; i++)
+            msgpack_pack_int(pk, v[i]);
+        return;
+    }
+    tmp[0] = (uint8_t)(0x90 | n);
+    memcpy(tmp + 1, v, (size_t)n);
+    pk->callback(pk->data, (const char *)tmp, (size_t)n + 1);
 }
 
 int obs_layout_copy(struct obs_segment *out, int max,

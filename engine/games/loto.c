@@ -632,11 +632,8 @@ static void pack_card(msgpack_packer *pk, int card)
     msgpack_pack_int(pk, card + 1);
     view_pack_str(pk, "rows");
     msgpack_pack_array(pk, ROWS);
-    for (int r = 0; r < ROWS; r++) {
-        msgpack_pack_array(pk, ROW_LEN);
-        for (int i = 0; i < ROW_LEN; i++)
-            msgpack_pack_int(pk, loto_cards[card][r][i]);
-    }
+    for (int r = 0; r < ROWS; r++)
+        view_pack_u8s(pk, loto_cards[card][r], ROW_LEN);
 }
 
 static void pack_cards(const struct game *g, const struct loto_state *st,
