@@ -70,9 +70,7 @@ void trick_pack_history(const struct game *g, const void *st,
     msgpack_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
         g->def->action_name(g, st, hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, hist[i][0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, hist[i][0], name);
     }
 }
 

@@ -27,6 +27,25 @@ void view_pack_str(msgpack_packer *pk, const char *s)
     view_pack_strn(pk, s, strlen(s));
 }
 
+void view_pack_entry(msgpack_packer *pk, int seat, const char *name)
+{
+    /* Histories are mostly these pairs: a fixarray of 2, a positive
+     * fixint and a fixstr (the packer's own encodings) in one write. */
+    char tmp[3 + 31];
+    size_t n = strlen(name);
+    if (seat < 0 || seat > 127 || n > 31) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, seat);
+        view_pack_strn(pk, name, n);
+        return;
+    }
+    tmp[0] = (char)0x92;
+    tmp[1] = (char)seat;
+    tmp[2] = (char)(0xa0 | n);
+    memcpy(tmp + 3, name, n);
+    pk->callback(pk->data, tmp, n + 3);
+}
+
 void view_pack_card(msgpack_packer *pk, int c)
 {
     view_pack_strn(pk, card_text[c], card_rank(c) == 10 ? 5 : 4);

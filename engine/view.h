@@ -27,6 +27,9 @@ void view_pack_str(msgpack_packer *pk, const char *s);
 /* Packs the n bytes at s as a string. */
 void view_pack_strn(msgpack_packer *pk, const char *s, size_t n);
 
+/* Packs a history entry, the pair [seat, name] (one write when short). */
+void view_pack_entry(msgpack_packer *pk, int seat, const char *name);
+
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);
 

@@ -813,10 +813,8 @@ static void pack_history(const struct game *g, const struct casino_state *st,
     char name[GAME_NAME_MAX];
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->dealer + 1 + i) % nplayers(g));
         history_name(st, i, name, sizeof name);
-        pack_str(pk, name);
+        view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
     }
 }
 

@@ -307,9 +307,7 @@ static void pack_history(const struct dice_state *s, msgpack_packer *pk)
     for (int j = s->turns - k; j < s->turns; j++) {
         const struct dice_roll *h = &s->hist[j % DICE_HIST];
         roll_text(h, buf, sizeof buf);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, h->seat);
-        view_pack_str(pk, buf);
+        view_pack_entry(pk, h->seat, buf);
     }
 }
 

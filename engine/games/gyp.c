@@ -360,9 +360,7 @@ static int view(const struct game *g, const void *vst, int seat,
     for (int i = 0; i < st->nhist; i++) {
         char name[GAME_NAME_MAX];
         action_name(g, st, st->hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, st->hist[i][0], name);
     }
     return 0;
 }

@@ -677,16 +677,12 @@ static void pack_history(const struct game *g, const struct loto_state *st,
                   : caller(g, st);
     msgpack_pack_array(pk, (size_t)(takes + st->ndrawn));
     for (int i = 0; i < takes; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, i);
         text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
-        view_pack_str(pk, buf);
+        view_pack_entry(pk, i, buf);
     }
     for (int i = 0; i < st->ndrawn; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, who);
         text_fmt(buf, sizeof buf, "call %d", st->bag[i] + 1);
-        view_pack_str(pk, buf);
+        view_pack_entry(pk, who, buf);
     }
 }
 

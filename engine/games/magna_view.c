@@ -158,14 +158,12 @@ static void pack_history(const struct game *g, const struct magna_state *st,
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
         if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
             magna_discards_hidden(st))
             text_fmt(name, sizeof name, "discard");
         else
             magna__action_name(g, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, s, name);
     }
 }
 

@@ -153,9 +153,7 @@ static void pack_history(const struct game *g, const struct mbs_state *st,
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const struct mbs_hist_entry *e = &st->hist[i % MBS_HIST];
         entry_name(g, e, seat, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e->seat);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e->seat, name);
     }
 }
 

@@ -592,10 +592,8 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
     msgpack_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
         name_action(e[1], e[2], name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

@@ -466,10 +466,8 @@ static void pack_history(const struct game *g, const struct nn_state *st,
     msgpack_pack_array(pk, k);
     for (uint32_t i = st->hand_plays - k; i < st->hand_plays; i++) {
         const uint8_t *e = st->hist[i % NN_HIST];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
         nn_action_name(g, st, e[1], name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

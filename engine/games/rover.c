@@ -396,9 +396,7 @@ static void pack_event(msgpack_packer *pk, const struct event *e, int seat)
         text_fmt(name, sizeof name, "draw %s from %d", card, e->victim);
     else
         text_fmt(name, sizeof name, "draw from %d", e->victim);
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, e->seat);
-    view_pack_str(pk, name);
+    view_pack_entry(pk, e->seat, name);
 }
 
 static int view(const struct game *g, const void *vst, int seat,

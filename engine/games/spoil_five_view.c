@@ -296,13 +296,11 @@ static void pack_history(const struct game *g,
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
         if (a >= A_ROB && a < A_DECLINE && s != seat)
             text_fmt(name, sizeof name, "rob");
         else
             spoil_five__action_name(g, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, s, name);
     }
 }
 

@@ -164,10 +164,8 @@ static void pack_history(const struct game *g,
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int code = st->hist[i];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, seat);
         hist_name(code, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, seat, name);
         if (code == T31_KNOCK || (code >= T31_DISCARD && code < T31_H_TAKE))
             seat = thirty_one__next_live(st, seat, g->dims.players);
     }

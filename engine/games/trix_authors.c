@@ -443,9 +443,7 @@ static void pack_history(const struct authors_state *st, msgpack_packer *pk)
         char name[GAME_NAME_MAX];
         const uint8_t *e = st->hist[i % HIST];
         event_name(e, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

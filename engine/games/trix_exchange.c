@@ -576,9 +576,7 @@ static void pack_event(msgpack_packer *pk, const struct event *e)
         text_fmt(name, sizeof name, "give 1 to %d", e->other);
     else
         text_fmt(name, sizeof name, "bankrupt by %d", e->other);
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, e->seat);
-    view_pack_str(pk, name);
+    view_pack_entry(pk, e->seat, name);
 }
 
 static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)

@@ -119,14 +119,12 @@ static void pack_history(const struct tf_state *st, msgpack_packer *pk)
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
         if (a >= A_DISCARD)
             text_fmt(name, sizeof name, "draws %d",
                      __builtin_popcount((unsigned)(a - A_DISCARD)));
         else
             trix_football__action_name(NULL, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, st->hist[i][0], name);
     }
 }
 
