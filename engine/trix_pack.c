@@ -152,6 +152,11 @@ static const char *const card_names[TRIX_CARDS] = {
     "10-9", "10-10", "11-9", "12-8", "13-12", "14-11", "15-15", "Trixie",
 };
 
+const char *trix_card_text(int c)
+{
+    return card_names[c];
+}
+
 int trix_card_name(int c, char *buf, size_t len)
 {
     return text_fmt(buf, len, "%s", card_names[c]);

@@ -193,6 +193,9 @@ int trix_set_winner(const uint8_t *cards, int n);
 /* Writes "7-3" or "Trixie"; returns the length written. */
 int trix_card_name(int c, char *buf, size_t len);
 
+/* The name of card c (0..TRIX_CARDS-1) itself: static text. */
+const char *trix_card_text(int c);
+
 /* Parses a card at s ("7-3", "3-7", "trixie", "tx"), skipping leading
  * spaces; sets *end past it. Returns the id or ERR_SYNTAX. */
 int trix_card_parse(const char *s, const char **end);

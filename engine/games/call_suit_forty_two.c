@@ -318,9 +318,8 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     int c = a % A_CALL;
-    trix_card_name(c, card, sizeof card);
+    const char *card = trix_card_text(c);
     if (a < A_CALL)
         return text_fmt(buf, len, "play %s", card);
     return text_fmt(buf, len, "play %s call %d", card, trix_lower(c));

@@ -380,11 +380,8 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
-    if (a < NCARDS) {
-        trix_card_name(a, card, sizeof card);
-        return text_fmt(buf, len, "play %s", card);
-    }
+    if (a < NCARDS)
+        return text_fmt(buf, len, "play %s", trix_card_text(a));
     if (a < A_PASS)
         return text_fmt(buf, len, "bid %d", a - A_BID);
     if (a == A_PASS)

@@ -308,11 +308,9 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     if (a == GYP_PASS)
         return text_fmt(buf, len, "pass");
-    trix_card_name(a, card, sizeof card);
-    return text_fmt(buf, len, "play %s", card);
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 /* The table as [suit, lowest card name, highest card name] per open suit. */

@@ -366,11 +366,9 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     if (a == DRAW)
         return text_fmt(buf, len, "draw");
-    trix_card_name(a, card, sizeof card);
-    return text_fmt(buf, len, "play %s", card);
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 static void pack_cards(msgpack_packer *pk, const struct rover_state *st,

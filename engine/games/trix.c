@@ -300,9 +300,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
-    trix_card_name(a, card, sizeof card);
-    return text_fmt(buf, len, "play %s", card);
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
