@@ -267,9 +267,7 @@ int ft_card_name(int c, char *buf, size_t len)
 
 void ft_pack_card(msgpack_packer *pk, int c)
 {
-    char buf[TRIX_NAME_MAX];
-    int len = ft_card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+    view_pack_str(pk, trix_card_text(ft_trix_id(c)));
 }
 
 void ft_pack_hand(msgpack_packer *pk, hand_t h)

@@ -136,12 +136,10 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char c[TRIX_NAME_MAX];
-    if (a < MAGNA_A_PASS) {
-        ft_card_name(a % FT_CARDS, c, sizeof c);
+    if (a < MAGNA_A_PASS)
         return text_fmt(buf, len, "%s %s",
-                        a < MAGNA_A_DISCARD ? "play" : "discard", c);
-    }
+                        a < MAGNA_A_DISCARD ? "play" : "discard",
+                        trix_card_text(ft_trix_id(a % FT_CARDS)));
     if (a == MAGNA_A_PASS)
         return text_fmt(buf, len, "pass");
     if (a < MAGNA_A_NAME)
