@@ -366,8 +366,8 @@ int main(int argc, char **argv)
            "the medians of the per-round ratios\n",
            game, seconds, SLICE * 1000);
     printf("%-4s %-10s %8s %8s %12s %10s %10s %7s %8s %11s\n", "net", "mode",
-           "req B", "rep B", "steps/s", "trips/s", "raw/s", "vs raw",
-           "vs unb.", "srv us/step");
+           "req B", "rep B", "steps/s", "trips/s", "raw/s", "vs raw", "vs unb.",
+           "srv us/step");
     if (!only || !strcmp(only, "tcp"))
         report("tcp", game, seconds);
     if (!only || !strcmp(only, "ipc"))

@@ -227,9 +227,9 @@ static int env_random_step(env_t *e, struct env_timestep *ts, struct rng *r,
     *decisions = __builtin_popcount(m);
     for (; m; m &= m - 1) {
         int s = __builtin_ctz(m);
-        joint[s] = rng_pick_bit(
-            r, ts->legal_all + (size_t)s * (size_t)sh->mask_words,
-            sh->mask_words);
+        joint[s] =
+            rng_pick_bit(r, ts->legal_all + (size_t)s * (size_t)sh->mask_words,
+                         sh->mask_words);
     }
     return env_step_joint(e, joint, ts);
 }
@@ -453,27 +453,26 @@ static int print_json(const struct bench *b, const struct bench_result *r)
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->hash);
     return cli_json_emit(
         "bench",
-        json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
-                  "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:i, s:s, "
-                  "s:o}",
-                  "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
-                  (json_int_t)r->decisions, "steps", (json_int_t)r->steps,
-                  "episodes", (json_int_t)r->episodes, "deals",
-                  (json_int_t)r->deals, "decisions_per_sec",
-                  cli_json_real((double)r->decisions / s), "steps_per_sec",
-                  cli_json_real((double)r->steps / s), "episodes_per_sec",
-                  cli_json_real((double)r->episodes / s), "deals_per_sec",
-                  cli_json_real((double)r->deals / s), "ns_per_decision",
-                  cli_json_real(per), "env_step_ns", cli_json_real(r->env_ns),
-                  "env_step_ratio", cli_json_real(r->env_ns / per), "obs_ns",
-                  cli_json_real(r->obs_ns), "view_ns",
-                  cli_json_real(r->view_ns), "clone_ns",
-                  cli_json_real(r->clone_ns), "determinize_ns",
-                  cli_json_real(r->det_ns), "view_bytes",
-                  cli_json_real(r->view_bytes), "state_size",
-                  (json_int_t)b->size, "obs_size", b->g.dims.obs_size,
-                  "samples", b->nsamples, "actions_hash", hash,
-                  "baseline_ns", cli_json_real(r->base_ns)));
+        json_pack(
+            "{s:s, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
+            "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:i, s:s, "
+            "s:o}",
+            "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
+            (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "episodes",
+            (json_int_t)r->episodes, "deals", (json_int_t)r->deals,
+            "decisions_per_sec", cli_json_real((double)r->decisions / s),
+            "steps_per_sec", cli_json_real((double)r->steps / s),
+            "episodes_per_sec", cli_json_real((double)r->episodes / s),
+            "deals_per_sec", cli_json_real((double)r->deals / s),
+            "ns_per_decision", cli_json_real(per), "env_step_ns",
+            cli_json_real(r->env_ns), "env_step_ratio",
+            cli_json_real(r->env_ns / per), "obs_ns", cli_json_real(r->obs_ns),
+            "view_ns", cli_json_real(r->view_ns), "clone_ns",
+            cli_json_real(r->clone_ns), "determinize_ns",
+            cli_json_real(r->det_ns), "view_bytes",
+            cli_json_real(r->view_bytes), "state_size", (json_int_t)b->size,
+            "obs_size", b->g.dims.obs_size, "samples", b->nsamples,
+            "actions_hash", hash, "baseline_ns", cli_json_real(r->base_ns)));
 }
 
 /* One row of the "all" table; the header first when head is set. */
@@ -484,13 +483,13 @@ static int print_row(const struct bench *b, const struct bench_result *r,
     double per = s * 1e9 / (double)r->decisions;
     if (head)
         printf("%-20s %8s %6s %8s %6s %8s %6s %7s %6s %10s  %s\n", "game",
-               "ns/dec", "x", "env_step", "/dec", "view ns", "x",
-               "obs ns", "x", "deals/s", "bench hash");
+               "ns/dec", "x", "env_step", "/dec", "view ns", "x", "obs ns", "x",
+               "deals/s", "bench hash");
     printf("%-20s %8.1f %6.3f %8.1f %6.2f %8.1f %6.2f %7.1f %6.3f %10.0f  "
            "%016llx\n",
-           b->g.spec, per, per / base, r->env_ns, r->env_ns / per,
-           r->view_ns, r->view_ns / base, r->obs_ns, r->obs_ns / base,
-           (double)r->deals / s, (unsigned long long)r->hash);
+           b->g.spec, per, per / base, r->env_ns, r->env_ns / per, r->view_ns,
+           r->view_ns / base, r->obs_ns, r->obs_ns / base, (double)r->deals / s,
+           (unsigned long long)r->hash);
     return fflush(stdout), CLI_OK;
 }
 
@@ -512,7 +511,7 @@ static int bench_one(const char *spec, double secs, bool json, int row)
     b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
     rc = run(&b, secs, &r);
     if (!rc)
-        rc = json ? print_json(&b, &r)
+        rc = json       ? print_json(&b, &r)
              : row >= 0 ? print_row(&b, &r, row == 0)
                         : print_text(&b, &r);
     mem_free(b.obs);

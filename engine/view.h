@@ -18,8 +18,8 @@
     p "A" s, p "2" s, p "3" s, p "4" s, p "5" s, p "6" s, p "7" s, p "8" s,    \
         p "9" s, p "10" s, p "J" s, p "Q" s, p "K" s
 #define VIEW_CARD_NAMES(p)                                                     \
-    VIEW_SUIT_NAMES(p, "♣"), VIEW_SUIT_NAMES(p, "♦"),                          \
-        VIEW_SUIT_NAMES(p, "♥"), VIEW_SUIT_NAMES(p, "♠")
+    VIEW_SUIT_NAMES(p, "♣"), VIEW_SUIT_NAMES(p, "♦"), VIEW_SUIT_NAMES(p, "♥"), \
+        VIEW_SUIT_NAMES(p, "♠")
 
 /* Packs a NUL-terminated string. */
 void view_pack_str(msgpack_packer *pk, const char *s);

@@ -254,11 +254,10 @@ static int apply_with_agents(env_t *e, uint32_t m)
                            "opponent %s at seat %d failed: %s",
                            agent_spec(e->opp[s]), s, err_str(rc));
     }
-    int rc = !agents ? apply_checked(e, m)
-             : (m & (m - 1))
-                 ? game_apply_joint(&e->game, e->state, e->joint)
-                 : game_apply(&e->game, e->state, __builtin_ctz(m),
-                              e->joint[__builtin_ctz(m)]);
+    int rc = !agents         ? apply_checked(e, m)
+             : (m & (m - 1)) ? game_apply_joint(&e->game, e->state, e->joint)
+                             : game_apply(&e->game, e->state, __builtin_ctz(m),
+                                          e->joint[__builtin_ctz(m)]);
     if (rc)
         return err_set(e->err, sizeof e->err, rc,
                        "an opponent's move (seats 0x%x to act) was "

@@ -277,9 +277,15 @@ int spoil_five__obs_layout(const struct game *g, struct obs_segment *out,
 /* ==== API: names and view ============================================== */
 
 /* Every action's name, by id. */
-static const char *const action_names[] = {
-    VIEW_CARD_NAMES("play "), VIEW_CARD_NAMES("rob "), "decline",
-    "ask five", "no five", "accept five", "refuse five", "jink", "claim"};
+static const char *const action_names[] = {VIEW_CARD_NAMES("play "),
+                                           VIEW_CARD_NAMES("rob "),
+                                           "decline",
+                                           "ask five",
+                                           "no five",
+                                           "accept five",
+                                           "refuse five",
+                                           "jink",
+                                           "claim"};
 
 int spoil_five__action_name(const struct game *g, const void *vst, int a,
                             char *buf, size_t len)

@@ -142,9 +142,9 @@ static const char *status_name(const struct thirty_one_state *st, int p)
 
 /* Names of the history codes (actions, then "take" with its card); a
  * plain T31_TAKE never enters the history (it is recorded with its card). */
-static const char *const hist_names[] = {
-    "draw", "knock", "knock", VIEW_CARD_NAMES("discard "),
-    VIEW_CARD_NAMES("take ")};
+static const char *const hist_names[] = {"draw", "knock", "knock",
+                                         VIEW_CARD_NAMES("discard "),
+                                         VIEW_CARD_NAMES("take ")};
 
 /* Writes the name of a history code. */
 static int hist_name(int code, char *buf, size_t len)

@@ -47,7 +47,7 @@ static void test_composition(void **state)
     assert_int_equal(trix_card(11, 8), -1); /* not in the pack */
     assert_int_equal(trix_card(3, 4), -1);  /* lower above upper */
     assert_int_equal(trix_card(2, -1), -1);
-    assert_int_equal(trix_card(7, 3), 31);  /* 28 cards below the Sevens */
+    assert_int_equal(trix_card(7, 3), 31); /* 28 cards below the Sevens */
     assert_int_equal(trix_card(13, 12), 68);
     for (int c = 0; c < TRIX_TRIXIE; c++) {
         char want[TRIX_NAME_MAX], got[TRIX_NAME_MAX];

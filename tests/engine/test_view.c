@@ -1,12 +1,12 @@
 /* test_view.c — the view helpers: text_fmt, the printf-free formatter that
  * builds action names on the view path, against hand-written expectations
  * (what snprintf would write), truncation included. */
+#include <cmocka.h>
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
-#include <limits.h>
 #include <string.h>
 
 #include "engine/view.h"
@@ -15,7 +15,8 @@ static void test_fmt_strings_and_numbers(void **state)
 {
     (void)state;
     char buf[64];
-    assert_int_equal(text_fmt(buf, sizeof buf, "play %s", "10♥"), 10); /* ♥ is 3 bytes */
+    assert_int_equal(text_fmt(buf, sizeof buf, "play %s", "10♥"),
+                     10); /* ♥ is 3 bytes */
     assert_string_equal(buf, "play 10♥");
     assert_int_equal(text_fmt(buf, sizeof buf, "bid %d", 30), 6);
     assert_string_equal(buf, "bid 30");
