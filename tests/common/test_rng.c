@@ -1,10 +1,11 @@
 /* test_rng.c — rng_pick_bit, the uniform choice among a mask's set bits
  * that the bench, the env tests and the remote bench draw actions with. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
 
 #include "common/rng.h"
 

@@ -1,12 +1,13 @@
 /* test_view.c — the view helpers: text_fmt, the printf-free formatter that
  * builds action names on the view path, against hand-written expectations
  * (what snprintf would write), truncation included. */
-#include <cmocka.h>
-#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <cmocka.h>
+#include <limits.h>
 #include <string.h>
 
 #include "engine/view.h"
