@@ -93,7 +93,7 @@ asan:
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
 
 bench: $(BIN)
-	@for g in $$($(BIN) games --names); do $(BIN) bench "$$g" --seconds 2; done
+	$(BIN) bench all --seconds 2
 
 # The tournament harness's throughput against parlor bench, same run.
 bench-tournament: $(BIN)

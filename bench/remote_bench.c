@@ -12,6 +12,9 @@
  * comes and goes. Ratios: the server's round trips over raw round trips
  * (the protocol's overhead; target >= 0.8 unbatched) and batched steps/s
  * over unbatched steps/s (the gain of batching; target >= 30 at 64).
+ * "srv us/step" is the CPU time of the server's own thread (decoding,
+ * stepping, encoding, its socket calls) per env step; ZeroMQ's I/O
+ * threads are not in it.
  */
 #include <getopt.h>
 #include <pthread.h>
@@ -33,6 +36,7 @@
 struct rate {
     double trips, secs;   /* server round trips and the time they took */
     double steps;         /* env steps in them */
+    double cpu;           /* server thread CPU seconds in them */
     double raw, raw_secs; /* raw round trips and their time */
     size_t req, rep;      /* message sizes, bytes */
 };
@@ -66,22 +70,10 @@ static void die(const char *what, const char *why)
 static int pick(struct rng *r, const uint8_t *row, int mask_bytes)
 {
     uint64_t w[64];
-    int words = mask_bytes / 8 < 64 ? mask_bytes / 8 : 64, n = 0;
+    int words = mask_bytes / 8 < 64 ? mask_bytes / 8 : 64;
     memcpy(w, row, (size_t)words * 8);
-    for (int i = 0; i < words; i++)
-        n += __builtin_popcountll(w[i]);
-    int k = n ? (int)rng_below(r, (uint32_t)n) : 0;
-    for (int i = 0; i < words; i++) {
-        int c = __builtin_popcountll(w[i]);
-        if (k >= c) {
-            k -= c;
-            continue;
-        }
-        while (k--)
-            w[i] &= w[i] - 1;
-        return 64 * i + __builtin_ctzll(w[i]);
-    }
-    return 0;
+    int a = rng_pick_bit(r, w, words);
+    return a < 0 ? 0 : a;
 }
 
 /* ---- the raw ping-pong -------------------------------------------------- */
@@ -194,11 +186,20 @@ static void step_once(struct runner *ru, struct rate *r)
         die("step", "refused");
 }
 
-/* Steps for about dur seconds; adds trips, steps and time to r. */
-static void server_slice(struct runner *ru, double dur, struct rate *r)
+static double cpu_now(clockid_t clock)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Steps for about dur seconds; adds trips, steps, time and the server
+ * thread's CPU time (clock) to r. */
+static void server_slice(struct runner *ru, double dur, clockid_t clock,
+                         struct rate *r)
 {
     long trips = 0;
-    double t0 = now(), t = t0;
+    double t0 = now(), t = t0, c0 = cpu_now(clock);
     for (; t - t0 < dur; trips++) {
         step_once(ru, r);
         if ((trips & 7) == 0)
@@ -206,6 +207,7 @@ static void server_slice(struct runner *ru, double dur, struct rate *r)
     }
     r->trips += (double)trips;
     r->secs += now() - t0;
+    r->cpu += cpu_now(clock) - c0;
 }
 
 #define MODES 3
@@ -216,6 +218,7 @@ static const int mode_n[MODES] = {0, 64, 256};
 struct rig {
     server_t *s;              /* the env server */
     pthread_t thread;         /* runs it */
+    clockid_t cpu;            /* its thread's CPU clock */
     client_t *c;              /* the client */
     struct runner ru[MODES];  /* an env per mode */
     struct echo echo[MODES];  /* a ping-pong per mode */
@@ -234,6 +237,8 @@ static void rig_start(struct rig *g, const char *game, const char *net)
     if (!(g->s = server_new(&o, err, sizeof err)))
         die("server", err);
     pthread_create(&g->thread, NULL, serve, g->s);
+    if (pthread_getcpuclockid(g->thread, &g->cpu))
+        die("server", "no CPU clock for its thread");
     if (!(g->c = client_new(server_endpoint(g->s), NULL, err, sizeof err)))
         die("client", err);
     for (int m = 0; m < MODES; m++) {
@@ -294,11 +299,12 @@ static void report(const char *net, const char *game, double seconds)
         for (int m = 0; m < MODES; m++) {
             memset(&r[m], 0, sizeof r[m]);
             echo_slice(&g.echo[m], SLICE, &r[m]);
-            server_slice(&g.ru[m], SLICE, &r[m]);
+            server_slice(&g.ru[m], SLICE, g.cpu, &r[m]);
             struct rate *t = &g.total[m];
             t->trips += r[m].trips;
             t->secs += r[m].secs;
             t->steps += r[m].steps;
+            t->cpu += r[m].cpu;
             t->raw += r[m].raw;
             t->raw_secs += r[m].raw_secs;
             vs_raw[m * rounds + k] =
@@ -311,10 +317,12 @@ static void report(const char *net, const char *game, double seconds)
         const struct rate *t = &g.total[m];
         char mode[16];
         snprintf(mode, sizeof mode, m ? "batch %d" : "unbatched", mode_n[m]);
-        printf("%-4s %-10s %8zu %8zu %12.0f %10.0f %10.0f %7.2f %8.1f\n", net,
-               mode, t->req, t->rep, t->steps / t->secs, t->trips / t->secs,
-               t->raw / t->raw_secs, median(vs_raw + m * rounds, rounds),
-               median(vs_unb + m * rounds, rounds));
+        printf("%-4s %-10s %8zu %8zu %12.0f %10.0f %10.0f %7.2f %8.1f "
+               "%11.2f\n",
+               net, mode, t->req, t->rep, t->steps / t->secs,
+               t->trips / t->secs, t->raw / t->raw_secs,
+               median(vs_raw + m * rounds, rounds),
+               median(vs_unb + m * rounds, rounds), t->cpu * 1e6 / t->steps);
     }
     fflush(stdout);
     rig_stop(&g);
@@ -357,9 +365,9 @@ int main(int argc, char **argv)
            "raw and server alternate per mode;\nrates are totals, ratios "
            "the medians of the per-round ratios\n",
            game, seconds, SLICE * 1000);
-    printf("%-4s %-10s %8s %8s %12s %10s %10s %7s %8s\n", "net", "mode",
-           "req B", "rep B", "steps/s", "trips/s", "raw/s", "vs raw",
-           "vs unb.");
+    printf("%-4s %-10s %8s %8s %12s %10s %10s %7s %8s %11s\n", "net", "mode",
+           "req B", "rep B", "steps/s", "trips/s", "raw/s", "vs raw", "vs unb.",
+           "srv us/step");
     if (!only || !strcmp(only, "tcp"))
         report("tcp", game, seconds);
     if (!only || !strcmp(only, "ipc"))

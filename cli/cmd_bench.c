@@ -1,12 +1,15 @@
 /* cmd_bench.c — `parlor bench`: how fast a game runs, on one thread.
  *
  * Playouts pick uniformly among the legal actions with the bench's own
- * generator and call the game's legal/apply ops directly, the unchecked
- * path an RL rollout takes (legality holds by construction). A decision is
- * one seat's choice; a step is one apply (a joint step counts once); a deal
- * is one episode from init to terminal, and ns per decision includes the
- * inits. The observation, view, clone and determinize are timed apart over
- * states sampled from playouts. The actions hash is FNV-1a 64 over the
+ * generator and call the game's legal/apply ops directly: the engine's
+ * own cost, legality holding by construction. A decision is one seat's
+ * choice; a step is one apply (a joint step counts once); an episode runs
+ * from init to terminal, and ns per decision includes the inits. The path
+ * a user calls is timed too: env_step in one process (legality checked
+ * against the mask, then the next mask, rewards and observation), per
+ * decision with the resets included, and as a ratio to the engine's. The
+ * observation, view, clone and determinize are timed apart over states
+ * sampled from playouts. The actions hash is FNV-1a 64 over the
  * actions (32-bit little-endian) of episodes dealt with seeds 1..1000,
  * choices drawn from one generator seeded 1: it changes when behaviour does.
  *
@@ -23,6 +26,7 @@
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "../common/rng.h"
+#include "../env/env.h"
 #include "cli.h"
 
 #define CHECK_EVERY 1024   /* decisions between two looks at the clock */
@@ -49,8 +53,10 @@ struct bench {
 /* What a run measured. */
 struct bench_result {
     double secs;               /* length of the timed playouts */
+    double env_ns;             /* per decision through env_step */
     uint64_t decisions, steps; /* seat choices, apply calls */
-    uint64_t deals;            /* episodes played to the end */
+    uint64_t episodes;         /* episodes played to the end */
+    uint64_t deals;            /* deals those episodes held */
     double obs_ns, view_ns;    /* per observe / game_view call */
     double clone_ns, det_ns;   /* per memcpy clone / determinize */
     double view_bytes;         /* average packed view size */
@@ -141,7 +147,7 @@ static bool time_up(int *check, double t0, double secs,
                     const struct bench_result *r)
 {
     *check = CHECK_EVERY;
-    return r->deals > 0 && now() - t0 >= secs;
+    return r->episodes > 0 && now() - t0 >= secs;
 }
 
 /* Random playouts for secs seconds (at least one whole episode). */
@@ -151,7 +157,7 @@ static int playouts(struct bench *b, double secs, struct bench_result *r)
     double t0 = now();
     bool done = false;
     uint32_t m;
-    r->decisions = r->steps = r->deals = 0;
+    r->decisions = r->steps = r->episodes = r->deals = 0;
     for (uint64_t seed = 1; !done; seed++) {
         if (b->def->init(&b->g, b->st, seed, NULL, 0))
             return ERR_STATE;
@@ -164,7 +170,10 @@ static int playouts(struct bench *b, double secs, struct bench_result *r)
             if ((check -= d) <= 0)
                 done = time_up(&check, t0, secs, r);
         }
-        r->deals += !m;
+        if (!m) {
+            r->episodes++;
+            r->deals += (uint64_t)game_deals(&b->g, b->st);
+        }
         if (!done && --check <= 0)
             done = time_up(&check, t0, secs, r);
     }
@@ -202,6 +211,65 @@ static int gather_samples(struct bench *b)
         }
     }
     return 0;
+}
+
+/* One env step for the seats to act in ts, choosing from its masks. */
+static int env_random_step(env_t *e, struct env_timestep *ts, struct rng *r,
+                           int *decisions)
+{
+    const struct env_shape *sh = env_shape(e);
+    uint32_t m = ts->to_move;
+    if (!(m & (m - 1))) {
+        *decisions = 1;
+        return env_step(e, rng_pick_bit(r, ts->legal, sh->mask_words), ts);
+    }
+    int joint[GAME_MAX_PLAYERS] = {0};
+    *decisions = __builtin_popcount(m);
+    for (; m; m &= m - 1) {
+        int s = __builtin_ctz(m);
+        joint[s] =
+            rng_pick_bit(r, ts->legal_all + (size_t)s * (size_t)sh->mask_words,
+                         sh->mask_words);
+    }
+    return env_step_joint(e, joint, ts);
+}
+
+/* Random episodes through a multi-agent env for secs seconds: the
+ * in-process env_step a user calls. Adds the decisions taken and the
+ * seconds spent to *n and *spent; returns 0 or -1 when a step failed. */
+static int time_env(const struct bench *b, double secs, uint64_t *n,
+                    double *spent)
+{
+    char err[256];
+    struct env_timestep ts;
+    struct rng r;
+    uint64_t decisions = 0;
+    int check = CHECK_EVERY, d;
+    env_t *e = env_new_game(&b->g, NULL, err, sizeof err);
+    if (!e)
+        return -1;
+    rng_seed(&r, 4 + *n);
+    double t0 = now(), t = t0;
+    for (uint64_t seed = 1; t - t0 < secs; seed++) {
+        if (env_reset(e, seed, &ts))
+            break;
+        while (!ts.terminated) {
+            if (env_random_step(e, &ts, &r, &d)) {
+                env_destroy(&e);
+                return -1;
+            }
+            decisions += (uint64_t)d;
+            check -= d;
+        }
+        if (--check <= 0) {
+            check = CHECK_EVERY;
+            t = now();
+        }
+    }
+    env_destroy(&e);
+    *n += decisions;
+    *spent += t - t0;
+    return decisions ? 0 : -1;
 }
 
 /* ---- the per-op timings ------------------------------------------------ */
@@ -305,11 +373,21 @@ static int run(struct bench *b, double secs, struct bench_result *r)
                         "%s: a random episode went wrong (no legal "
                         "action, or longer than max_length)",
                         b->g.spec);
+    /* Like the baseline, the env runs in two halves around the playouts,
+     * so that a change of load hits both sides of their ratio alike. */
+    uint64_t env_n = 0;
+    double env_s = 0, env_secs = fmax(secs / 8, 0.01);
     rng_seed(&b->rng, 2);
     r->base_ns = time_baseline(budget / 2);
-    if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm) ||
-        playouts(b, secs, r))
+    if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm))
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
+    if (time_env(b, env_secs, &env_n, &env_s))
+        return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
+    if (playouts(b, secs, r))
+        return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
+    if (time_env(b, env_secs, &env_n, &env_s))
+        return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
+    r->env_ns = env_s * 1e9 / (double)env_n;
     r->obs_ns = time_obs(b, budget);
     r->view_ns = time_view(b, budget, &r->view_bytes);
     r->clone_ns = time_clone(b, budget);
@@ -348,9 +426,14 @@ static int print_text(const struct bench *b, const struct bench_result *r)
            si((double)r->decisions / s, rate, sizeof rate), per, per / base);
     printf("  steps       %12llu  %s/s\n", (unsigned long long)r->steps,
            si((double)r->steps / s, rate, sizeof rate));
-    printf("  deals       %12llu  %s/s  (episodes, init to end)\n",
-           (unsigned long long)r->deals,
+    printf("  episodes    %12llu  %s/s  (init to end)\n",
+           (unsigned long long)r->episodes,
+           si((double)r->episodes / s, rate, sizeof rate));
+    printf("  deals       %12llu  %s/s\n", (unsigned long long)r->deals,
            si((double)r->deals / s, rate, sizeof rate));
+    printf("  env_step    %10.1f ns  %6.3fx  (%.2f x a decision: checked, "
+           "mask, rewards, observation)\n",
+           r->env_ns, r->env_ns / base, r->env_ns / per);
     printf("  observe     %10.1f ns  %6.3fx  (%d floats)\n", r->obs_ns,
            r->obs_ns / base, b->g.dims.obs_size);
     printf("  view        %10.1f ns  %6.3fx  (msgpack, %.0f bytes on "
@@ -366,26 +449,77 @@ static int print_text(const struct bench *b, const struct bench_result *r)
 static int print_json(const struct bench *b, const struct bench_result *r)
 {
     char hash[32];
-    double s = r->secs;
+    double s = r->secs, per = s * 1e9 / (double)r->decisions;
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->hash);
     return cli_json_emit(
         "bench",
         json_pack(
-            "{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
-            "s:o, s:o, s:o, s:I, s:i, s:i, s:s, s:o}",
+            "{s:s, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
+            "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:i, s:s, "
+            "s:o}",
             "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
-            (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "deals",
-            (json_int_t)r->deals, "decisions_per_sec",
-            cli_json_real((double)r->decisions / s), "steps_per_sec",
-            cli_json_real((double)r->steps / s), "deals_per_sec",
-            cli_json_real((double)r->deals / s), "ns_per_decision",
-            cli_json_real(s * 1e9 / (double)r->decisions), "obs_ns",
-            cli_json_real(r->obs_ns), "view_ns", cli_json_real(r->view_ns),
-            "clone_ns", cli_json_real(r->clone_ns), "determinize_ns",
+            (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "episodes",
+            (json_int_t)r->episodes, "deals", (json_int_t)r->deals,
+            "decisions_per_sec", cli_json_real((double)r->decisions / s),
+            "steps_per_sec", cli_json_real((double)r->steps / s),
+            "episodes_per_sec", cli_json_real((double)r->episodes / s),
+            "deals_per_sec", cli_json_real((double)r->deals / s),
+            "ns_per_decision", cli_json_real(per), "env_step_ns",
+            cli_json_real(r->env_ns), "env_step_ratio",
+            cli_json_real(r->env_ns / per), "obs_ns", cli_json_real(r->obs_ns),
+            "view_ns", cli_json_real(r->view_ns), "clone_ns",
+            cli_json_real(r->clone_ns), "determinize_ns",
             cli_json_real(r->det_ns), "view_bytes",
             cli_json_real(r->view_bytes), "state_size", (json_int_t)b->size,
             "obs_size", b->g.dims.obs_size, "samples", b->nsamples,
             "actions_hash", hash, "baseline_ns", cli_json_real(r->base_ns)));
+}
+
+/* One row of the "all" table; the header first when head is set. */
+static int print_row(const struct bench *b, const struct bench_result *r,
+                     bool head)
+{
+    double s = r->secs, base = r->base_ns;
+    double per = s * 1e9 / (double)r->decisions;
+    if (head)
+        printf("%-20s %8s %6s %8s %6s %8s %6s %7s %6s %10s  %s\n", "game",
+               "ns/dec", "x", "env_step", "/dec", "view ns", "x", "obs ns", "x",
+               "deals/s", "bench hash");
+    printf("%-20s %8.1f %6.3f %8.1f %6.2f %8.1f %6.2f %7.1f %6.3f %10.0f  "
+           "%016llx\n",
+           b->g.spec, per, per / base, r->env_ns, r->env_ns / per, r->view_ns,
+           r->view_ns / base, r->obs_ns, r->obs_ns / base, (double)r->deals / s,
+           (unsigned long long)r->hash);
+    return fflush(stdout), CLI_OK;
+}
+
+/* Benchmarks one game spec; row >= 0 prints it as table row number row. */
+static int bench_one(const char *spec, double secs, bool json, int row)
+{
+    struct bench b;
+    struct bench_result r = {0};
+    memset(&b, 0, sizeof b);
+    int rc = cli_make_game("bench", spec, &b.g);
+    if (rc)
+        return rc;
+    b.def = b.g.def;
+    b.size = b.def->state_size;
+    b.st = mem_alloc(b.size);
+    b.buf = mem_alloc(sizeof(int) * (size_t)b.g.dims.max_legal);
+    b.samples = mem_alloc(SAMPLES * b.size);
+    b.work = mem_alloc(SAMPLES * b.size);
+    b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
+    rc = run(&b, secs, &r);
+    if (!rc)
+        rc = json       ? print_json(&b, &r)
+             : row >= 0 ? print_row(&b, &r, row == 0)
+                        : print_text(&b, &r);
+    mem_free(b.obs);
+    mem_free(b.work);
+    mem_free(b.samples);
+    mem_free(b.buf);
+    mem_free(b.st);
+    return rc;
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -427,29 +561,12 @@ int cmd_bench(int argc, char **argv)
     const char *spec = NULL;
     double secs = 3;
     bool json = false;
-    struct bench b;
-    struct bench_result r = {0};
     int rc = parse_args(argc, argv, &spec, &secs, &json);
     if (rc)
         return rc < 0 ? CLI_OK : rc;
-    memset(&b, 0, sizeof b);
-    rc = cli_make_game("bench", spec, &b.g);
-    if (rc)
-        return rc;
-    b.def = b.g.def;
-    b.size = b.def->state_size;
-    b.st = mem_alloc(b.size);
-    b.buf = mem_alloc(sizeof(int) * (size_t)b.g.dims.max_legal);
-    b.samples = mem_alloc(SAMPLES * b.size);
-    b.work = mem_alloc(SAMPLES * b.size);
-    b.obs = mem_alloc(sizeof(float) * (size_t)(b.g.dims.obs_size + 1));
-    rc = run(&b, secs, &r);
-    if (!rc)
-        rc = json ? print_json(&b, &r) : print_text(&b, &r);
-    mem_free(b.obs);
-    mem_free(b.work);
-    mem_free(b.samples);
-    mem_free(b.buf);
-    mem_free(b.st);
+    if (strcmp(spec, "all"))
+        return bench_one(spec, secs, json, -1);
+    for (int i = 0; i < game_registry_count && !rc; i++)
+        rc = bench_one(game_registry[i]->name, secs, json, i);
     return rc;
 }

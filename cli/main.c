@@ -37,10 +37,12 @@ static const struct cli_cmd commands[] = {
      "  --quiet       print only the result, not every step\n"
      "At your turn type a number from the list or an action's name;\n"
      "? shows the table again; end of input (Ctrl-D) quits.\n"},
-    {"bench", cmd_bench, "SPEC [--seconds S] [--json]",
-     "time random playouts and the observation, view, clone, determinize",
+    {"bench", cmd_bench, "SPEC|all [--seconds S] [--json]",
+     "time random playouts, env_step and the observation, view, clone, "
+     "determinize",
      "  --seconds S  length of the playout run (default 3)\n"
-     "  --json       print one JSON object instead of text\n"
+     "  --json       print JSON instead of text (one object per game)\n"
+     "SPEC \"all\" runs every game with its defaults, one table row each.\n"
      "The last line, \"Bench: HASH\", fingerprints the actions of 1000\n"
      "seeded random episodes, so behaviour changes show.\n"},
     {"serve", cmd_serve,

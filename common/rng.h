@@ -54,6 +54,30 @@ static inline uint64_t rng_derive(uint64_t master, uint64_t index)
     return rng_next(&r);
 }
 
+/* Returns the index of one of the bits set in mask (words 64-bit words),
+ * each equally likely: a uniform choice among the legal actions of a
+ * mask. -1 if no bit is set (no number is drawn then). */
+static inline int rng_pick_bit(struct rng *r, const uint64_t *mask, int words)
+{
+    int n = 0;
+    for (int w = 0; w < words; w++)
+        n += __builtin_popcountll(mask[w]);
+    if (!n)
+        return -1;
+    int k = (int)rng_below(r, (uint32_t)n);
+    for (int w = 0;; w++) {
+        int c = __builtin_popcountll(mask[w]);
+        if (k >= c) {
+            k -= c;
+            continue;
+        }
+        uint64_t m = mask[w];
+        for (; k > 0; k--)
+            m &= m - 1;
+        return w * 64 + __builtin_ctzll(m);
+    }
+}
+
 /* Shuffles n bytes in place (Fisher-Yates). */
 static inline void rng_shuffle_u8(struct rng *r, uint8_t *a, int n)
 {

@@ -244,6 +244,11 @@ int game_view(const struct game *g, const void *st, int seat,
     return g->def->view(g, st, seat, pk);
 }
 
+int game_deals(const struct game *g, const void *st)
+{
+    return g->def->deals ? g->def->deals(g, st) : 1;
+}
+
 int game_action_name(const struct game *g, const void *st, int action,
                      char *buf, size_t len)
 {

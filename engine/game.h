@@ -120,6 +120,9 @@ struct game_def {
     /* Human-readable text of the state as seat sees it (seat -1: all). */
     int (*describe)(const struct game *g, const void *st, int seat,
                     char *buf, size_t len);
+    /* Deals begun in this episode so far (a terminal state: all it held).
+     * Optional: NULL means one deal per episode. */
+    int (*deals)(const struct game *g, const void *st);
 };
 
 /* A configured game: caller storage, plain data, safe to copy. */
@@ -192,6 +195,9 @@ void game_returns_winner(const struct game *g, int winner, double *out);
 /* The index alone at the top of v[0..n), or -1 when two or more share
  * the top. */
 int game_sole_best(const int *v, int n);
+
+/* Deals begun in the episode of st (1 for a game without the op). */
+int game_deals(const struct game *g, const void *st);
 
 /* Names action in st; returns the length. */
 int game_action_name(const struct game *g, const void *st, int action,

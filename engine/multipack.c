@@ -7,11 +7,12 @@
 
 #include "../common/err.h"
 #include "cards.h"
+#include "view.h"
 
 int multipack_name(int c, char *buf, size_t len)
 {
     if (c == MULTIPACK_JOKER)
-        return snprintf(buf, len, "Joker");
+        return text_fmt(buf, len, "Joker");
     return card_name(c, buf, len);
 }
 

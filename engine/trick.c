@@ -37,9 +37,7 @@ int trick_check_sides(int n, bool sides, char *err, size_t errlen)
 
 void trick_pack_trix_card(msgpack_packer *pk, int c)
 {
-    char name[TRIX_NAME_MAX];
-    trix_card_name(c, name, sizeof name);
-    view_pack_str(pk, name);
+    view_pack_str(pk, trix_card_text(c));
 }
 
 void trick_pack_set(msgpack_packer *pk, const uint8_t *trick, int ntrick,
@@ -70,9 +68,7 @@ void trick_pack_history(const struct game *g, const void *st,
     msgpack_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
         g->def->action_name(g, st, hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, hist[i][0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, hist[i][0], name);
     }
 }
 
@@ -271,9 +267,7 @@ int ft_card_name(int c, char *buf, size_t len)
 
 void ft_pack_card(msgpack_packer *pk, int c)
 {
-    char buf[TRIX_NAME_MAX];
-    int len = ft_card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+    view_pack_str(pk, trix_card_text(ft_trix_id(c)));
 }
 
 void ft_pack_hand(msgpack_packer *pk, hand_t h)

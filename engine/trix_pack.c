@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "view.h"
 
 /* Upper and lower numbers of ids 0..70 (Trixie, 71, has none): the
  * triangle 0-0 .. 10-10, then 11-9, 12-8, 13-12, 14-11, 15-15. Tables,
@@ -32,9 +33,9 @@ static const char *const suit_names[TRIX_SUITS] = {
     "Twelves", "Thirteens", "Fourteens", "Fifteens",
 };
 
-int trix_card(int upper, int lower)
+int trix__card_high(int upper, int lower)
 {
-    for (int c = 0; c < TRIX_TRIXIE; c++)
+    for (int c = TRIX_TRIANGLE; c < TRIX_TRIXIE; c++)
         if (upper_of[c] == upper && lower_of[c] == lower)
             return c;
     return -1;
@@ -138,11 +139,29 @@ int trix_set_winner(const uint8_t *cards, int n)
     return best;
 }
 
+/* Every card's name, upper number first: views name cards at every
+ * history entry, so the names are data rather than formatted per call
+ * (test_trix_pack checks them against the two tables above). */
+static const char *const card_names[TRIX_CARDS] = {
+    "0-0",  "1-0",   "1-1",  "2-0",  "2-1",   "2-2",   "3-0",   "3-1",
+    "3-2",  "3-3",   "4-0",  "4-1",  "4-2",   "4-3",   "4-4",   "5-0",
+    "5-1",  "5-2",   "5-3",  "5-4",  "5-5",   "6-0",   "6-1",   "6-2",
+    "6-3",  "6-4",   "6-5",  "6-6",  "7-0",   "7-1",   "7-2",   "7-3",
+    "7-4",  "7-5",   "7-6",  "7-7",  "8-0",   "8-1",   "8-2",   "8-3",
+    "8-4",  "8-5",   "8-6",  "8-7",  "8-8",   "9-0",   "9-1",   "9-2",
+    "9-3",  "9-4",   "9-5",  "9-6",  "9-7",   "9-8",   "9-9",   "10-0",
+    "10-1", "10-2",  "10-3", "10-4", "10-5",  "10-6",  "10-7",  "10-8",
+    "10-9", "10-10", "11-9", "12-8", "13-12", "14-11", "15-15", "Trixie",
+};
+
+const char *trix_card_text(int c)
+{
+    return card_names[c];
+}
+
 int trix_card_name(int c, char *buf, size_t len)
 {
-    if (c == TRIX_TRIXIE)
-        return snprintf(buf, len, "Trixie");
-    return snprintf(buf, len, "%d-%d", trix_upper(c), trix_lower(c));
+    return text_fmt(buf, len, "%s", card_names[c]);
 }
 
 /* Reads a decimal number of one or two digits at *s; -1 if none. */

@@ -37,6 +37,7 @@
 
 #define TRIX_CARDS 72     /* ids 0..71 */
 #define TRIX_TRIXIE 71    /* the Trixie card's id */
+#define TRIX_TRIANGLE 66  /* ids 0..65 are 0-0 .. 10-10 in order */
 #define TRIX_NO_SUIT (-1) /* Trixie's suit and card name */
 #define TRIX_SUITS 16     /* suit names 0 (Blanks) .. 15 (Fifteens) */
 #define TRIX_MAX_SUM 30   /* 15-15 */
@@ -127,8 +128,19 @@ static inline trix_hand_t trix_hand_range(int first, int last)
 
 /* ---- card facts ---------------------------------------------------------- */
 
-/* The card a-b (upper a >= lower b), or -1 if the pack has no such card. */
-int trix_card(int upper, int lower);
+/* The card a-b off the triangle (ids TRIX_TRIANGLE..70), or -1 if the
+ * pack has no such card: trix_card's lookup. */
+int trix__card_high(int upper, int lower);
+
+/* The card a-b (upper a >= lower b), or -1 if the pack has no such card.
+ * Inline and closed form on the triangle, where games that build suits
+ * ask at every decision (and where constant arguments fold away). */
+static inline int trix_card(int upper, int lower)
+{
+    if (lower >= 0 && lower <= upper && upper <= 10)
+        return upper * (upper + 1) / 2 + lower;
+    return trix__card_high(upper, lower);
+}
 
 /* Suit name (upper number) of c; TRIX_NO_SUIT for Trixie. */
 int trix_upper(int c);
@@ -180,6 +192,9 @@ int trix_set_winner(const uint8_t *cards, int n);
 
 /* Writes "7-3" or "Trixie"; returns the length written. */
 int trix_card_name(int c, char *buf, size_t len);
+
+/* The name of card c (0..TRIX_CARDS-1) itself: static text. */
+const char *trix_card_text(int c);
 
 /* Parses a card at s ("7-3", "3-7", "trixie", "tx"), skipping leading
  * spaces; sets *end past it. Returns the id or ERR_SYNTAX. */

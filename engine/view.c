@@ -5,16 +5,50 @@
 #include <stdio.h>
 #include <string.h>
 
+/* The standard cards' names: packing a card is one copy. */
+static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
+
+void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+{
+    /* A short string goes out in one write (fixstr header and body)
+     * rather than the packer's two. */
+    char tmp[32];
+    if (n >= sizeof tmp) {
+        msgpack_pack_str_with_body(pk, s, n);
+        return;
+    }
+    tmp[0] = (char)(0xa0 | n);
+    memcpy(tmp + 1, s, n);
+    pk->callback(pk->data, tmp, n + 1);
+}
+
 void view_pack_str(msgpack_packer *pk, const char *s)
 {
-    msgpack_pack_str_with_body(pk, s, strlen(s));
+    view_pack_strn(pk, s, strlen(s));
+}
+
+void view_pack_entry(msgpack_packer *pk, int seat, const char *name)
+{
+    /* Histories are mostly these pairs: a fixarray of 2, a positive
+     * fixint and a fixstr (the packer's own encodings) in one write. */
+    char tmp[3 + 31];
+    size_t n = strlen(name);
+    if (seat < 0 || seat > 127 || n > 31) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, seat);
+        view_pack_strn(pk, name, n);
+        return;
+    }
+    tmp[0] = (char)0x92;
+    tmp[1] = (char)seat;
+    tmp[2] = (char)(0xa0 | n);
+    memcpy(tmp + 3, name, n);
+    pk->callback(pk->data, tmp, n + 3);
 }
 
 void view_pack_card(msgpack_packer *pk, int c)
 {
-    char buf[8];
-    int len = card_name(c, buf, sizeof buf);
-    msgpack_pack_str_with_body(pk, buf, (size_t)len);
+    view_pack_strn(pk, card_text[c], card_rank(c) == 10 ? 5 : 4);
 }
 
 void view_pack_hand(msgpack_packer *pk, hand_t h)
@@ -34,9 +68,22 @@ void view_pack_seat(msgpack_packer *pk, int seat)
 
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+    /* Up to 15 numbers below 128 (the usual case) are a fixarray of
+     * positive fixints, exactly what the packer writes for them, sent in
+     * one write instead of n + 1. */
+    uint8_t tmp[16];
+    int small = n < 16;
+    for (int i = 0; i < n && small; i++)
+        small = v[i] < 128;
+    if (!small) {
+        msgpack_pack_array(pk, (size_t)n);
+        for (int i = 0; i < n; i++)
+            msgpack_pack_int(pk, v[i]);
+        return;
+    }
+    tmp[0] = (uint8_t)(0x90 | n);
+    memcpy(tmp + 1, v, (size_t)n);
+    pk->callback(pk->data, (const char *)tmp, (size_t)n + 1);
 }
 
 int obs_layout_copy(struct obs_segment *out, int max,
@@ -45,6 +92,59 @@ int obs_layout_copy(struct obs_segment *out, int max,
     int k = n < max ? n : max;
     memcpy(out, seg, sizeof *seg * (size_t)(k > 0 ? k : 0));
     return k > 0 ? k : 0;
+}
+
+/* The writer of text_fmt: bytes land while room is left (one kept for
+ * the NUL); at counts every byte wanted. */
+struct text_out {
+    char *buf;  /* destination */
+    size_t len; /* its size */
+    size_t at;  /* bytes wanted so far */
+};
+
+static inline void put_c(struct text_out *o, char c)
+{
+    if (o->at + 1 < o->len)
+        o->buf[o->at] = c;
+    o->at++;
+}
+
+static void put_int(struct text_out *o, int v)
+{
+    char digits[12];
+    int i = (int)sizeof digits;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        digits[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        put_c(o, '-');
+    while (i < (int)sizeof digits)
+        put_c(o, digits[i++]);
+}
+
+int text_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+    va_list ap;
+    struct text_out o = {buf, len, 0};
+    va_start(ap, fmt);
+    for (const char *p = fmt; *p; p++) {
+        if (*p != '%' || !p[1]) {
+            put_c(&o, *p);
+        } else if (*++p == 'd') {
+            put_int(&o, va_arg(ap, int));
+        } else if (*p == 's') {
+            for (const char *s = va_arg(ap, const char *); *s; s++)
+                put_c(&o, *s);
+        } else {
+            put_c(&o, *p); /* "%%" */
+        }
+    }
+    va_end(ap);
+    if (len)
+        buf[o.at < len ? o.at : len - 1] = '\0';
+    return (int)o.at;
 }
 
 void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)

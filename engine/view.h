@@ -11,8 +11,24 @@
 #include "cards.h"
 #include "game.h"
 
+/* The 52 standard cards' names after the literal prefix p, in card id
+ * order (suit-major, ace first), as string literals: tables of names that
+ * never change are fixed at compile time instead of formatted per call. */
+#define VIEW_SUIT_NAMES(p, s)                                                  \
+    p "A" s, p "2" s, p "3" s, p "4" s, p "5" s, p "6" s, p "7" s, p "8" s,    \
+        p "9" s, p "10" s, p "J" s, p "Q" s, p "K" s
+#define VIEW_CARD_NAMES(p)                                                     \
+    VIEW_SUIT_NAMES(p, "♣"), VIEW_SUIT_NAMES(p, "♦"), VIEW_SUIT_NAMES(p, "♥"), \
+        VIEW_SUIT_NAMES(p, "♠")
+
 /* Packs a NUL-terminated string. */
 void view_pack_str(msgpack_packer *pk, const char *s);
+
+/* Packs the n bytes at s as a string. */
+void view_pack_strn(msgpack_packer *pk, const char *s, size_t n);
+
+/* Packs a history entry, the pair [seat, name] (one write when short). */
+void view_pack_entry(msgpack_packer *pk, int seat, const char *name);
 
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);
@@ -26,6 +42,15 @@ void view_pack_seat(msgpack_packer *pk, int seat);
 
 /* Packs n small unsigned numbers as an array of ints. */
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
+
+/* Writes fmt into buf (len bytes) like snprintf, but knows only %s, %d
+ * and %%, and so costs a fraction of it: action names and views are built
+ * at every step a client asks for a view, where snprintf's machinery
+ * (locale, streams, the full grammar) cost more than the rest of the view.
+ * Truncates safely, keeps buf NUL-terminated (len > 0) and returns the
+ * full length wanted. Any other conversion is a bug in the caller. */
+int text_fmt(char *buf, size_t len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 
 /* Appends printf-style text to buf (len bytes) at *used, truncating
  * safely, and advances *used by the text's full length (so *used >= len

@@ -35,6 +35,7 @@ struct env {
     enum env_phase phase;            /* where the episode stands */
     uint32_t to_move;                /* seats to act at this timestep */
     uint32_t last_actors;            /* seats that acted in the last move */
+    uint32_t rows_set;               /* seats whose legal row may be set */
     int seat;                        /* observing seat of the timestep */
     int steps;                       /* env steps this episode */
     bool terminated, truncated;      /* end flags of the timestep */
@@ -241,23 +242,37 @@ static uint64_t *legal_row(const env_t *e, int seat)
     return e->legal + (size_t)seat * (size_t)e->shape.mask_words;
 }
 
+/* Applies e->joint for the seats in m, all checked against this
+ * timestep's masks: the game's own apply, without a second legal(). */
+static int apply_checked(env_t *e, uint32_t m)
+{
+    const struct game *g = &e->game;
+    if (m & (m - 1))
+        return g->def->apply_joint(g, e->state, e->joint);
+    return g->def->apply(g, e->state, e->joint[__builtin_ctz(m)]);
+}
+
 /* Asks the agents of the acting seats in m for their actions (the
- * caller's own seats are already in e->joint) and applies them. */
+ * caller's own seats are already in e->joint, checked against the masks)
+ * and applies them; an agent's action is checked by game_apply. */
 static int apply_with_agents(env_t *e, uint32_t m)
 {
+    bool agents = false;
     for (uint32_t r = m; r; r &= r - 1) {
         int s = __builtin_ctz(r);
         if (!e->opp[s])
             continue;
+        agents = true;
         int rc = agent_act(e->opp[s], e->state, s, &e->joint[s]);
         if (rc)
             return err_set(e->err, sizeof e->err, rc,
                            "opponent %s at seat %d failed: %s",
                            agent_spec(e->opp[s]), s, err_str(rc));
     }
-    int rc = (m & (m - 1)) ? game_apply_joint(&e->game, e->state, e->joint)
-                           : game_apply(&e->game, e->state, __builtin_ctz(m),
-                                        e->joint[__builtin_ctz(m)]);
+    int rc = !agents         ? apply_checked(e, m)
+             : (m & (m - 1)) ? game_apply_joint(&e->game, e->state, e->joint)
+                             : game_apply(&e->game, e->state, __builtin_ctz(m),
+                                          e->joint[__builtin_ctz(m)]);
     if (rc)
         return err_set(e->err, sizeof e->err, rc,
                        "an opponent's move (seats 0x%x to act) was "
@@ -301,9 +316,14 @@ static void settle(env_t *e)
     if (e->truncated)
         m = 0;
     e->to_move = m;
-    memset(e->legal, 0, legal_bytes(&e->shape));
     if (is_single(e))
         m &= 1u << e->shape.learner;
+    /* Rows about to be filled are cleared by game_legal_mask; only the
+     * other rows set last time need zeroing (Casino's rows are 7 KB). */
+    for (uint32_t r = e->rows_set & ~m; r; r &= r - 1)
+        memset(legal_row(e, __builtin_ctz(r)), 0,
+               (size_t)e->shape.mask_words * 8);
+    e->rows_set = m;
     for (; m; m &= m - 1)
         game_legal_mask(g, e->state, __builtin_ctz(m),
                         legal_row(e, __builtin_ctz(m)));

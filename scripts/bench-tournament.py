@@ -2,16 +2,16 @@
 """bench-tournament.py — the tournament harness's overhead, measured.
 
 For each game, alternates in one run: `parlor bench GAME` (random playouts
-calling the game directly: deals per second, one thread per process) and
+calling the game directly: episodes per second, one thread per process) and
 `parlor tournament` of two random agents over enough deals for about the
 same time, with 1 and with 2 jobs. The baseline for J jobs is J bench
-processes run at once (their deals/s summed): on machines whose CPUs
+processes run at once (their episodes/s summed): on machines whose CPUs
 share a core, two threads do not run twice as fast as one, and that is
 not the harness's doing. Prints, per round and as the median over rounds,
 the tournament's whole-command throughput (process start to summary
 printed, journal on disk) over the baseline:
 
-    efficiency = games/s of the tournament / deals/s of J benches
+    efficiency = games/s of the tournament / episodes/s of J benches
 
 so 1.00 means no overhead, and the overhead is 1 - efficiency. Slices
 alternate so that machine noise hits both sides alike.
@@ -30,7 +30,7 @@ import time
 
 
 def bench(binary, game, seconds, jobs):
-    """deals/s of jobs bench processes running at once, summed."""
+    """episodes/s of jobs bench processes running at once, summed."""
     procs = [subprocess.Popen([binary, "bench", game, "--seconds",
                                str(seconds), "--json"],
                               stdout=subprocess.PIPE, text=True)
@@ -40,7 +40,7 @@ def bench(binary, game, seconds, jobs):
         out, _ = p.communicate()
         if p.returncode:
             raise SystemExit(f"parlor bench {game} failed")
-        total += json.loads(out)["deals_per_sec"]
+        total += json.loads(out)["episodes_per_sec"]
     return total
 
 
@@ -79,7 +79,7 @@ def main():
                     deals = max(1, int(base * a.seconds / per_deal))
                     rate, _ = tournament(a.bin, game, deals, jobs, scratch)
                     eff[jobs].append(rate / base)
-                    line += (f" {jobs} job(s): bench {base:,.0f} deals/s, "
+                    line += (f" {jobs} job(s): bench {base:,.0f} episodes/s, "
                              f"tournament {rate:,.0f} games/s, efficiency "
                              f"{eff[jobs][-1]:.3f};")
                 print(line, flush=True)

@@ -318,12 +318,11 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     int c = a % A_CALL;
-    trix_card_name(c, card, sizeof card);
+    const char *card = trix_card_text(c);
     if (a < A_CALL)
-        return snprintf(buf, len, "play %s", card);
-    return snprintf(buf, len, "play %s call %d", card, trix_lower(c));
+        return text_fmt(buf, len, "play %s", card);
+    return text_fmt(buf, len, "play %s call %d", card, trix_lower(c));
 }
 
 static void pack_suit(const struct call_suit_forty_two_state *st,
@@ -336,9 +335,9 @@ static void pack_suit(const struct call_suit_forty_two_state *st,
         return;
     }
     if (st->called)
-        snprintf(text, sizeof text, "call %d", st->number);
+        text_fmt(text, sizeof text, "call %d", st->number);
     else
-        snprintf(text, sizeof text, "%s", trix_suit_name(st->number));
+        text_fmt(text, sizeof text, "%s", trix_suit_name(st->number));
     view_pack_str(pk, text);
 }
 

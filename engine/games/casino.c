@@ -565,6 +565,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->over ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct casino_state *st = vst;
+    return st->rounds + (!st->over);
+}
+
 /* Trails, then each block's stable ids, then the overflow ids: the ids
  * ascend because every block id lies below CASINO_STABLE. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
@@ -792,10 +800,10 @@ static void history_name(const struct casino_state *st, int i, char *buf,
         return;
     card_name(card, c, sizeof c);
     if (kind)
-        snprintf(buf, len, "play %s build %d on %d items", c, kind + 1,
+        text_fmt(buf, len, "play %s build %d on %d items", c, kind + 1,
                  hand_count(items));
     else
-        snprintf(buf, len, "play %s capture %d items", c, hand_count(items));
+        text_fmt(buf, len, "play %s capture %d items", c, hand_count(items));
 }
 
 /* This round's plays as [seat, name]; seats follow the turn order. */
@@ -805,10 +813,8 @@ static void pack_history(const struct game *g, const struct casino_state *st,
     char name[GAME_NAME_MAX];
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->dealer + 1 + i) % nplayers(g));
         history_name(st, i, name, sizeof name);
-        pack_str(pk, name);
+        view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
     }
 }
 
@@ -890,17 +896,17 @@ static int action_name(const struct game *g, const void *vst, int action,
     int card, kind, k;
     uint64_t items;
     if (!locate(g, st, action, &card, &kind, &k))
-        return snprintf(buf, len, "play overflow #%d", action - CASINO_STABLE);
+        return text_fmt(buf, len, "play overflow #%d", action - CASINO_STABLE);
     if (kind == CASINO_TRAIL)
         return casino__name(card, CASINO_TRAIL, 0, buf, len);
     if (block_items(g, st, card, kind, k, &items) &&
         casino__name(card, kind, items, name, sizeof name) < (int)sizeof name)
-        return snprintf(buf, len, "%s", name);
+        return text_fmt(buf, len, "%s", name);
     /* No such option here, or a name too long: the id's generic name. */
     card_name(card, c, sizeof c);
     if (kind)
-        snprintf(what, sizeof what, " build %d", kind + 1);
-    return snprintf(buf, len, "play %s%s #%d", c, what, k);
+        text_fmt(what, sizeof what, " build %d", kind + 1);
+    return text_fmt(buf, len, "play %s%s #%d", c, what, k);
 }
 
 /* ==== API: determinization ============================================= */
@@ -1065,4 +1071,5 @@ const struct game_def casino_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../view.h"
+
 #define ITEMS_MAX CASINO_TABLE_MAX /* numeral items on the table */
 #define SETS (1 << ITEMS_MAX)      /* sets of items */
 /* Subsets of sum <= 10 among 14 items: at most 2811, with 4 aces and
@@ -60,6 +62,8 @@ struct search {
     unsigned builds;               /* index bits of the builds among it */
     struct subset sub[SUBS_MAX];   /* subsets with sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
+    uint16_t by_sum[SUBS_MAX];     /* indices into sub, by sum, stable */
+    int sum_at[SUM_MAX + 2];       /* sum v's indices: by_sum[at[v]..[v+1]) */
     uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
     int ngrp;                      /* entries in grp */
     uint16_t uni[SETS];            /* the block's distinct unions */
@@ -250,17 +254,29 @@ static hand_t face_options(const struct search *s, int rank)
     return h;
 }
 
+/* The subsets adding up to v, in sub's order: sub + by_sum[i] for i in
+ * [*from, *to). Blocks only look at the sums they can use. */
+static void sum_range(const struct search *s, int v, int *from, int *to)
+{
+    *from = s->sum_at[v];
+    *to = s->sum_at[v + 1];
+}
+
 static void numeral_capture(struct search *s, int r,
                             const struct casino_rules *ru)
 {
     unsigned forced = 0;
+    int from, to;
     /* Playing the only card that can take one's own r-build must take
      * it: start every union with it. */
     if (((s->owned >> r) & 1) && !((s->ranks_after >> r) & 1))
         forced = build_item(s, r);
-    for (int i = 0; i < s->nsub; i++)
-        if (capture_group(&s->sub[i], r, ru) && !(s->sub[i].mask & forced))
-            s->grp[s->ngrp++] = s->sub[i].mask;
+    sum_range(s, r, &from, &to);
+    for (int i = from; i < to; i++) {
+        const struct subset *u = &s->sub[s->by_sum[i]];
+        if (capture_group(u, r, ru) && !(u->mask & forced))
+            s->grp[s->ngrp++] = u->mask;
+    }
     add_union(s, forced);
     grow_unions(s);
 }
@@ -271,13 +287,19 @@ static void numeral_capture(struct search *s, int r,
 static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 {
     unsigned forced = build_item(s, v);
+    int from, to;
     if (r == v)
         add_union(s, forced);
-    for (int i = 0; i < s->nsub; i++) {
-        const struct subset *u = &s->sub[i];
-        if (r < v && u->sum == v - r && own_group(u, ru))
+    sum_range(s, v - r, &from, &to);
+    for (int i = from; i < to && r < v; i++) {
+        const struct subset *u = &s->sub[s->by_sum[i]];
+        if (own_group(u, ru))
             add_union(s, forced | u->mask);
-        else if (other_group(u, v, ru) && !(u->mask & forced))
+    }
+    sum_range(s, v, &from, &to);
+    for (int i = from; i < to; i++) {
+        const struct subset *u = &s->sub[s->by_sum[i]];
+        if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
     grow_unions(s);
@@ -288,11 +310,11 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 static bool run_kind(struct search *s, int r, int kind,
                      const struct casino_rules *ru)
 {
-    clear_unions(s);
     s->build_value = kind ? kind + 1 : 0;
     if (kind &&
         (r > s->build_value || !((s->ranks_after >> s->build_value) & 1)))
         return false;
+    clear_unions(s);
     if (!kind)
         numeral_capture(s, r, ru);
     else
@@ -394,6 +416,16 @@ static void prepare(struct search *s, const struct casino_state *st, int seat)
     list_items(s);
     memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
     subsets_from(s, 0, (struct subset){0, 0, 0, 0, 0});
+    /* A stable counting sort of the subsets by sum. */
+    memset(s->sum_at, 0, sizeof s->sum_at);
+    for (int i = 0; i < s->nsub; i++)
+        s->sum_at[s->sub[i].sum + 1]++;
+    for (int v = 1; v <= SUM_MAX + 1; v++)
+        s->sum_at[v] += s->sum_at[v - 1];
+    int at[SUM_MAX + 1];
+    memcpy(at, s->sum_at, sizeof at);
+    for (int i = 0; i < s->nsub; i++)
+        s->by_sum[at[s->sub[i].sum]++] = (uint16_t)i;
 }
 
 void casino__counts(const struct casino_state *st,
@@ -507,7 +539,7 @@ static void put(char *buf, size_t len, size_t *w, const char *fmt,
                 const char *s)
 {
     size_t at = *w < len ? *w : len;
-    int k = snprintf(buf + at, len - at, fmt, s);
+    int k = text_fmt(buf + at, len - at, fmt, s);
     *w += k > 0 ? (size_t)k : 0;
 }
 
@@ -515,7 +547,7 @@ static void put_part(char *buf, size_t len, size_t *w, uint64_t bit)
 {
     char tok[16];
     if (bit & CASINO_BUILD_BITS)
-        snprintf(tok, sizeof tok, "%d-build",
+        text_fmt(tok, sizeof tok, "%d-build",
                  __builtin_ctzll(bit) - CASINO_BUILD_SHIFT);
     else
         card_name(__builtin_ctzll(bit), tok, sizeof tok);
@@ -570,7 +602,7 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     size_t w = 0;
     card_name(card, c, sizeof c);
     if (kind == CASINO_TRAIL)
-        return snprintf(buf, len, "trail %s", c);
+        return text_fmt(buf, len, "trail %s", c);
     m.n = m.nodes = 0;
     m.target = kind ? kind + 1 : card_rank(card);
     for (uint64_t h = items; h; h &= h - 1) {
@@ -584,7 +616,7 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
         add_part(&m, PLAYED_BIT, card_rank(card));
     put(buf, len, &w, "play %s", c);
     if (kind) {
-        snprintf(v, sizeof v, "%d", kind + 1);
+        text_fmt(v, sizeof v, "%d", kind + 1);
         put(buf, len, &w, " build %s on ", v);
     } else {
         put(buf, len, &w, " capture %s", "");

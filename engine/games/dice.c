@@ -71,7 +71,7 @@ struct dice_state {
 
 static int face_name(int id, char *buf, size_t len)
 {
-    return snprintf(buf, len, "%d", id + 1);
+    return text_fmt(buf, len, "%d", id + 1);
 }
 
 static int face_parse(const char *s, const char **end)
@@ -292,9 +292,9 @@ static int dice_obs_layout(const struct game *g, struct obs_segment *out,
 /* Writes "roll 2 4 6" (unused dice after the end in brackets). */
 static int roll_text(const struct dice_roll *h, char *buf, size_t len)
 {
-    size_t used = (size_t)snprintf(buf, len, "roll");
+    size_t used = (size_t)text_fmt(buf, len, "roll");
     for (int i = 0; i < h->n && used < len; i++)
-        used += (size_t)snprintf(buf + used, len - used,
+        used += (size_t)text_fmt(buf + used, len - used,
                                  i < h->used ? " %d" : " (%d)", h->face[i]);
     return (int)used;
 }
@@ -307,9 +307,7 @@ static void pack_history(const struct dice_state *s, msgpack_packer *pk)
     for (int j = s->turns - k; j < s->turns; j++) {
         const struct dice_roll *h = &s->hist[j % DICE_HIST];
         roll_text(h, buf, sizeof buf);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, h->seat);
-        view_pack_str(pk, buf);
+        view_pack_entry(pk, h->seat, buf);
     }
 }
 
@@ -340,7 +338,7 @@ static int dice_action_name(const struct game *g, const void *st, int action,
     (void)g;
     (void)st;
     (void)action;
-    return snprintf(buf, len, "roll");
+    return text_fmt(buf, len, "roll");
 }
 
 static void dice_determinize(const struct game *g, void *st, int seat,

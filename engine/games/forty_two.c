@@ -380,16 +380,13 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
-    if (a < NCARDS) {
-        trix_card_name(a, card, sizeof card);
-        return snprintf(buf, len, "play %s", card);
-    }
+    if (a < NCARDS)
+        return text_fmt(buf, len, "play %s", trix_card_text(a));
     if (a < A_PASS)
-        return snprintf(buf, len, "bid %d", a - A_BID);
+        return text_fmt(buf, len, "bid %d", a - A_BID);
     if (a == A_PASS)
-        return snprintf(buf, len, "pass");
-    return snprintf(buf, len, "name %s", trix_suit_name(a - A_NAME));
+        return text_fmt(buf, len, "pass");
+    return text_fmt(buf, len, "name %s", trix_suit_name(a - A_NAME));
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)

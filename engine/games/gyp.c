@@ -179,6 +179,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->over ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct gyp_state *st = vst;
+    return st->deals + (!st->over);
+}
+
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct gyp_state *st = vst;
@@ -300,11 +308,9 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     if (a == GYP_PASS)
-        return snprintf(buf, len, "pass");
-    trix_card_name(a, card, sizeof card);
-    return snprintf(buf, len, "play %s", card);
+        return text_fmt(buf, len, "pass");
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 /* The table as [suit, lowest card name, highest card name] per open suit. */
@@ -352,9 +358,7 @@ static int view(const struct game *g, const void *vst, int seat,
     for (int i = 0; i < st->nhist; i++) {
         char name[GAME_NAME_MAX];
         action_name(g, st, st->hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, st->hist[i][0], name);
     }
     return 0;
 }
@@ -462,4 +466,5 @@ const struct game_def gyp_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

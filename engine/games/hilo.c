@@ -378,6 +378,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == HILO_PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct hilo_state *st = vst;
+    return st->deal_no + (st->phase != HILO_PH_OVER);
+}
+
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     (void)g;
@@ -467,4 +475,5 @@ const struct game_def hilo_game = {
     .action_name = hilo__action_name,
     .determinize = hilo__determinize,
     .describe = hilo__describe,
+    .deals = deals,
 };

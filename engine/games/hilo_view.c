@@ -119,12 +119,9 @@ int hilo__action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)vst;
     static const char *const names[] = {"stand", "another deal", "give 1",
                                         "deal 3"};
-    char c[TRIX_NAME_MAX];
-    if (a < HILO_A_STAND) {
-        ft_card_name(a, c, sizeof c);
-        return snprintf(buf, len, "play %s", c);
-    }
-    return snprintf(buf, len, "%s", names[a - HILO_A_STAND]);
+    if (a < HILO_A_STAND)
+        return text_fmt(buf, len, "play %s", trix_card_text(ft_trix_id(a)));
+    return text_fmt(buf, len, "%s", names[a - HILO_A_STAND]);
 }
 
 static void pack_table(const struct hilo_state *st, msgpack_packer *pk)

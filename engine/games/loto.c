@@ -632,11 +632,8 @@ static void pack_card(msgpack_packer *pk, int card)
     msgpack_pack_int(pk, card + 1);
     view_pack_str(pk, "rows");
     msgpack_pack_array(pk, ROWS);
-    for (int r = 0; r < ROWS; r++) {
-        msgpack_pack_array(pk, ROW_LEN);
-        for (int i = 0; i < ROW_LEN; i++)
-            msgpack_pack_int(pk, loto_cards[card][r][i]);
-    }
+    for (int r = 0; r < ROWS; r++)
+        view_pack_u8s(pk, loto_cards[card][r], ROW_LEN);
 }
 
 static void pack_cards(const struct game *g, const struct loto_state *st,
@@ -680,16 +677,12 @@ static void pack_history(const struct game *g, const struct loto_state *st,
                   : caller(g, st);
     msgpack_pack_array(pk, (size_t)(takes + st->ndrawn));
     for (int i = 0; i < takes; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, i);
-        snprintf(buf, sizeof buf, "take %d", st->ncards[i]);
-        view_pack_str(pk, buf);
+        text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
+        view_pack_entry(pk, i, buf);
     }
     for (int i = 0; i < st->ndrawn; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, who);
-        snprintf(buf, sizeof buf, "call %d", st->bag[i] + 1);
-        view_pack_str(pk, buf);
+        text_fmt(buf, sizeof buf, "call %d", st->bag[i] + 1);
+        view_pack_entry(pk, who, buf);
     }
 }
 
@@ -726,8 +719,8 @@ static int loto_action_name(const struct game *g, const void *vst, int action,
     (void)g;
     (void)vst;
     if (action == A_CALL)
-        return snprintf(buf, len, "call");
-    return snprintf(buf, len, "take %d", take_count[action]);
+        return text_fmt(buf, len, "call");
+    return text_fmt(buf, len, "take %d", take_count[action]);
 }
 
 static void loto_determinize(const struct game *g, void *vst, int seat,
@@ -802,8 +795,8 @@ static int loto_describe(const struct game *g, const void *vst, int seat,
 static int item_name(int id, char *buf, size_t len)
 {
     if (id < CARDS)
-        return snprintf(buf, len, "card%d", id + 1);
-    return snprintf(buf, len, "%d", id - CARDS + 1);
+        return text_fmt(buf, len, "card%d", id + 1);
+    return text_fmt(buf, len, "%d", id - CARDS + 1);
 }
 
 /* Reads a decimal number of at most two digits at s. */

@@ -362,6 +362,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == MAGNA_PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct magna_state *st = vst;
+    return st->deal_no + (st->phase != MAGNA_PH_OVER);
+}
+
 static int list(hand_t h, int base, int *out)
 {
     int k = 0;
@@ -454,4 +462,5 @@ const struct game_def magna_game = {
     .action_name = magna__action_name,
     .determinize = magna__determinize,
     .describe = magna__describe,
+    .deals = deals,
 };

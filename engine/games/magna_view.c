@@ -136,17 +136,15 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char c[TRIX_NAME_MAX];
-    if (a < MAGNA_A_PASS) {
-        ft_card_name(a % FT_CARDS, c, sizeof c);
-        return snprintf(buf, len, "%s %s",
-                        a < MAGNA_A_DISCARD ? "play" : "discard", c);
-    }
+    if (a < MAGNA_A_PASS)
+        return text_fmt(buf, len, "%s %s",
+                        a < MAGNA_A_DISCARD ? "play" : "discard",
+                        trix_card_text(ft_trix_id(a % FT_CARDS)));
     if (a == MAGNA_A_PASS)
-        return snprintf(buf, len, "pass");
+        return text_fmt(buf, len, "pass");
     if (a < MAGNA_A_NAME)
-        return snprintf(buf, len, "bid %d", a - MAGNA_A_BID + 1);
-    return snprintf(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
+        return text_fmt(buf, len, "bid %d", a - MAGNA_A_BID + 1);
+    return text_fmt(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
 }
 
 /* This deal's actions as [seat, name]; another's discard while the
@@ -158,14 +156,12 @@ static void pack_history(const struct game *g, const struct magna_state *st,
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
         if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
             magna_discards_hidden(st))
-            snprintf(name, sizeof name, "discard");
+            text_fmt(name, sizeof name, "discard");
         else
             magna__action_name(g, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, s, name);
     }
 }
 

@@ -115,10 +115,10 @@ int my_bird_sings__action_name(const struct game *g, const void *vst,
     char c[8];
     if (action < MBS_A_NO_EXCHANGE) {
         card_name(action % MBS_A_EXCHANGE, c, sizeof c);
-        return snprintf(buf, len, "%s %s",
+        return text_fmt(buf, len, "%s %s",
                         action < MBS_A_EXCHANGE ? "throw" : "exchange", c);
     }
-    return snprintf(buf, len, "%s",
+    return text_fmt(buf, len, "%s",
                     action == MBS_A_NO_EXCHANGE ? "no exchange"
                     : action == MBS_A_DRAW      ? "draw"
                                                 : "sing");
@@ -135,10 +135,10 @@ static void entry_name(const struct game *g, const struct mbs_hist_entry *e,
     int other = thrown ? mbs_next(g, e->seat) : mbs_prev(g, e->seat);
     bool knows = seat == e->seat || seat == other;
     if (thrown && !knows) {
-        snprintf(buf, len, "throw");
+        text_fmt(buf, len, "throw");
     } else if (drawn && knows) {
         card_name(e->card, c, sizeof c);
-        snprintf(buf, len, "draw %s", c);
+        text_fmt(buf, len, "draw %s", c);
     } else {
         my_bird_sings__action_name(g, NULL, a, buf, len);
     }
@@ -153,9 +153,7 @@ static void pack_history(const struct game *g, const struct mbs_state *st,
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const struct mbs_hist_entry *e = &st->hist[i % MBS_HIST];
         entry_name(g, e, seat, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e->seat);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e->seat, name);
     }
 }
 

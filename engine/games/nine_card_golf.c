@@ -314,15 +314,15 @@ static int name_action(int a, int card, char *buf, size_t len)
     if (card != NO_CARD)
         multipack_name(card, c, sizeof c);
     if (a < ACT_REPLACE)
-        return snprintf(buf, len, "expose %d", a - ACT_EXPOSE + 1);
+        return text_fmt(buf, len, "expose %d", a - ACT_EXPOSE + 1);
     if (a < ACT_DRAW)
-        return snprintf(buf, len, "replace %d", a - ACT_REPLACE + 1);
+        return text_fmt(buf, len, "replace %d", a - ACT_REPLACE + 1);
     if (a == ACT_DRAW)
-        return snprintf(buf, len, "draw");
+        return text_fmt(buf, len, "draw");
     if (a == ACT_TAKE)
-        return snprintf(buf, len, card == NO_CARD ? "take discard" : "take %s",
+        return text_fmt(buf, len, card == NO_CARD ? "take discard" : "take %s",
                         c);
-    return snprintf(buf, len, card == NO_CARD ? "discard drawn" : "discard %s",
+    return text_fmt(buf, len, card == NO_CARD ? "discard drawn" : "discard %s",
                     c);
 }
 
@@ -592,10 +592,8 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
     msgpack_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
         name_action(e[1], e[2], name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

@@ -423,7 +423,7 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
     (void)g;
     (void)vst;
     if (action == NN_LAY_DOWN)
-        return snprintf(buf, len, "lay down");
+        return text_fmt(buf, len, "lay down");
     char card[16];
     int face = action_face(action);
     card_name(face, card, sizeof card);
@@ -436,7 +436,7 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
         how = " as 1";
     else if (card_rank(face) == 10)
         how = " +10";
-    return snprintf(buf, len, "play %s%s", card, how);
+    return text_fmt(buf, len, "play %s%s", card, how);
 }
 
 static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
@@ -466,10 +466,8 @@ static void pack_history(const struct game *g, const struct nn_state *st,
     msgpack_pack_array(pk, k);
     for (uint32_t i = st->hand_plays - k; i < st->hand_plays; i++) {
         const uint8_t *e = st->hist[i % NN_HIST];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
         nn_action_name(g, st, e[1], name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

@@ -366,11 +366,9 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
     if (a == DRAW)
-        return snprintf(buf, len, "draw");
-    trix_card_name(a, card, sizeof card);
-    return snprintf(buf, len, "play %s", card);
+        return text_fmt(buf, len, "draw");
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
@@ -391,14 +389,12 @@ static void pack_event(msgpack_packer *pk, const struct event *e, int seat)
     char name[GAME_NAME_MAX], card[TRIX_NAME_MAX];
     trix_card_name(e->card, card, sizeof card);
     if (e->victim == NO_SEAT)
-        snprintf(name, sizeof name, "play %s", card);
+        text_fmt(name, sizeof name, "play %s", card);
     else if (seat == e->seat || seat == e->victim)
-        snprintf(name, sizeof name, "draw %s from %d", card, e->victim);
+        text_fmt(name, sizeof name, "draw %s from %d", card, e->victim);
     else
-        snprintf(name, sizeof name, "draw from %d", e->victim);
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, e->seat);
-    view_pack_str(pk, name);
+        text_fmt(name, sizeof name, "draw from %d", e->victim);
+    view_pack_entry(pk, e->seat, name);
 }
 
 static int view(const struct game *g, const void *vst, int seat,

@@ -670,6 +670,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == PH_OVER ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct spoil_five_state *st = vst;
+    return st->deal_no + (st->phase != PH_OVER);
+}
+
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     (void)g;
@@ -792,4 +800,5 @@ const struct game_def spoil_five_game = {
     .action_name = spoil_five__action_name,
     .determinize = spoil_five__determinize,
     .describe = spoil_five__describe,
+    .deals = deals,
 };

@@ -276,38 +276,34 @@ int spoil_five__obs_layout(const struct game *g, struct obs_segment *out,
 
 /* ==== API: names and view ============================================== */
 
+/* Every action's name, by id. */
+static const char *const action_names[] = {VIEW_CARD_NAMES("play "),
+                                           VIEW_CARD_NAMES("rob "),
+                                           "decline",
+                                           "ask five",
+                                           "no five",
+                                           "accept five",
+                                           "refuse five",
+                                           "jink",
+                                           "claim"};
+
 int spoil_five__action_name(const struct game *g, const void *vst, int a,
                             char *buf, size_t len)
 {
     (void)g;
     (void)vst;
-    static const char *const names[] = {"decline",     "ask five",    "no five",
-                                        "accept five", "refuse five", "jink",
-                                        "claim"};
-    char c[8];
-    if (a < A_DECLINE) {
-        card_name(a % CARDS_IN_PACK, c, sizeof c);
-        return snprintf(buf, len, "%s %s", a < A_ROB ? "play" : "rob", c);
-    }
-    return snprintf(buf, len, "%s", names[a - A_DECLINE]);
+    return text_fmt(buf, len, "%s", action_names[a]);
 }
 
 /* This deal's actions as [seat, name]; another's rob hides its card. */
-static void pack_history(const struct game *g,
-                         const struct spoil_five_state *st, int seat,
+static void pack_history(const struct spoil_five_state *st, int seat,
                          msgpack_packer *pk)
 {
-    char name[GAME_NAME_MAX];
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
-        if (a >= A_ROB && a < A_DECLINE && s != seat)
-            snprintf(name, sizeof name, "rob");
-        else
-            spoil_five__action_name(g, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        bool hidden = a >= A_ROB && a < A_DECLINE && s != seat;
+        view_pack_entry(pk, s, hidden ? "rob" : action_names[a]);
     }
 }
 
@@ -358,6 +354,7 @@ static void pack_table(const struct spoil_five_state *st, int seat,
 int spoil_five__view(const struct game *g, const void *vst, int seat,
                      msgpack_packer *pk)
 {
+    (void)g;
     const struct spoil_five_state *st = cst(vst);
     int n = st->cfg.n;
     view_pack_str(pk, "hand");
@@ -382,7 +379,7 @@ int spoil_five__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "jinker");
     view_pack_seat(pk, st->jinker);
     view_pack_str(pk, "history");
-    pack_history(g, st, seat, pk);
+    pack_history(st, seat, pk);
     view_pack_str(pk, "last_deal");
     pack_last_deal(st, pk);
     return 0;

@@ -442,6 +442,14 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == T31_PH_OVER ? 0 : 1u << st->turn;
 }
 
+/* Deals finished, and the one being played while the game goes on. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct thirty_one_state *st = vst;
+    return st->rounds + (st->phase != T31_PH_OVER);
+}
+
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct thirty_one_state *st = vst;
@@ -587,4 +595,5 @@ const struct game_def thirty_one_game = {
     .action_name = thirty_one__action_name,
     .determinize = determinize,
     .describe = thirty_one__describe,
+    .deals = deals,
 };

@@ -140,19 +140,16 @@ static const char *status_name(const struct thirty_one_state *st, int p)
     return thirty_one__is_out(st, p) ? "out" : st->pennies[p] ? "in" : "county";
 }
 
-/* Writes the name of a history code (an action, "take" with its card). */
+/* Names of the history codes (actions, then "take" with its card); a
+ * plain T31_TAKE never enters the history (it is recorded with its card). */
+static const char *const hist_names[] = {"draw", "knock", "knock",
+                                         VIEW_CARD_NAMES("discard "),
+                                         VIEW_CARD_NAMES("take ")};
+
+/* Writes the name of a history code. */
 static int hist_name(int code, char *buf, size_t len)
 {
-    char c[8];
-    if (code >= T31_H_TAKE) {
-        card_name(code - T31_H_TAKE, c, sizeof c);
-        return snprintf(buf, len, "take %s", c);
-    }
-    if (code >= T31_DISCARD) {
-        card_name(code - T31_DISCARD, c, sizeof c);
-        return snprintf(buf, len, "discard %s", c);
-    }
-    return snprintf(buf, len, "%s", code == T31_DRAW ? "draw" : "knock");
+    return text_fmt(buf, len, "%s", hist_names[code]);
 }
 
 /* This round's actions as [seat, name]; seats follow the turn order. */
@@ -160,14 +157,10 @@ static void pack_history(const struct game *g,
                          const struct thirty_one_state *st, msgpack_packer *pk)
 {
     int seat = thirty_one__next_live(st, st->dealer, g->dims.players);
-    char name[GAME_NAME_MAX];
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int code = st->hist[i];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, seat);
-        hist_name(code, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, seat, hist_names[code]);
         if (code == T31_KNOCK || (code >= T31_DISCARD && code < T31_H_TAKE))
             seat = thirty_one__next_live(st, seat, g->dims.players);
     }
@@ -266,7 +259,7 @@ int thirty_one__action_name(const struct game *g, const void *vst, int action,
     if (action == T31_TAKE && st->phase == T31_PH_DRAW && st->npile)
         return hist_name(T31_H_TAKE + st->pile[st->npile - 1], buf, len);
     if (action == T31_TAKE)
-        return snprintf(buf, len, "take");
+        return text_fmt(buf, len, "take");
     return hist_name(action, buf, len);
 }
 

@@ -300,9 +300,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    char card[TRIX_NAME_MAX];
-    trix_card_name(a, card, sizeof card);
-    return snprintf(buf, len, "play %s", card);
+    return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
@@ -354,9 +352,7 @@ static int view(const struct game *g, const void *vst, int seat,
     for (int i = 0; i < st->nhist; i++) {
         char name[GAME_NAME_MAX];
         action_name(g, st, st->hist[i][1], name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, st->hist[i][0], name);
     }
     return 0;
 }

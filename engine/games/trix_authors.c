@@ -404,26 +404,26 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    return snprintf(buf, len, "ask %d for %s", a / NCOM, com_name[a % NCOM]);
+    return text_fmt(buf, len, "ask %d for %s", a / NCOM, com_name[a % NCOM]);
 }
 
 static int event_name(const uint8_t *e, char *buf, size_t len)
 {
     switch (e[1]) {
     case EV_ASK:
-        return snprintf(buf, len, "ask %d for %s", e[2], com_name[e[3]]);
+        return text_fmt(buf, len, "ask %d for %s", e[2], com_name[e[3]]);
     case EV_HIT:
-        return snprintf(buf, len, "gives %s to %d", com_name[e[3]], e[2]);
+        return text_fmt(buf, len, "gives %s to %d", com_name[e[3]], e[2]);
     case EV_MISS:
-        return snprintf(buf, len, "has no %s", com_name[e[3]]);
+        return text_fmt(buf, len, "has no %s", com_name[e[3]]);
     case EV_SHOWN:
-        return snprintf(buf, len, "draws %s, shown", com_name[e[3]]);
+        return text_fmt(buf, len, "draws %s, shown", com_name[e[3]]);
     case EV_DRAW:
-        return snprintf(buf, len, "draws a card");
+        return text_fmt(buf, len, "draws a card");
     case EV_BOOK:
-        return snprintf(buf, len, "lays the Book %s", com_name[e[3]]);
+        return text_fmt(buf, len, "lays the Book %s", com_name[e[3]]);
     default:
-        return snprintf(buf, len, "skips, empty hand");
+        return text_fmt(buf, len, "skips, empty hand");
     }
 }
 
@@ -443,9 +443,7 @@ static void pack_history(const struct authors_state *st, msgpack_packer *pk)
         char name[GAME_NAME_MAX];
         const uint8_t *e = st->hist[i % HIST];
         event_name(e, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, e[0]);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, e[0], name);
     }
 }
 

@@ -558,10 +558,10 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a == 0)
-        return snprintf(buf, len, "pass");
+        return text_fmt(buf, len, "pass");
     if (a >= GIVE)
-        return snprintf(buf, len, "give %s", com_name[a - GIVE]);
-    return snprintf(buf, len, "offer %d %s", (a - 1) % 3 + 1,
+        return text_fmt(buf, len, "give %s", com_name[a - GIVE]);
+    return text_fmt(buf, len, "offer %d %s", (a - 1) % 3 + 1,
                     com_name[(a - 1) / 3]);
 }
 
@@ -569,16 +569,14 @@ static void pack_event(msgpack_packer *pk, const struct event *e)
 {
     char name[GAME_NAME_MAX];
     if (e->kind == EV_TRADE)
-        snprintf(name, sizeof name, "swap %d with %d", e->num, e->other);
+        text_fmt(name, sizeof name, "swap %d with %d", e->num, e->other);
     else if (e->kind == EV_CORNER)
-        snprintf(name, sizeof name, "corner %s", com_name[e->other]);
+        text_fmt(name, sizeof name, "corner %s", com_name[e->other]);
     else if (e->kind == EV_GIVE)
-        snprintf(name, sizeof name, "give 1 to %d", e->other);
+        text_fmt(name, sizeof name, "give 1 to %d", e->other);
     else
-        snprintf(name, sizeof name, "bankrupt by %d", e->other);
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, e->seat);
-    view_pack_str(pk, name);
+        text_fmt(name, sizeof name, "bankrupt by %d", e->other);
+    view_pack_entry(pk, e->seat, name);
 }
 
 static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)

@@ -125,16 +125,6 @@ static const int16_t gain_tab[NCAT] = {0, 10, 15, 20, 30, 50, 60, 70, -1, -1};
 
 /* ==== helpers ========================================================== */
 
-/* The 20 cards as a trix-id bitset. */
-uint32_t trix_football__pack(void)
-{
-    uint32_t b = 0;
-    for (int s = 2; s <= 6; s++)
-        for (int n = 1; n <= s; n++)
-            b |= 1u << trix_card(s, n);
-    return b;
-}
-
 /* Ball position measured from side s's own goal line. */
 int trix_football__rel(const struct tf_state *st, int s)
 {

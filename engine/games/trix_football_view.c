@@ -91,14 +91,14 @@ int trix_football__action_name(const struct game *g, const void *vst, int a,
         "kick", "receive", "rush", "punt", "field goal", "yield 20",
     };
     if (a < A_DISCARD)
-        return snprintf(buf, len, "%s", calls[a]);
+        return text_fmt(buf, len, "%s", calls[a]);
     int m = a - A_DISCARD, n = 0;
     if (m == 0)
-        return snprintf(buf, len, "stand");
-    n = snprintf(buf, len, "discard");
+        return text_fmt(buf, len, "stand");
+    n = text_fmt(buf, len, "discard");
     for (int k = 0; k < HANDN && n >= 0 && (size_t)n < len; k++)
         if (m & (1 << k))
-            n += snprintf(buf + n, len - (size_t)n, " %d", k + 1);
+            n += text_fmt(buf + n, len - (size_t)n, " %d", k + 1);
     return n;
 }
 
@@ -119,14 +119,12 @@ static void pack_history(const struct tf_state *st, msgpack_packer *pk)
     msgpack_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int a = st->hist[i][1];
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->hist[i][0]);
         if (a >= A_DISCARD)
-            snprintf(name, sizeof name, "draws %d",
+            text_fmt(name, sizeof name, "draws %d",
                      __builtin_popcount((unsigned)(a - A_DISCARD)));
         else
             trix_football__action_name(NULL, st, a, name, sizeof name);
-        view_pack_str(pk, name);
+        view_pack_entry(pk, st->hist[i][0], name);
     }
 }
 

@@ -490,7 +490,8 @@ static void test_bench_json(void **state)
     static const char *const keys[] = {
         "decisions_per_sec", "steps_per_sec",  "deals_per_sec",
         "ns_per_decision",   "obs_ns",         "view_ns",
-        "clone_ns",          "determinize_ns",
+        "clone_ns",          "determinize_ns", "episodes_per_sec",
+        "env_step_ns",       "env_step_ratio",
     };
     for (int i = 0; i < game_registry_count; i++) {
         struct run r;
@@ -513,6 +514,53 @@ static void test_bench_json(void **state)
         json_decref(j);
         run_free(&r);
     }
+}
+
+/* Deals are deals, not episodes: a default Spoil-Five episode plays ten
+ * (rule book: the game runs for the agreed number of deals), a Dice
+ * episode is one. */
+static void test_bench_counts_deals(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec;
+        int per_episode;
+    } cases[] = {{"spoil_five", 10}, {"dice", 1}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct run r;
+        run_cli(&r, NULL, "bench %s --seconds 0.05 --json", cases[i].spec);
+        assert_int_equal(r.code, 0);
+        json_t *j = parse_json(r.out);
+        json_int_t ep = json_integer_value(json_object_get(j, "episodes"));
+        json_int_t deals = json_integer_value(json_object_get(j, "deals"));
+        assert_true(ep > 0);
+        assert_int_equal(deals, ep * cases[i].per_episode);
+        json_decref(j);
+        run_free(&r);
+    }
+}
+
+/* "bench all" prints a header and one row per registered game, each row
+ * ending with that game's actions hash. */
+static void test_bench_all_table(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "bench all --seconds 0");
+    assert_int_equal(r.code, 0);
+    const char *line = r.out;
+    assert_non_null(strstr(line, "bench hash"));
+    for (int i = 0; i < game_registry_count; i++) {
+        line = strchr(line, '\n');
+        assert_non_null(line);
+        line++;
+        size_t n = strlen(game_registry[i]->name);
+        if (strncmp(line, game_registry[i]->name, n) || line[n] != ' ')
+            fail_msg("row %d is not %s: %.40s", i, game_registry[i]->name,
+                     line);
+    }
+    assert_string_equal(strchr(line, '\n'), "\n");
+    run_free(&r);
 }
 
 /* The actions hash depends on the seeds alone, not on how long the timed
@@ -555,6 +603,8 @@ int main(void)
         cmocka_unit_test(test_play_human),
         cmocka_unit_test(test_play_human_eof),
         cmocka_unit_test(test_bench_json),
+        cmocka_unit_test(test_bench_counts_deals),
+        cmocka_unit_test(test_bench_all_table),
         cmocka_unit_test(test_bench_hash_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

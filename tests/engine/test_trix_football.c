@@ -22,6 +22,7 @@
 #include "common/err.h"
 #include "engine/conformance.h"
 #include "engine/game.h"
+#include "engine/games/trix_football.h"
 #include "engine/trix_pack.h"
 
 extern const struct game_def trix_football_game;
@@ -199,6 +200,18 @@ static void cats(const char *kicker, const char *receiver, const char *ck,
     kick_game(&t, "trix_football", kicker, receiver);
     assert_vstr(&t, "last_categories", t.k, ck);
     assert_vstr(&t, "last_categories", 1 - t.k, cr);
+}
+
+/* The pack is the Twos to Sixes without blanks: 2+3+4+5+6 cards. */
+static void test_pack(void **state)
+{
+    (void)state;
+    uint32_t want = 0;
+    for (int s = 2; s <= 6; s++)
+        for (int n = 1; n <= s; n++)
+            want |= 1u << trix_card(s, n);
+    assert_int_equal(trix_football__pack(), want);
+    assert_int_equal(__builtin_popcount(want), 20);
 }
 
 static void test_categories(void **state)
@@ -576,6 +589,7 @@ static void test_configure_and_conformance(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pack),
         cmocka_unit_test(test_categories),
         cmocka_unit_test(test_pair_order_and_kickoff),
         cmocka_unit_test(test_downs_and_safety),

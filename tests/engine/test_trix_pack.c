@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h> /* after the headers it needs */
@@ -44,6 +45,17 @@ static void test_composition(void **state)
     assert_int_equal(card("15-15"), 70);
     assert_int_equal(card("Trixie"), TRIX_TRIXIE);
     assert_int_equal(trix_card(11, 8), -1); /* not in the pack */
+    assert_int_equal(trix_card(3, 4), -1);  /* lower above upper */
+    assert_int_equal(trix_card(2, -1), -1);
+    assert_int_equal(trix_card(7, 3), 31); /* 28 cards below the Sevens */
+    assert_int_equal(trix_card(13, 12), 68);
+    for (int c = 0; c < TRIX_TRIXIE; c++) {
+        char want[TRIX_NAME_MAX], got[TRIX_NAME_MAX];
+        assert_int_equal(trix_card(trix_upper(c), trix_lower(c)), c);
+        snprintf(want, sizeof want, "%d-%d", trix_upper(c), trix_lower(c));
+        trix_card_name(c, got, sizeof got);
+        assert_string_equal(got, want); /* the name table and the numbers */
+    }
     for (int c = 0; c < TRIX_CARDS; c++) {
         char buf[TRIX_NAME_MAX];
         trix_card_name(c, buf, sizeof buf);

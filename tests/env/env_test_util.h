@@ -150,18 +150,7 @@ static inline int registry_specs(const char **out, int max)
  * -1 if none is set. */
 static inline int pick_action(struct rng *r, const uint64_t *mask, int words)
 {
-    int n = 0;
-    for (int w = 0; w < words; w++)
-        n += __builtin_popcountll(mask[w]);
-    if (!n)
-        return -1;
-    int k = (int)rng_below(r, (uint32_t)n);
-    for (int w = 0; w < words; w++) {
-        for (uint64_t m = mask[w]; m; m &= m - 1)
-            if (k-- == 0)
-                return w * 64 + __builtin_ctzll(m);
-    }
-    return -1;
+    return rng_pick_bit(r, mask, words);
 }
 
 #endif

@@ -518,6 +518,52 @@ static void assert_pair(const double *v, double a, double b)
 }
 
 /* The rounds worked by hand from the rules in env_test_util.h. */
+/* The legal() calls of the game under test, counted by counting_legal. */
+static const struct game_def *counted_def;
+static int legal_calls;
+
+static int counting_legal(const struct game *g, const void *st, int seat,
+                          int *out)
+{
+    legal_calls++;
+    return counted_def->legal(g, st, seat, out);
+}
+
+/* A step checks the caller's action against the masks it already holds:
+ * legal() runs once per acting seat, for the next timestep's mask, and not
+ * again inside the apply (it used to run twice per seat). An illegal
+ * action is still refused, and the env left as it was. */
+static void test_step_computes_legal_once(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    assert_int_equal(game_make(&g, "spoil_five", err, sizeof err), 0);
+    counted_def = g.def;
+    struct game_def def = *g.def;
+    def.legal = counting_legal;
+    g.def = &def;
+    env_t *e = env_new_game(&g, NULL, err, sizeof err);
+    assert_non_null(e);
+    struct env_timestep ts;
+    struct rng r;
+    rng_seed(&r, 5);
+    assert_int_equal(env_reset(e, 1, &ts), 0);
+    int bad = 0;
+    while ((ts.legal[bad >> 6] >> (bad & 63)) & 1)
+        bad++;
+    assert_int_equal(env_step(e, bad, NULL), ERR_ILLEGAL_ACTION);
+    for (int i = 0; i < 20 && !ts.terminated; i++) {
+        legal_calls = 0;
+        assert_int_equal(
+            env_step(e, pick_action(&r, ts.legal, env_shape(e)->mask_words),
+                     &ts),
+            0);
+        assert_int_equal(legal_calls, ts.terminated ? 0 : 1);
+    }
+    env_destroy(&e);
+}
+
 static void test_joint_actions_multi_agent(void **state)
 {
     (void)state;
@@ -602,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_misuse_is_refused),
         cmocka_unit_test(test_bad_spec_and_options_name_culprit),
         cmocka_unit_test(test_opponent_lists),
+        cmocka_unit_test(test_step_computes_legal_once),
         cmocka_unit_test(test_joint_actions_multi_agent),
         cmocka_unit_test(test_joint_actions_single_agent),
     };
