@@ -22,6 +22,7 @@ the exit status.
 import argparse
 import json
 import os
+import resource
 import subprocess
 import sys
 import time
@@ -144,16 +145,18 @@ def main(argv=None):
     for game in GAMES:
         if game[0] not in wanted:
             continue
+        begun = time.monotonic()
         ratings[game[1]] = one_game(args, *game)
         cells, above = summarise(game[0], game[1], ratings[game[1]],
                                  args.out)
-        rows.append(cells + ["yes" if above else "NO"])
+        rows.append(cells + ["yes" if above else "NO",
+                             f"{time.monotonic() - begun:.0f}"])
         ok &= above or game[0] not in ACCEPT
     with open(os.path.join(args.out, "ratings.json"), "w") as f:
         json.dump(ratings, f, indent=2)
     header = ["name", "game", "ppo", "random", "pimc", "ismcts",
               "decisions_per_s", "env_steps_per_s", "env_wait",
-              "above_random"]
+              "above_random", "wall_s"]
     with open(os.path.join(args.out, "summary.tsv"), "w") as f:
         for row in [header] + rows:
             f.write("\t".join(row) + "\n")
@@ -161,8 +164,10 @@ def main(argv=None):
     for row in rows:
         print(f"  {row[1]}: ppo {row[2]}, pimc {row[4]}, ismcts {row[5]}; "
               f"{row[6]} decisions/s, env wait {row[8]}; above random: "
-              f"{row[9]}")
-    print(f"run.py: {time.monotonic() - start:.0f} s; "
+              f"{row[9]}; {row[10]} s")
+    use = resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"run.py: {time.monotonic() - start:.0f} s wall, "
+          f"{use.ru_utime + use.ru_stime:.0f} s CPU (all processes); "
           f"{'every' if ok else 'NOT every'} agent of "
           f"{', '.join(ACCEPT)} rates wholly above random", flush=True)
     return 0 if ok else 1

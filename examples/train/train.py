@@ -109,7 +109,7 @@ def parse_args(argv):
     p.add_argument("--hidden", default="128,128", help="MLP widths")
     p.add_argument("--lr", type=float, default=3e-4)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--threads", type=int, default=2, help="torch threads")
+    p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--bin", default=os.path.join(REPO, "build", "parlor"),
                    help="the parlor binary (for the server)")
     p.add_argument("--endpoint", help="use this server instead of starting "
