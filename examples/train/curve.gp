@@ -28,7 +28,7 @@ set title sprintf("Learning curve (PPO, masked actions) — %s\n" . \
                   "dashed: each bot's level against random", game)
 set xlabel "env steps"
 set ylabel "mean return per episode"
-set xrange [0 : xmax * 1.18]
+set xrange [0 : xmax * 1.25]
 set grid lc rgb "#dddddd"
 set key outside below horizontal
 

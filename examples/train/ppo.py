@@ -46,13 +46,17 @@ def sample(policy, obs, mask):
 
 
 class Collector:
-    """Collector(env, policy, multi, team, reward_scale, seed): rollouts of
-    policy on a parlor.VectorEnv (multi: made with opponents=None). team
-    lists each seat's team (describe's "team"); rewards are multiplied by
-    reward_scale for learning (returns are reported unscaled)."""
+    """Collector(env, policy, multi, team, reward_scale, seed, gamma, lam):
+    rollouts of policy on a parlor.VectorEnv (multi: made with
+    opponents=None). team lists each seat's team (describe's "team");
+    rewards are multiplied by reward_scale for learning (returns are
+    reported unscaled); gamma discounts per learner decision, lam is
+    GAE's lambda."""
 
-    def __init__(self, env, policy, *, multi, team, reward_scale, seed):
+    def __init__(self, env, policy, *, multi, team, reward_scale, seed,
+                 gamma=1.0, lam=0.95):
         self.env, self.policy, self.multi = env, policy, multi
+        self.gamma, self.lam = gamma, lam
         n = env.num_envs
         self.team = np.asarray(team)
         teams = int(self.team.max()) + 1
@@ -134,7 +138,8 @@ class Collector:
         return np.where(ok, value.numpy(), 0.0), ok
 
     def _advantages(self, obs_b, mask_b, act_b, logp_b, val_b, rew, done,
-                    mine, gamma=1.0, lam=0.95):
+                    mine):
+        gamma, lam = self.gamma, self.lam
         val = val_b.numpy().astype(np.float64)
         next_v, usable = self._bootstrap()
         next_adv = np.zeros_like(next_v)

@@ -35,11 +35,11 @@ PY = "/usr/bin/python3"
 # deals of the tournament, deals of each reference level.
 GAMES = [
     ("thirty_one", "thirty_one(players=2)",
-     ["random:98304", "self:32768"], "random,pimc,ismcts", 60, 30),
+     ["random:81920", "self:24576"], "random,pimc,ismcts", 60, 30),
     ("spoil_five", "spoil_five(players=2)",
-     ["random:98304", "self:32768"], "random,pimc,ismcts", 40, 20),
+     ["random:81920", "self:24576"], "random,pimc,ismcts", 40, 20),
     ("spoil_five_4p", "spoil_five(players=4,partnerships=true)",
-     ["random:65536", "self:16384"],
+     ["random:49152", "self:16384"],
      "random,pimc=pimc(samples=5),ismcts=ismcts(iters=200)", 12, 12),
 ]
 ACCEPT = ("thirty_one", "spoil_five")  # must rate wholly above random

@@ -107,7 +107,10 @@ def parse_args(argv):
     p.add_argument("--rollout", type=int, default=64,
                    help="vector steps per update")
     p.add_argument("--hidden", default="128,128", help="MLP widths")
-    p.add_argument("--lr", type=float, default=3e-4)
+    p.add_argument("--lr", type=float, default=1e-3)
+    p.add_argument("--gamma", type=float, default=1.0,
+                   help="discount per learner decision")
+    p.add_argument("--lam", type=float, default=0.95, help="GAE lambda")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--bin", default=os.path.join(REPO, "build", "parlor"),
@@ -150,7 +153,8 @@ class Trainer:
         try:
             col = Collector(env, self.policy, multi=multi,
                             team=self.desc["team"], reward_scale=self.scale,
-                            seed=self.args.seed * 1000 + index)
+                            seed=self.args.seed * 1000 + index,
+                            gamma=self.args.gamma, lam=self.args.lam)
             if multi and not self.pool:
                 self.pool.append(copy.deepcopy(self.policy))
             done, updates = 0, 0
