@@ -13,6 +13,10 @@ OPPONENT:ENV_STEPS on one parlor.VectorEnv batched on the wire:
     rollout from a pool of the learner's past snapshots and the uniformly
     random policy (so part of the curve stays measured against random).
 
+With --seconds the phases stop early when the wall-clock budget runs out
+(each phase owns its share, in proportion to its steps), so a loaded
+machine trains less rather than longer.
+
 Writes OUT/policy.pt (policy.py's checkpoint), OUT/curve.tsv (per update:
 env steps, phase, opponent, mean return of the episodes that ended, their
 count, wall seconds) and OUT/throughput.tsv (env steps and learner
@@ -111,12 +115,19 @@ def parse_args(argv):
     p.add_argument("--gamma", type=float, default=1.0,
                    help="discount per learner decision")
     p.add_argument("--lam", type=float, default=0.95, help="GAE lambda")
+    p.add_argument("--reward-scale", type=float,
+                   help="rewards are multiplied by this for learning "
+                   "(default: 1 / the largest |return| the game allows)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--threads", type=int, default=1, help="torch threads")
     p.add_argument("--bin", default=os.path.join(REPO, "build", "parlor"),
                    help="the parlor binary (for the server)")
     p.add_argument("--endpoint", help="use this server instead of starting "
                    "one")
+    p.add_argument("--seconds", type=float, default=0,
+                   help="wall-clock budget of the training (0: none); "
+                   "each phase gets its share, in proportion to its "
+                   "steps, and ends early when that runs out")
     return p.parse_args(argv)
 
 
@@ -129,7 +140,8 @@ class Trainer:
         self.desc = self.client.describe(args.game)
         self.spec = self.desc["spec"]
         bound = max(abs(self.desc["ret_low"]), abs(self.desc["ret_high"]))
-        self.scale = 1.0 / bound if bound > 0 else 1.0
+        self.scale = args.reward_scale or (1.0 / bound if bound > 0
+                                           else 1.0)
         hidden = [int(h) for h in args.hidden.split(",")]
         self.policy = pol.Policy(self.desc["obs_size"],
                                  self.desc["num_actions"], hidden)
@@ -144,7 +156,7 @@ class Trainer:
         self.curve.write("env_steps\tphase\topponent\tmean_return\t"
                          "episodes\twall_s\n")
 
-    def run_phase(self, index, opponent, budget):
+    def run_phase(self, index, opponent, budget, deadline=None):
         multi = opponent == "self"
         env = parlor.VectorEnv(self.args.game, self.args.envs,
                                opponents=None if multi else opponent,
@@ -158,7 +170,8 @@ class Trainer:
             if multi and not self.pool:
                 self.pool.append(copy.deepcopy(self.policy))
             done, updates = 0, 0
-            while done < budget:
+            while done < budget and (deadline is None or
+                                     time.perf_counter() < deadline):
                 other, label = self.pick_opponent(multi, opponent)
                 batch, finished = col.collect(self.args.rollout, other)
                 t0 = time.perf_counter()
@@ -210,8 +223,12 @@ def main(argv=None):
     server = None if args.endpoint else Server(args.bin)
     try:
         trainer = Trainer(args, args.endpoint or server.endpoint)
+        total, upto = sum(steps for _, steps in args.phase), 0
         for i, (opponent, budget) in enumerate(args.phase):
-            trainer.run_phase(i, opponent, budget)
+            upto += budget
+            deadline = (trainer.start + args.seconds * upto / total
+                        if args.seconds > 0 else None)
+            trainer.run_phase(i, opponent, budget, deadline)
         trainer.curve.close()
         stats = trainer.summary()
         pol.save(os.path.join(args.out, "policy.pt"), trainer.policy,
