@@ -43,7 +43,7 @@ GAMES = [
     ("spoil_five", "spoil_five(players=2)",
      ["--phase", "random:400000", "--phase", "self:80000",
       "--seconds", "220", "--gamma", "0.95", "--lam", "0.8",
-      "--reward-scale", "0.2"], "random,pimc,ismcts", 60, 20),
+      "--reward-scale", "0.2"], "random,pimc,ismcts", 40, 20),
     ("spoil_five_4p", "spoil_five(players=4,partnerships=true)",
      ["--phase", "random:200000", "--phase", "self:40000",
       "--seconds", "100", "--gamma", "0.95", "--lam", "0.8",
