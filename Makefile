@@ -33,7 +33,7 @@ LIB_OBJ  := $(LIB_SRC:%.c=$(BUILD)/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(BUILD)/%.o)
 TESTS    := $(TEST_SRC:%.c=$(BUILD)/%)
 
-.PHONY: all test asan bench bench-tournament demo clean help deps format
+.PHONY: all test asan bench bench-tournament demo train clean help deps format
 all: $(BIN) $(LIB)
 
 help:
@@ -43,6 +43,7 @@ help:
 	@echo "make bench      parlor bench over every game"
 	@echo "make bench-tournament  tournament overhead against parlor bench"
 	@echo "make demo       a tournament of the built-in bots: ratings, plots"
+	@echo "make train      train PPO agents and rate them against the bots"
 	@echo "make plots      redraw a tournament's plots (JOURNAL=DIR, PLOTS=DIR)"
 	@echo "make V=1        show full compiler command lines"
 	@echo "make deps       check and install build dependencies"
@@ -83,6 +84,8 @@ ifeq ($(PYTESTS),1)
 	@protocol/python/run-tests.sh $(BIN)
 	@echo "== JavaScript client (protocol/js)"
 	@protocol/js/run-tests.sh $(BIN)
+	@echo "== Training example (examples/train; skipped without python3-torch)"
+	@PARLOR_BIN=$(BIN) /usr/bin/python3 examples/train/test_train.py
 endif
 
 # The conformance suite plays a fifth of its games under the sanitizers
@@ -112,6 +115,14 @@ demo: $(BIN)
 	$(BIN) rate $(BUILD)/demo
 	@echo
 	$(BIN) plot $(BUILD)/demo --out $(BUILD)/demo
+
+# Trains masked-action PPO agents on three games (examples/train/run.py),
+# then rates each against random, pimc and ismcts: checkpoints, learning
+# curves, tournaments, ratings.json and plots in $(BUILD)/train. Installs
+# python3-torch first if it is missing (only this target needs it).
+train: $(BIN)
+	@scripts/deps.sh --train
+	/usr/bin/python3 examples/train/run.py --bin $(BIN) --out $(BUILD)/train
 
 # Redraws a tournament's plots: make plots JOURNAL=DIR [PLOTS=OUTDIR].
 JOURNAL ?= $(BUILD)/demo

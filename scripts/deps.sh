@@ -1,7 +1,8 @@
 #!/bin/sh
 # deps.sh — checks the build's Debian dependencies and installs what is
 # missing: with apt-get when root, with sudo when available, otherwise it
-# prints the exact command and fails.
+# prints the exact command and fails. With --train it also wants PyTorch
+# (python3-torch), which only `make train` needs.
 set -u
 pkgs=""
 need() { # need PKG-CONFIG-NAME-or-COMMAND DEBIAN-PACKAGE
@@ -27,6 +28,7 @@ need py:numpy python3-numpy
 need py:pytest python3-pytest
 need cmd:node nodejs
 need cmd:npm npm
+[ "${1:-}" = --train ] && need py:torch python3-torch
 [ -z "$pkgs" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$pkgs"

@@ -19,13 +19,13 @@ def choose(request):
     return request["legal"][0]
 
 
-def main():
-    endpoint = sys.argv[1] if len(sys.argv) > 1 else os.environ["PARLOR_ENDPOINT"]
-    name = sys.argv[2] if len(sys.argv) > 2 else "first-legal"
+def play(choose, endpoint, name, version="1.0"):
+    # The message loop, until bye: answers every act with choose(act).
+    # Other bots import this and pass their own choose.
     sock = zmq.Context().socket(zmq.DEALER)
     sock.connect(endpoint)
     sock.send(msgpack.packb({"v": 1, "id": 0, "type": "hello",
-                             "name": name, "version": "1.0"}))
+                             "name": name, "version": version}))
     played = won = 0
     while True:
         msg = msgpack.unpackb(sock.recv())
@@ -39,6 +39,12 @@ def main():
                 print(f"{name}: {played} games, {won} won", file=sys.stderr)
         elif msg["type"] == "bye":  # the tournament is over
             return
+
+
+def main():
+    endpoint = sys.argv[1] if len(sys.argv) > 1 else os.environ["PARLOR_ENDPOINT"]
+    name = sys.argv[2] if len(sys.argv) > 2 else "first-legal"
+    play(choose, endpoint, name)
 
 
 if __name__ == "__main__":
