@@ -89,6 +89,8 @@ static int group_teardown(void **state)
     rm_tree(sub);
     snprintf(sub, sizeof sub, "%s/bare", dir);
     rm_tree(sub);
+    snprintf(sub, sizeof sub, "%s/slurm", dir);
+    rm_tree(sub);
     rm_tree(dir);
     return 0;
 }
@@ -177,6 +179,58 @@ static void test_rate(void **state)
     free(o);
 }
 
+/* Runs a two-deal tournament into DIR/slurm with --shard auto and the
+ * environment env (NULL-ended). */
+static void run_auto(struct out *o, const char *const *env)
+{
+    char out[1200];
+    snprintf(out, sizeof out, "%s/slurm", dir);
+    run(o, (char **)env,
+        (const char *const[]){"tournament", "--game", "thirty_one(players=2)",
+                              "--agents", "random,pimc", "--deals", "2",
+                              "--out", out, "--quiet", "--shard", "auto",
+                              NULL});
+}
+
+/* --shard auto: task 7 of the array 5-7 is shard 3 of 3; missing or
+ * inconsistent variables are refused, naming them. */
+static void test_shard_auto(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char path[1300], *head = malloc(65536);
+    const char *none[] = {NULL};
+    run_auto(o, none);
+    expect(o, 2, "SLURM_ARRAY_TASK_ID is not set");
+    const char *no_count[] = {"SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_TASK_MIN=5",
+                              NULL};
+    run_auto(o, no_count);
+    expect(o, 2, "SLURM_ARRAY_TASK_COUNT is not set");
+    const char *past[] = {"SLURM_ARRAY_TASK_ID=8", "SLURM_ARRAY_TASK_MIN=5",
+                          "SLURM_ARRAY_TASK_COUNT=3", NULL};
+    run_auto(o, past);
+    expect(o, 2, "do not fit together");
+    const char *gaps[] = {"SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_TASK_MIN=5",
+                          "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MAX=9",
+                          NULL};
+    run_auto(o, gaps);
+    expect(o, 2, "contiguous");
+    const char *word[] = {"SLURM_ARRAY_TASK_ID=seven", "SLURM_ARRAY_TASK_MIN=5",
+                          "SLURM_ARRAY_TASK_COUNT=3", NULL};
+    run_auto(o, word);
+    expect(o, 2, "SLURM_ARRAY_TASK_ID is 'seven'");
+    const char *good[] = {"SLURM_ARRAY_TASK_ID=7", "SLURM_ARRAY_TASK_MIN=5",
+                          "SLURM_ARRAY_TASK_COUNT=3", "SLURM_ARRAY_TASK_MAX=7",
+                          NULL};
+    run_auto(o, good);
+    expect(o, 0, "journal.shard-3-of-3.jsonl");
+    snprintf(path, sizeof path, "%s/slurm/journal.shard-3-of-3.jsonl", dir);
+    slurp(path, head, 65536);
+    assert_non_null(strstr(head, "\"shard\":3,\"shards\":3"));
+    free(head);
+    free(o);
+}
+
 /* Without gnuplot on the PATH: the tables, and what to install. */
 static void test_plot_without_gnuplot(void **state)
 {
@@ -236,6 +290,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tournament_refusals),
+        cmocka_unit_test(test_shard_auto),
         cmocka_unit_test(test_tournament_and_resume),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),
