@@ -4,7 +4,7 @@ what ZeroMQ alone gives for the same messages.
 
     /usr/bin/python3 protocol/python/bench.py [PARLOR_BIN] [--seconds S]
         [--game SPEC] [--transport tcp|ipc|both] [--sizes 64,256]
-        [--servers 1,2,4]
+        [--servers 1,2,4 [--opponents AGENTS]]
 
 Starts `parlor serve` on tcp loopback and on an ipc path and measures, for
 each: unbatched steps/s of a single-agent Env (random opponents, the
@@ -306,6 +306,7 @@ def spread_run(args, tmp):
             meters = {}
             for count in args.servers:
                 venv = parlor.VectorEnv(args.game, n,
+                                        opponents=args.opponents,
                                         endpoint=endpoints[:count])
                 state = {"info": venv.reset(seed=1)[1]}
 
@@ -344,6 +345,9 @@ def main():
     ap.add_argument("--servers", default="",
                     help="e.g. 1,2,4: a VectorEnv spread over that many "
                     "servers, instead of the client/raw comparison")
+    ap.add_argument("--opponents", default="random",
+                    help="with --servers: the built-in opponents (a "
+                    "costlier agent makes the servers the bottleneck)")
     args = ap.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
     args.servers = [int(s) for s in args.servers.split(",") if s]
