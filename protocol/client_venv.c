@@ -8,7 +8,6 @@
  */
 #include "client_venv.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,18 +36,6 @@ struct client_venv {
 
 /* ---- static helpers ------------------------------------------------------ */
 
-static int fail(client_venv_t *v, int code, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(client_venv_t *v, int code, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(v->err, sizeof v->err, fmt, ap);
-    va_end(ap);
-    return code;
-}
-
 /* Connects part j to endpoint and makes its n envs. Returns 0 or a code. */
 static int make_part(client_venv_t *v, int j, const char *endpoint, void *ctx,
                      const char *spec, struct client_make_options o)
@@ -57,20 +44,21 @@ static int make_part(client_venv_t *v, int j, const char *endpoint, void *ctx,
     char err[PROTO_ERRMSG_MAX];
     p->c = client_new(endpoint, ctx, err, sizeof err);
     if (!p->c)
-        return fail(v, ERR_IO, "server %d (%s): %s", j, endpoint, err);
+        return err_set(v->err, sizeof v->err, ERR_IO, "server %d (%s): %s", j,
+                       endpoint, err);
     p->e = client_make(p->c, spec, &o);
     if (!p->e)
-        return fail(v, ERR_PROTO, "server %d (%s): %s", j, endpoint,
-                    client_errmsg(p->c));
+        return err_set(v->err, sizeof v->err, ERR_PROTO, "server %d (%s): %s",
+                       j, endpoint, client_errmsg(p->c));
     const struct client_shape *a = client_env_shape(v->p[0].e);
     const struct client_shape *s = client_env_shape(p->e);
     if (!s->vector || s->n != o.n || s->obs_size != a->obs_size ||
         s->rows != a->rows || s->mask_bytes != a->mask_bytes ||
         s->rewards != a->rewards || strcmp(s->spec, a->spec))
-        return fail(v, ERR_PROTO,
-                    "server %d (%s) makes %s with other sizes than server "
-                    "0's %s (another parlor version?)",
-                    j, endpoint, s->spec, a->spec);
+        return err_set(v->err, sizeof v->err, ERR_PROTO,
+                       "server %d (%s) makes %s with other sizes than server "
+                       "0's %s (another parlor version?)",
+                       j, endpoint, s->spec, a->spec);
     return 0;
 }
 
@@ -112,7 +100,8 @@ static int gather(client_venv_t *v, int sent, int sent_rc)
     for (int j = 0; j < sent; j++) {
         int prc = client__env_receive(v->p[j].e);
         if (prc && !rc)
-            rc = fail(v, prc, "server %d: %s", j, client_errmsg(v->p[j].c));
+            rc = err_set(v->err, sizeof v->err, prc, "server %d: %s", j,
+                         client_errmsg(v->p[j].c));
         if (!rc)
             join_part(v, &v->p[j]);
     }
@@ -174,7 +163,7 @@ client_venv_t *client_venv_new(const char *const *endpoints, int nendpoints,
         v->shape = *client_env_shape(v->p[0].e);
         v->shape.n = o->n;
         if (!client__alloc_batch(&v->b, &v->shape))
-            rc = fail(v, ERR_NOMEM, "out of memory");
+            rc = err_set(v->err, sizeof v->err, ERR_NOMEM, "out of memory");
     }
     if (rc) {
         err_set(err, errlen, rc, "%s", v->err);
@@ -192,7 +181,8 @@ int client_venv_reset(client_venv_t *v, uint64_t seed)
             j ? rng_derive(seed, (uint64_t)v->shape.n + (uint64_t)j) : seed;
         rc = client__reset_send(v->p[j].e, s);
         if (rc)
-            fail(v, rc, "server %d: %s", j, client_errmsg(v->p[j].c));
+            err_set(v->err, sizeof v->err, rc, "server %d: %s", j,
+                    client_errmsg(v->p[j].c));
     }
     return gather(v, rc ? j - 1 : j, rc);
 }
@@ -202,21 +192,24 @@ int client_venv_step(client_venv_t *v, const int32_t *actions, int count)
     int want = v->shape.n * v->shape.rows, j = 0, rc = 0;
     v->err[0] = '\0';
     if (!v->ready)
-        return fail(v, ERR_INVAL, "step before a reset (or after a failure)");
+        return err_set(v->err, sizeof v->err, ERR_INVAL,
+                       "step before a reset (or after a failure)");
     if (count != want)
-        return fail(v, ERR_INVAL, "%d actions for %d envs of %d rows: want %d",
-                    count, v->shape.n, v->shape.rows, want);
+        return err_set(v->err, sizeof v->err, ERR_INVAL,
+                       "%d actions for %d envs of %d rows: want %d", count,
+                       v->shape.n, v->shape.rows, want);
     int bad = first_illegal(v, actions, count);
     if (bad >= 0)
-        return fail(v, ERR_ILLEGAL_ACTION,
-                    "env %d: action %d is not legal there; no env moved",
-                    bad / v->shape.rows, (int)actions[bad]);
+        return err_set(v->err, sizeof v->err, ERR_ILLEGAL_ACTION,
+                       "env %d: action %d is not legal there; no env moved",
+                       bad / v->shape.rows, (int)actions[bad]);
     for (; j < v->k && !rc; j++) {
         const struct part *p = &v->p[j];
         int n = client_env_shape(p->e)->n * v->shape.rows;
         rc = client__step_send(p->e, actions + p->first * v->shape.rows, n);
         if (rc)
-            fail(v, rc, "server %d: %s", j, client_errmsg(p->c));
+            err_set(v->err, sizeof v->err, rc, "server %d: %s", j,
+                    client_errmsg(p->c));
     }
     return gather(v, rc ? j - 1 : j, rc);
 }
