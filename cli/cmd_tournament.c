@@ -77,14 +77,17 @@ static int shard_from_slurm(int *i, int *n)
     rc = rc ? rc : slurm_var("MAX", true, &max);
     if (rc)
         return rc;
+    char maxs[16] = "(unset)";
+    if (max >= 0)
+        snprintf(maxs, sizeof maxs, "%d", max);
     if (count < 1 || id < min || id - min >= count ||
         (max >= 0 && max - min + 1 != count))
         return cli_usage_error(CMD,
                                "--shard auto wants a job array of contiguous "
                                "task ids (sbatch --array=1-N), but "
-                               "SLURM_ARRAY_TASK_ID=%d, _MIN=%d, _MAX=%d and "
-                               "_COUNT=%d do not fit together",
-                               id, min, max, count);
+                               "SLURM_ARRAY_TASK_ID=%d, _MIN=%d, _COUNT=%d "
+                               "and _MAX=%s do not fit together",
+                               id, min, count, maxs);
     *i = id - min + 1;
     *n = count;
     return 0;
