@@ -22,7 +22,7 @@ repo=$(cd "$(dirname "$0")/../.." && pwd)
 bin=$(realpath "${1:-$repo/build/parlor}")
 GAME='thirty_one(players=2)'
 AGENTS='random,pimc'
-DEALS=1600 # about 3 s of play per shard on an idle core
+DEALS=1000 # about 2 s of play per shard on an idle core
 SEED=11
 SHARDS=4
 REQUEUED=2
@@ -140,7 +140,10 @@ say "cluster up: $host, slurmctld :$ctld_port, slurmd :$slurmd_port"
 # ---- the tournament --------------------------------------------------------
 
 opts=(--game "$GAME" --agents "$AGENTS" --deals "$DEALS" --seed "$SEED")
-"$bin" tournament "${opts[@]}" --jobs 2 --quiet --out "$tmp/ref" >/dev/null
+# The uninterrupted run plays while the cluster works.
+"$bin" tournament "${opts[@]}" --jobs 1 --quiet --out "$tmp/ref" \
+    >"$tmp/ref.out" 2>&1 &
+ref=$!
 "$repo/scripts/slurm/submit-tournament.sh" --out "$tmp/run" \
     --shards "$SHARDS" -- "${opts[@]}"
 # shellcheck source=/dev/null
@@ -165,6 +168,8 @@ state=$(grep "^JobId=$merge " "$tmp/log/jobcomp.txt" | tail -n 1 |
 [[ $state == COMPLETED ]] || die "merge job $merge ended $state"
 
 # ---- the checks -------------------------------------------------------------
+
+wait "$ref" || die "the uninterrupted run failed: $(cat "$tmp/ref.out")"
 
 log="$tmp/run/slurm/shard-$REQUEUED.out"
 if ! grep -q "restart 0" "$log" || ! grep -q "restart 1" "$log"; then
