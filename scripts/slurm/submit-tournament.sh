@@ -48,8 +48,12 @@ done
 [[ $# -gt 0 ]] || usage "no tournament options after -- (--game, --agents, ...)"
 command -v sbatch >/dev/null || { echo "submit-tournament.sh: sbatch not found: is this a Slurm login node?" >&2; exit 1; }
 
-bin=${PARLOR_BIN:-$here/../../build/parlor}
-bin=$(realpath "$bin") || { echo "submit-tournament.sh: no parlor binary at $bin (make, or set PARLOR_BIN)" >&2; exit 1; }
+given=${PARLOR_BIN:-$here/../../build/parlor}
+bin=$(realpath -e "$given" 2>/dev/null || true)
+if [[ ! -x $bin ]]; then
+    echo "submit-tournament.sh: no parlor binary at $given (make, or set PARLOR_BIN)" >&2
+    exit 1
+fi
 mkdir -p "$out/slurm"
 out=$(realpath "$out")
 env="ALL,PARLOR_BIN=$bin"

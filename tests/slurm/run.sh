@@ -144,7 +144,7 @@ opts=(--game "$GAME" --agents "$AGENTS" --deals "$DEALS" --seed "$SEED")
 "$bin" tournament "${opts[@]}" --jobs 1 --quiet --out "$tmp/ref" \
     >"$tmp/ref.out" 2>&1 &
 ref=$!
-"$repo/scripts/slurm/submit-tournament.sh" --out "$tmp/run" \
+PARLOR_BIN=$bin "$repo/scripts/slurm/submit-tournament.sh" --out "$tmp/run" \
     --shards "$SHARDS" -- "${opts[@]}"
 # shellcheck source=/dev/null
 source "$tmp/run/slurm/jobs.txt"
