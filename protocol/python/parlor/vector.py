@@ -68,7 +68,8 @@ def _join(parts):
 class VectorEnv(VectorEnvBase):
     """VectorEnv(game, num_envs, opponents="random", seat=0, max_steps=0,
     endpoint=None); other options as for Env. endpoint may be a list of
-    servers to spread the envs over (then without client). With one
+    servers to spread the envs over, or client a list of Clients (one per
+    server, e.g. each with its CURVE keys), which stay the caller's. With one
     server, arrays returned are read-only views of the last reply's bytes
     (copy what must be changed); with several, fresh arrays. Illegal
     actions always raise here (the servers or this class check the whole
@@ -82,19 +83,26 @@ class VectorEnv(VectorEnvBase):
                  endpoint=None, client=None, timeout=DEFAULT_TIMEOUT,
                  connect_timeout=DEFAULT_CONNECT_TIMEOUT, view=False,
                  names=False):
-        endpoints = ([endpoint] if endpoint is None or
-                     isinstance(endpoint, str) else list(endpoint))
-        if not endpoints or (client is not None and len(endpoints) > 1):
+        if isinstance(client, (list, tuple)):  # one Client per server
+            clients, endpoints = list(client), [c.endpoint for c in client]
+        else:
+            endpoints = ([endpoint] if endpoint is None or
+                         isinstance(endpoint, str) else list(endpoint))
+            clients = [client] * len(endpoints)
+        if not endpoints or (client is not None and len(endpoints) > 1
+                             and not isinstance(client, (list, tuple))):
             raise ValueError("endpoint must be one endpoint, or a non-empty "
-                             "list of them (and then no client)")
+                             "list of them (and then client a list of "
+                             "Clients, or None)")
         if len(endpoints) > num_envs:
             raise ValueError(f"{num_envs} envs cannot be spread over "
                              f"{len(endpoints)} servers: each needs one")
         self._parts = []
         try:
-            for ep, n in zip(endpoints, spread(num_envs, len(endpoints))):
+            sizes = spread(num_envs, len(endpoints))
+            for ep, c, n in zip(endpoints, clients, sizes):
                 self._parts.append(Remote(
-                    game, endpoint=ep, client=client, timeout=timeout,
+                    game, endpoint=ep, client=c, timeout=timeout,
                     connect_timeout=connect_timeout, n=n,
                     opponents=opponents, seat=seat, max_steps=max_steps))
             self._check_alike()

@@ -11,7 +11,7 @@ import numpy as np
 
 from helpers import (CALL_TIMEOUT, Server, check_illegal_moves_nothing,
                      random_actions)
-from parlor import ParlorError, VectorEnv, derive_seed
+from parlor import Client, ParlorError, VectorEnv, derive_seed
 from parlor.vector import spread
 
 
@@ -96,6 +96,17 @@ class TwoServers(unittest.TestCase):
         with self.assertRaises(ParlorError) as cm:
             venv.step(acts[:4])
         self.assertEqual(cm.exception.name, "BAD_BATCH")
+
+    def test_lent_clients(self):
+        clients = [Client(ep, timeout=CALL_TIMEOUT) for ep in self.endpoints]
+        for c in clients:
+            self.addCleanup(c.close)
+        venv = self.make(5, client=clients, endpoint=None)
+        self.assertEqual(venv.clients, clients)
+        obs, _ = venv.reset(seed=21)
+        self.assertEqual(obs.shape[0], 5)
+        venv.close()
+        self.assertFalse(any(c.closed for c in clients))
 
     def test_refusals(self):
         with self.assertRaises(ValueError):
