@@ -37,12 +37,13 @@ struct client_venv {
 /* ---- static helpers ------------------------------------------------------ */
 
 /* Connects part j to endpoint and makes its n envs. Returns 0 or a code. */
-static int make_part(client_venv_t *v, int j, const char *endpoint, void *ctx,
+static int make_part(client_venv_t *v, int j, const char *endpoint,
+                     const struct client_options *conn, void *ctx,
                      const char *spec, struct client_make_options o)
 {
     struct part *p = &v->p[j];
     char err[PROTO_ERRMSG_MAX];
-    p->c = client_new(endpoint, ctx, err, sizeof err);
+    p->c = client_new_opts(endpoint, ctx, conn, err, sizeof err);
     if (!p->c)
         return err_set(v->err, sizeof v->err, ERR_IO, "server %d (%s): %s", j,
                        endpoint, err);
@@ -131,7 +132,8 @@ static int first_illegal(const client_venv_t *v, const int32_t *actions,
 /* ---- API ----------------------------------------------------------------- */
 
 client_venv_t *client_venv_new(const char *const *endpoints, int nendpoints,
-                               void *ctx, const char *spec,
+                               const struct client_options *conn, void *ctx,
+                               const char *spec,
                                const struct client_make_options *o, char *err,
                                size_t errlen)
 {
@@ -157,7 +159,8 @@ client_venv_t *client_venv_new(const char *const *endpoints, int nendpoints,
         po.n = o->n / v->k + (j < o->n % v->k);
         v->p[j].first = first;
         first += po.n;
-        rc = make_part(v, j, endpoints[j], ctx, spec, po);
+        rc = make_part(v, j, endpoints[j], conn ? &conn[j] : NULL, ctx, spec,
+                       po);
     }
     if (!rc) {
         v->shape = *client_env_shape(v->p[0].e);

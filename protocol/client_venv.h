@@ -22,12 +22,15 @@
 typedef struct client_venv client_venv_t;
 
 /* Makes a vector env of o->n envs (o->n >= nendpoints; the other options
- * as for client_make) of spec over the nendpoints endpoints, with ctx
- * (NULL: a context per connection). Waits for every server. Returns the
- * venv (owned by the caller: client_venv_destroy) or NULL with a message
- * naming the server at fault in err. */
+ * as for client_make) of spec over the nendpoints endpoints, connecting to
+ * endpoints[j] with conn[j] (conn NULL: plain connections; CURVE keys go
+ * there, client.h) and ctx (NULL: a context per connection). Waits for
+ * every server. Returns the venv (owned by the caller:
+ * client_venv_destroy) or NULL with a message naming the server at fault
+ * in err. */
 client_venv_t *client_venv_new(const char *const *endpoints, int nendpoints,
-                               void *ctx, const char *spec,
+                               const struct client_options *conn, void *ctx,
+                               const char *spec,
                                const struct client_make_options *o, char *err,
                                size_t errlen);
 

@@ -75,7 +75,7 @@ static client_venv_t *spread(struct rig *r)
     char err[256];
     struct client_make_options o = {.n = N};
     client_venv_t *v =
-        client_venv_new(endpoints, 2, r->ctx, SPEC, &o, err, sizeof err);
+        client_venv_new(endpoints, 2, NULL, r->ctx, SPEC, &o, err, sizeof err);
     if (!v)
         fail_msg("client_venv_new: %s", err);
     client_venv_set_timeout(v, 20000); /* only a bug would wait this long */
@@ -177,8 +177,8 @@ static void test_refusals_move_nothing(void **state)
     struct rig *rig = *state;
     char err[256];
     struct client_make_options one = {.n = 1};
-    assert_null(
-        client_venv_new(endpoints, 2, rig->ctx, SPEC, &one, err, sizeof err));
+    assert_null(client_venv_new(endpoints, 2, NULL, rig->ctx, SPEC, &one, err,
+                                sizeof err));
     assert_non_null(strstr(err, "at least one env each"));
     client_venv_t *v = spread(rig);
     int32_t act[N] = {0};
