@@ -40,6 +40,7 @@ help:
 	@echo "make            build $(BIN) and $(LIB) (installs missing deps)"
 	@echo "make test       build and run every test suite"
 	@echo "make asan       the tests under AddressSanitizer + UBSan"
+	@echo "make test-slurm a sharded tournament on a local Slurm (root)"
 	@echo "make bench      parlor bench over every game"
 	@echo "make bench-tournament  tournament overhead against parlor bench"
 	@echo "make demo       a tournament of the built-in bots: ratings, plots"
@@ -94,6 +95,12 @@ asan:
 	PARLOR_CONFORMANCE_SCALE=0.2 $(MAKE) BUILD=build/asan PYTESTS=0 OPT="-O1 -g -fno-omit-frame-pointer" \
 	  EXTRA_CFLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all" \
 	  EXTRA_LDFLAGS="-fsanitize=address,undefined" test
+
+# A tournament on a one-node Slurm cluster started on localhost (root;
+# installs slurm-wlm and munge when missing), with one shard requeued.
+.PHONY: test-slurm
+test-slurm: $(BIN)
+	@tests/slurm/run.sh $(BIN)
 
 bench: $(BIN)
 	$(BIN) bench all --seconds 2

@@ -39,6 +39,60 @@ static bool parse_shard(const char *s, int *i, int *n)
            *i <= *n;
 }
 
+/* Reads the Slurm array variable SLURM_ARRAY_TASK_<name> into *v; missing
+ * (and optional) leaves *v alone. Returns 0, or CLI_USAGE when it is
+ * required and missing, or not a number. */
+static int slurm_var(const char *name, bool optional, int *v)
+{
+    char var[64];
+    uint64_t x;
+    snprintf(var, sizeof var, "SLURM_ARRAY_TASK_%s", name);
+    const char *s = getenv(var);
+    if (!s && optional)
+        return 0;
+    if (!s)
+        return cli_usage_error(CMD,
+                               "--shard auto reads SLURM_ARRAY_TASK_ID, _MIN "
+                               "and _COUNT, which Slurm sets in the tasks of "
+                               "a job array (sbatch --array=1-N); %s is not "
+                               "set",
+                               var);
+    if (!cli_parse_u64(s, &x) || x > 4000000)
+        return cli_usage_error(CMD,
+                               "--shard auto: %s is '%s', not a whole number "
+                               "from 0 to 4000000",
+                               var, s);
+    *v = (int)x;
+    return 0;
+}
+
+/* --shard auto: this task's shard of a Slurm job array of contiguous task
+ * ids (--array=A-B: shard ID-A+1 of B-A+1). Returns 0 or CLI_USAGE. */
+static int shard_from_slurm(int *i, int *n)
+{
+    int id = 0, min = 0, count = 0, max = -1;
+    int rc = slurm_var("ID", false, &id);
+    rc = rc ? rc : slurm_var("MIN", false, &min);
+    rc = rc ? rc : slurm_var("COUNT", false, &count);
+    rc = rc ? rc : slurm_var("MAX", true, &max);
+    if (rc)
+        return rc;
+    char maxs[16] = "(unset)";
+    if (max >= 0)
+        snprintf(maxs, sizeof maxs, "%d", max);
+    if (count < 1 || id < min || id - min >= count ||
+        (max >= 0 && max - min + 1 != count))
+        return cli_usage_error(CMD,
+                               "--shard auto wants a job array of contiguous "
+                               "task ids (sbatch --array=1-N), but "
+                               "SLURM_ARRAY_TASK_ID=%d, _MIN=%d, _COUNT=%d "
+                               "and _MAX=%s do not fit together",
+                               id, min, count, maxs);
+    *i = id - min + 1;
+    *n = count;
+    return 0;
+}
+
 static int parse_number(int c, const char *arg, struct tour_args *a)
 {
     uint64_t v;
@@ -158,7 +212,10 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
                                        optarg);
             break;
         case 'S':
-            if (!parse_shard(optarg, &a->o.shard, &a->o.nshards))
+            if (!strcmp(optarg, "auto")) {
+                if (shard_from_slurm(&a->o.shard, &a->o.nshards))
+                    return CLI_USAGE;
+            } else if (!parse_shard(optarg, &a->o.shard, &a->o.nshards))
                 return cli_usage_error(CMD,
                                        "--shard wants I/N with 1 <= I "
                                        "<= N, got '%s'",

@@ -78,7 +78,7 @@ static const struct cli_cmd commands[] = {
      "SIGINT or SIGTERM stops the server and closes every env.\n"},
     {"tournament", cmd_tournament,
      "--game SPEC --agents LIST --out DIR [--deals N] [--jobs J] [--seed S] "
-     "[--lineups N] [--shard I/N] [--resume] [--move-time SEC] "
+     "[--lineups N] [--shard I/N|auto] [--resume] [--move-time SEC] "
      "[--arena ENDPOINT [--bot-wait SEC]] [--quiet]",
      "round-robin of agents over duplicate deals, into a crash-safe journal",
      "  --game SPEC     the game, e.g. 'thirty_one(players=2)'\n"
@@ -107,7 +107,9 @@ static const struct cli_cmd commands[] = {
      "  --bot-wait SEC  how long after the start a bot:NAME agent waits\n"
      "                  for its bot to connect before forfeiting (default 10)\n"
      "  --shard I/N     play only shard I of N (1 <= I <= N); the shards'\n"
-     "                  journals merge in parlor rate and parlor plot\n"
+     "                  journals merge in parlor rate and parlor plot;\n"
+     "                  auto: this Slurm array task's shard (task ID-MIN+1\n"
+     "                  of COUNT, from SLURM_ARRAY_TASK_ID/_MIN/_COUNT)\n"
      "  --resume        finish the journal in DIR: exactly the games it\n"
      "                  lacks; options left out come from its header\n"
      "  --quiet         no progress line\n"

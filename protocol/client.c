@@ -19,6 +19,7 @@
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "auth.h"
+#include "client_int.h"
 
 /* Largest sizes a make reply may announce; beyond them the reply is taken
  * for garbage rather than allocated for. */
@@ -91,14 +92,20 @@ static int receive(client_t *c)
     return 0;
 }
 
-/* Sends the packed request and waits for its reply; check_id skips
- * replies to other (earlier) requests. */
-static int transact(client_t *c, bool check_id)
+/* Sends the packed request. */
+static int send_packed(client_t *c)
 {
     c->wire = 0;
     c->err[0] = '\0';
     if (zmq_send(c->sock, c->out.data, c->out.size, 0) < 0)
         return fail(c, ERR_IO, "sending: %s", zmq_strerror(errno));
+    return 0;
+}
+
+/* Waits for the reply to the request sent last; check_id skips replies to
+ * other (earlier) requests. */
+static int await_reply(client_t *c, bool check_id)
+{
     int rc;
     do
         rc = receive(c);
@@ -114,16 +121,27 @@ static int transact(client_t *c, bool check_id)
                 proto_error_name(c->wire), (int)n, msg);
 }
 
-/* Runs the packed request and checks the reply's type. */
-static int call(client_t *c, enum proto_msg want)
+/* Sends the packed request and waits for its reply. */
+static int transact(client_t *c, bool check_id)
 {
-    int rc = transact(c, true);
-    if (rc)
-        return rc;
+    int rc = send_packed(c);
+    return rc ? rc : await_reply(c, check_id);
+}
+
+/* Checks that the reply is of type want. */
+static int check_type(client_t *c, enum proto_msg want)
+{
     if (c->in.type == want)
         return 0;
     return fail(c, ERR_PROTO, "expected a %s reply, got %s",
                 proto_msg_name(want), proto_msg_name(c->in.type));
+}
+
+/* Runs the packed request and checks the reply's type. */
+static int call(client_t *c, enum proto_msg want)
+{
+    int rc = transact(c, true);
+    return rc ? rc : check_type(c, want);
 }
 
 static void pack_key_str(client_t *c, enum proto_field f, const char *s)
@@ -177,7 +195,7 @@ static int read_shape(client_t *c, struct client_shape *s)
     return ok ? 0 : fail(c, ERR_PROTO, "the make reply's sizes make no sense");
 }
 
-static void free_batch(struct client_batch *b)
+void client__free_batch(struct client_batch *b)
 {
     mem_free(b->obs);
     mem_free(b->legal);
@@ -192,7 +210,7 @@ static void free_batch(struct client_batch *b)
     mem_free(b->final_seat);
 }
 
-static bool alloc_batch(struct client_batch *b, const struct client_shape *s)
+bool client__alloc_batch(struct client_batch *b, const struct client_shape *s)
 {
     size_t n = (size_t)s->n, rows = n * (size_t)s->rows;
     b->obs = mem_alloc(rows * (size_t)s->obs_size * sizeof(float) + 1);
@@ -295,9 +313,52 @@ static int take_batch(client_env_t *e)
 /* Runs the packed reset or step of e and takes its reply. */
 static int run_env(client_env_t *e)
 {
+    int rc = send_packed(e->c);
+    return rc ? rc : client__env_receive(e);
+}
+
+/* Packs the step of e with count actions. */
+static void pack_step_many(client_env_t *e, const int32_t *actions, int count)
+{
+    /* int32 in memory are the wire's little-endian int32 (codec.c
+     * refuses to build elsewhere), so the array goes out as it is. */
+    size_t bytes = (size_t)(count > 0 ? count : 0) * sizeof(int32_t);
+    begin(e->c, PROTO_MSG_STEP, 2 + e->view + e->names);
+    pack_key_uint(e->c, PROTO_Q_STEP_ENV, e->shape.id);
+    proto_pack_key(&e->c->pk, PROTO_Q_STEP_ACTIONS);
+    msgpack_pack_bin(&e->c->pk, bytes);
+    msgpack_pack_bin_body(&e->c->pk, actions, bytes);
+    pack_flags(e, PROTO_Q_STEP_VIEW, PROTO_Q_STEP_NAMES);
+}
+
+static void pack_reset(client_env_t *e, uint64_t seed)
+{
+    begin(e->c, PROTO_MSG_RESET, 2 + e->view + e->names);
+    pack_key_uint(e->c, PROTO_Q_RESET_ENV, e->shape.id);
+    pack_key_uint(e->c, PROTO_Q_RESET_SEED, seed);
+    pack_flags(e, PROTO_Q_RESET_VIEW, PROTO_Q_RESET_NAMES);
+}
+
+/* ---- internals (client_int.h) ------------------------------------------- */
+
+int client__reset_send(client_env_t *e, uint64_t seed)
+{
+    pack_reset(e, seed);
+    return send_packed(e->c);
+}
+
+int client__step_send(client_env_t *e, const int32_t *actions, int count)
+{
+    pack_step_many(e, actions, count);
+    return send_packed(e->c);
+}
+
+int client__env_receive(client_env_t *e)
+{
     enum proto_msg want =
         e->shape.vector ? PROTO_MSG_BATCH : PROTO_MSG_TIMESTEP;
-    int rc = call(e->c, want);
+    int rc = await_reply(e->c, true);
+    rc = rc ? rc : check_type(e->c, want);
     if (rc)
         return rc;
     return e->shape.vector ? take_batch(e) : take_timestep(e);
@@ -451,7 +512,7 @@ client_env_t *client_make(client_t *c, const char *spec,
         return NULL;
     }
     e->c = c;
-    if (!alloc_batch(&e->b, &e->shape)) {
+    if (!client__alloc_batch(&e->b, &e->shape)) {
         fail(c, ERR_NOMEM, "out of memory");
         client_close(&e);
     }
@@ -466,10 +527,7 @@ void client_want(client_env_t *e, bool view, bool names)
 
 int client_reset(client_env_t *e, uint64_t seed)
 {
-    begin(e->c, PROTO_MSG_RESET, 2 + e->view + e->names);
-    pack_key_uint(e->c, PROTO_Q_RESET_ENV, e->shape.id);
-    pack_key_uint(e->c, PROTO_Q_RESET_SEED, seed);
-    pack_flags(e, PROTO_Q_RESET_VIEW, PROTO_Q_RESET_NAMES);
+    pack_reset(e, seed);
     return run_env(e);
 }
 
@@ -485,15 +543,7 @@ int client_step(client_env_t *e, int action)
 
 int client_step_many(client_env_t *e, const int32_t *actions, int count)
 {
-    /* int32 in memory are the wire's little-endian int32 (codec.c
-     * refuses to build elsewhere), so the array goes out as it is. */
-    size_t bytes = (size_t)(count > 0 ? count : 0) * sizeof(int32_t);
-    begin(e->c, PROTO_MSG_STEP, 2 + e->view + e->names);
-    pack_key_uint(e->c, PROTO_Q_STEP_ENV, e->shape.id);
-    proto_pack_key(&e->c->pk, PROTO_Q_STEP_ACTIONS);
-    msgpack_pack_bin(&e->c->pk, bytes);
-    msgpack_pack_bin_body(&e->c->pk, actions, bytes);
-    pack_flags(e, PROTO_Q_STEP_VIEW, PROTO_Q_STEP_NAMES);
+    pack_step_many(e, actions, count);
     return run_env(e);
 }
 
@@ -523,7 +573,7 @@ void client_forget(client_env_t **ep)
 {
     if (!ep || !*ep)
         return;
-    free_batch(&(*ep)->b);
+    client__free_batch(&(*ep)->b);
     mem_free(*ep);
     *ep = NULL;
 }

@@ -4,6 +4,7 @@ what ZeroMQ alone gives for the same messages.
 
     /usr/bin/python3 protocol/python/bench.py [PARLOR_BIN] [--seconds S]
         [--game SPEC] [--transport tcp|ipc|both] [--sizes 64,256]
+        [--servers 1,2,4 [--opponents AGENTS]]
 
 Starts `parlor serve` on tcp loopback and on an ipc path and measures, for
 each: unbatched steps/s of a single-agent Env (random opponents, the
@@ -15,6 +16,11 @@ script that answers every request with a reply of the server's size. The
 ratios printed are the client's rate over the raw one (targets: unbatched
 >= 0.8) and batched env-steps/s over unbatched steps/s (target for 64
 envs: >= 30).
+
+With --servers 1,2,4 it measures instead env-steps/s of one VectorEnv
+whose envs are spread over 1, 2 and 4 servers (ipc, each its own `parlor
+serve`), for each batch size of --sizes, measurements alternating between
+the server counts, each figure beside its ratio to the one-server figure.
 
 The machine may be busy with other work, which makes wall-clock rates
 noisy: every figure is the best of several short measurements taken in
@@ -291,6 +297,38 @@ def run(transport, args, tmp):
         server.stop()
 
 
+def spread_run(args, tmp):
+    """--servers: one VectorEnv over 1, 2, 4... servers, as ratios."""
+    servers = [Server("ipc") for _ in range(max(args.servers))]
+    try:
+        endpoints = [s.endpoint for s in servers]
+        for n in args.sizes:
+            meters = {}
+            for count in args.servers:
+                venv = parlor.VectorEnv(args.game, n,
+                                        opponents=args.opponents,
+                                        endpoint=endpoints[:count])
+                state = {"info": venv.reset(seed=1)[1]}
+
+                def step(venv=venv, state=state):
+                    acts = state["info"]["action_mask"].argmax(axis=-1)
+                    state["info"] = venv.step(acts)[4]
+                meters[count] = (Meter(step), venv)
+            for _ in range(args.rounds):
+                for meter, _ in meters.values():
+                    meter.run(args.seconds)
+            base = meters[args.servers[0]][0].best * n
+            for count, (meter, venv) in meters.items():
+                print(f"batch of {n} over {count} server(s): "
+                      f"{meter.best * n:.0f} env-steps/s, "
+                      f"{meter.best * n / base:.2f}x {args.servers[0]} "
+                      f"server(s)")
+                venv.close()
+    finally:
+        for server in servers:
+            server.stop()
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -304,14 +342,23 @@ def main():
     ap.add_argument("--transport", choices=("tcp", "ipc", "both"),
                     default="both")
     ap.add_argument("--sizes", default="64,256")
+    ap.add_argument("--servers", default="",
+                    help="e.g. 1,2,4: a VectorEnv spread over that many "
+                    "servers, instead of the client/raw comparison")
+    ap.add_argument("--opponents", default="random",
+                    help="with --servers: the built-in opponents (a "
+                    "costlier agent makes the servers the bottleneck)")
     args = ap.parse_args()
     args.sizes = [int(s) for s in args.sizes.split(",")]
+    args.servers = [int(s) for s in args.servers.split(",") if s]
     os.environ["PARLOR_BIN"] = os.path.abspath(args.parlor)
     print(f"game {args.game}, single-agent envs against random opponents; "
           f"best of {args.rounds} x {args.seconds:g} s, client and raw "
           f"alternating")
     tmp = tempfile.mkdtemp(prefix="parlor-bench-")
     try:
+        if args.servers:
+            return spread_run(args, tmp)
         for transport in ("tcp", "ipc"):
             if args.transport in (transport, "both"):
                 run(transport, args, tmp)

@@ -89,6 +89,8 @@ static int group_teardown(void **state)
     rm_tree(sub);
     snprintf(sub, sizeof sub, "%s/bare", dir);
     rm_tree(sub);
+    snprintf(sub, sizeof sub, "%s/slurm", dir);
+    rm_tree(sub);
     rm_tree(dir);
     return 0;
 }
@@ -177,6 +179,54 @@ static void test_rate(void **state)
     free(o);
 }
 
+/* --shard auto under the Slurm array variables of one case: task 7 of
+ * the array 5-7 is shard 3 of 3; missing or inconsistent variables are
+ * refused, naming them. NULL: the variable is not set. */
+static void test_shard_auto(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *id, *min, *count, *max; /* SLURM_ARRAY_TASK_... */
+        int code;                           /* exit status */
+        const char *says;                   /* in the output */
+    } cases[] = {
+        {NULL, NULL, NULL, NULL, 2, "SLURM_ARRAY_TASK_ID is not set"},
+        {"7", "5", NULL, NULL, 2, "SLURM_ARRAY_TASK_COUNT is not set"},
+        {"8", "5", "3", NULL, 2, "do not fit together"},
+        {"7", "5", "3", "9", 2, "contiguous"},
+        {"seven", "5", "3", NULL, 2, "SLURM_ARRAY_TASK_ID is 'seven'"},
+        {"7", "5", "3", "7", 0, "journal.shard-3-of-3.jsonl"},
+    };
+    struct out *o = malloc(sizeof *o);
+    char out[1200], path[1300], *head = malloc(65536);
+    snprintf(out, sizeof out, "%s/slurm", dir);
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *vals[] = {cases[k].id, cases[k].min, cases[k].count,
+                              cases[k].max};
+        static const char *const names[] = {"ID", "MIN", "COUNT", "MAX"};
+        char vars[4][64], *env[5];
+        int n = 0;
+        for (int v = 0; v < 4; v++)
+            if (vals[v]) {
+                snprintf(vars[n], sizeof vars[n], "SLURM_ARRAY_TASK_%s=%s",
+                         names[v], vals[v]);
+                env[n] = vars[n], n++;
+            }
+        env[n] = NULL;
+        run(o, env,
+            (const char *const[]){"tournament", "--game",
+                                  "thirty_one(players=2)", "--agents",
+                                  "random,pimc", "--deals", "2", "--out", out,
+                                  "--quiet", "--shard", "auto", NULL});
+        expect(o, cases[k].code, cases[k].says);
+    }
+    snprintf(path, sizeof path, "%s/journal.shard-3-of-3.jsonl", out);
+    slurp(path, head, 65536);
+    assert_non_null(strstr(head, "\"shard\":3,\"shards\":3"));
+    free(head);
+    free(o);
+}
+
 /* Without gnuplot on the PATH: the tables, and what to install. */
 static void test_plot_without_gnuplot(void **state)
 {
@@ -236,6 +286,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tournament_refusals),
+        cmocka_unit_test(test_shard_auto),
         cmocka_unit_test(test_tournament_and_resume),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),

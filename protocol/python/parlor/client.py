@@ -218,9 +218,20 @@ class Client:
         return self._call(type_, fields)
 
     def _call(self, type_, fields, zero_copy=False):
+        return self.receive(self._send(type_, fields), zero_copy)
+
+    def _send(self, type_, fields):
+        """Sends request type_ with fields; returns its id."""
         self._id += 1
-        data = encode_request(self.version, self._id, type_, fields)
-        return self._roundtrip(data, self._id, zero_copy)
+        self._put(encode_request(self.version, self._id, type_, fields))
+        return self._id
+
+    def receive(self, request_id, zero_copy=False):
+        """Waits for the reply to the request sent as request_id (by
+        send_reset or send_step) and returns it, raising as call() does.
+        With send_*, a caller can have requests in flight on several
+        clients at once: one per client."""
+        return self._await(request_id, zero_copy)
 
     def call_raw(self, data):
         """Sends data (any bytes) as one request and returns the next reply,
@@ -235,6 +246,10 @@ class Client:
         return self._recv(None)
 
     def _roundtrip(self, data, want_id, zero_copy=False):
+        self._put(data)
+        return self._await(want_id, zero_copy)
+
+    def _put(self, data):
         if self._sock.closed:
             raise ParlorClosed(f"this client is closed: its connection to "
                                f"{self.endpoint} was ended by close()")
@@ -243,6 +258,8 @@ class Client:
         except zmq.Again:
             raise ParlorTimeout(f"could not send to {self.endpoint} within "
                                 f"{self.timeout} s") from None
+
+    def _await(self, want_id, zero_copy=False):
         start, deadline = time.monotonic(), None
         while True:
             try:
@@ -329,17 +346,31 @@ class Client:
         """Starts new episodes of env from seed; returns the timestep or
         batch reply. zero_copy decodes the reply straight from ZeroMQ's
         buffer, which pays off for replies of about 100 KB and more."""
+        return self.receive(self.send_reset(env, seed, view=view,
+                                            names=names), zero_copy)
+
+    def send_reset(self, env, seed, *, view=False, names=False):
+        """Sends reset's request without waiting; returns the id that
+        receive() takes."""
         fields = {"env": env, "seed": seed}
         if view or names:
             fields["view"] = view
             fields["names"] = names
-        return self._call("reset", fields, zero_copy)
+        return self._send("reset", fields)
 
     def step(self, env, action=None, *, actions=None, view=False,
              names=False, zero_copy=False):
         """Steps env with action (one seat) or actions (a joint step, or a
         vector env's batch: a list, or bytes of int32 little-endian);
         zero_copy as for reset."""
+        return self.receive(self.send_step(env, action, actions=actions,
+                                           view=view, names=names),
+                            zero_copy)
+
+    def send_step(self, env, action=None, *, actions=None, view=False,
+                  names=False):
+        """Sends step's request without waiting; returns the id that
+        receive() takes."""
         fields = {"env": env}
         if action is not None:
             fields["action"] = action
@@ -348,7 +379,7 @@ class Client:
         if view or names:
             fields["view"] = view
             fields["names"] = names
-        return self._call("step", fields, zero_copy)
+        return self._send("step", fields)
 
     def close_env(self, env):
         """Closes env on the server."""

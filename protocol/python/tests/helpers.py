@@ -19,6 +19,8 @@ import unittest
 
 import numpy as np
 
+from parlor import ParlorError
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 FIXTURES = os.path.join(REPO, "tests", "protocol", "fixtures")
@@ -163,3 +165,21 @@ def record(venv, seed, steps, rng):
                           np.array(rew[i]).tolist(), bool(term[i]),
                           bool(trunc[i])) + final)
     return traces
+
+
+def check_illegal_moves_nothing(test, venv, twin, env, seed):
+    """Resets venv and twin (alike) from seed, has venv refuse an illegal
+    action of env with ILLEGAL_ACTION naming it, then checks that a legal
+    step still gives twin's observations. Returns venv's last info."""
+    _, info = venv.reset(seed=seed)
+    twin.reset(seed=seed)
+    acts = random_actions(np.random.default_rng(11), info)
+    bad = list(acts)
+    bad[env] = int(np.flatnonzero(info["action_mask"][env] == 0)[0])
+    with test.assertRaises(ParlorError) as cm:
+        venv.step(bad)
+    test.assertEqual(cm.exception.name, "ILLEGAL_ACTION")
+    test.assertIn(f"env {env}", cm.exception.message)
+    obs, _, _, _, info = venv.step(acts)
+    test.assertEqual(obs.tobytes(), twin.step(acts)[0].tobytes())
+    return info

@@ -9,8 +9,9 @@ import unittest
 
 import numpy as np
 
-from helpers import CALL_TIMEOUT, ServerCase, random_actions, record
-from parlor import AECEnv, Env, ParlorError, VectorEnv
+from helpers import (CALL_TIMEOUT, ServerCase, check_illegal_moves_nothing,
+                     random_actions, record)
+from parlor import AECEnv, Env, VectorEnv
 from parlor import derive_seed
 
 
@@ -133,16 +134,7 @@ class Vector(ServerCase):
 
     def test_illegal_action_moves_no_env(self):
         venv, twin = self.make("spoil_five", 8), self.make("spoil_five", 8)
-        _, info = venv.reset(seed=5)
-        twin.reset(seed=5)
-        acts = random_actions(np.random.default_rng(11), info)
-        bad = list(acts)
-        bad[6] = int(np.flatnonzero(info["action_mask"][6] == 0)[0])
-        with self.assertRaises(ParlorError) as cm:
-            venv.step(bad)
-        self.assertEqual(cm.exception.name, "ILLEGAL_ACTION")
-        self.assertEqual(venv.step(acts)[0].tobytes(),
-                         twin.step(acts)[0].tobytes())
+        check_illegal_moves_nothing(self, venv, twin, 6, seed=5)
 
     def test_max_steps_truncates_every_env(self):
         venv = self.make("spoil_five", 8, max_steps=4)
