@@ -25,12 +25,13 @@
 
 #define ITEMS_MAX CASINO_TABLE_MAX /* numeral items on the table */
 #define SETS (1 << ITEMS_MAX)      /* sets of items */
-/* Subsets of sum <= 10 among 14 items: at most 2811, with 4 aces and
- * five items of value 2 and of 3 (four loose cards and a build each),
- * found by trying every multiset of 14 values. */
+/* Subsets of sum <= 10 among 14 items: at most 2811 and the empty one,
+ * with 4 aces and five items of value 2 and of 3 (four loose cards and a
+ * build each), found by trying every multiset of 14 values. */
 #define SUBS_MAX 2816
 #define SUM_MAX 10         /* highest capturing number */
 #define NO_SET 0xffffffffu /* "no such union" */
+#define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
 
 /* ==== types ============================================================ */
 
@@ -103,22 +104,27 @@ static void list_items(struct search *s)
                      hand_count(st->build[v]));
 }
 
-/* Records every subset of items from index i on, added to cur (the
- * bound on nsub only guards memory: SUBS_MAX is never reached). */
-static void subsets_from(struct search *s, int i, struct subset cur)
+/* Lists every subset of items summing to at most SUM_MAX, the empty one
+ * first: each item extends the subsets listed before it. The bound on
+ * nsub only guards memory: SUBS_MAX is never reached. */
+static void list_subsets(struct search *s)
 {
-    for (; i < s->nit && s->nsub < SUBS_MAX; i++) {
+    s->sub[0] = (struct subset){0, 0, 0, 0, 0};
+    s->nsub = 1;
+    for (int i = 0; i < s->nit; i++) {
         const struct item *t = &s->it[i];
-        if (cur.sum + t->value > SUM_MAX)
-            continue;
-        struct subset next = cur;
-        next.mask = (uint16_t)(next.mask | 1u << i);
-        next.sum = (uint8_t)(next.sum + t->value);
-        next.size++;
-        next.nsingle = (uint8_t)(next.nsingle + (t->kind == IT_SINGLE));
-        next.nmulti = (uint8_t)(next.nmulti + (t->kind == IT_MULTI));
-        s->sub[s->nsub++] = next;
-        subsets_from(s, i + 1, next);
+        int n = s->nsub;
+        for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
+            struct subset next = s->sub[j];
+            if (next.sum + t->value > SUM_MAX)
+                continue;
+            next.mask = (uint16_t)(next.mask | 1u << i);
+            next.sum = (uint8_t)(next.sum + t->value);
+            next.size++;
+            next.nsingle = (uint8_t)(next.nsingle + (t->kind == IT_SINGLE));
+            next.nmulti = (uint8_t)(next.nmulti + (t->kind == IT_MULTI));
+            s->sub[s->nsub++] = next;
+        }
     }
 }
 
@@ -415,8 +421,9 @@ static void prepare(struct search *s, const struct casino_state *st, int seat)
     s->ngrp = 0;
     list_items(s);
     memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
-    subsets_from(s, 0, (struct subset){0, 0, 0, 0, 0});
-    /* A stable counting sort of the subsets by sum. */
+    list_subsets(s);
+    /* A stable counting sort of the subsets by sum (the empty set, of
+     * sum 0, is never looked up: every group adds up to 1 or more). */
     memset(s->sum_at, 0, sizeof s->sum_at);
     for (int i = 0; i < s->nsub; i++)
         s->sum_at[s->sub[i].sum + 1]++;
@@ -433,13 +440,26 @@ void casino__counts(const struct casino_state *st,
                     struct casino_counts *out)
 {
     struct search s;
+    int first[KING + 1]; /* where each rank's counts were first put */
     cards &= st->hand[seat];
     prepare(&s, st, seat);
+    memset(first, -1, sizeof first);
     for (int i = 0; cards; cards &= cards - 1, i++) {
-        int c = hand_first(cards);
+        int c = hand_first(cards), r = card_rank(c);
+        /* Cards of one rank leave the same ranks in hand: same counts. */
+        if (first[r] >= 0) {
+            out[i] = out[first[r]];
+            continue;
+        }
+        first[r] = i;
         s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(c));
-        for (int k = 0; k < CASINO_KINDS; k++)
-            out[i].n[k] = (uint16_t)count_block(&s, card_rank(c), k, ru);
+        out[i] = (struct casino_counts){{0}};
+        out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
+        /* A build's value is one the player still holds, r or more. */
+        unsigned values = r > SUM_MAX ? 0 : s.ranks_after & BUILD_VALUES;
+        for (values &= ~0u << r; values; values &= values - 1)
+            out[i].n[__builtin_ctz(values) - 1] =
+                (uint16_t)count_block(&s, r, __builtin_ctz(values) - 1, ru);
     }
 }
 
