@@ -42,11 +42,20 @@ struct item {
     int value;      /* rank, or the build's announced value */
     int kind;       /* IT_LOOSE, IT_SINGLE or IT_MULTI */
     int weight;     /* cards it stands for */
+    uint64_t packed; /* what it adds to a packed subset (see pack) */
 };
 
 enum { IT_LOOSE, IT_SINGLE, IT_MULTI };
 
-/* A subset of items summing to at most 10, with what it holds. */
+#define SUB_SUM 16     /* shift of a packed subset's sum */
+#define SUB_SIZE 24    /* ... of its number of items */
+#define SUB_SINGLE 32  /* ... of its single builds */
+#define SUB_MULTI 40   /* ... of its multiple builds (mask: bits 0..15) */
+
+/* A subset of items summing to at most 10, with what it holds. The
+ * search lists subsets packed in one word, a field a byte or two wide
+ * (none overflows: sums stay under 21, counts under 15), so that adding
+ * an item to a subset is one addition. */
 struct subset {
     uint16_t mask;   /* the items, as bits of their indices */
     uint8_t sum;     /* their values added */
@@ -61,7 +70,7 @@ struct search {
     struct item it[ITEMS_MAX];     /* table items, ascending bit order */
     int nit;                       /* entries in it */
     unsigned builds;               /* index bits of the builds among it */
-    struct subset sub[SUBS_MAX];   /* subsets with sum <= SUM_MAX */
+    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
     uint16_t by_sum[SUBS_MAX];     /* indices into sub, by sum, stable */
     int sum_at[SUM_MAX + 2];       /* sum v's indices: by_sum[at[v]..[v+1]) */
@@ -84,8 +93,12 @@ static void add_item(struct search *s, uint64_t bit, int v, int kind,
     assert(s->nit < ITEMS_MAX);
     if (kind != IT_LOOSE)
         s->builds |= 1u << s->nit;
-    s->it[s->nit++] =
-        (struct item){bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight};
+    uint64_t packed = (uint64_t)1 << s->nit | (uint64_t)v << SUB_SUM |
+                      (uint64_t)1 << SUB_SIZE |
+                      (uint64_t)(kind == IT_SINGLE) << SUB_SINGLE |
+                      (uint64_t)(kind == IT_MULTI) << SUB_MULTI;
+    s->it[s->nit++] = (struct item){
+        bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight, packed};
 }
 
 /* Lists the loose numeral cards and the builds of st as items. */
@@ -109,23 +122,26 @@ static void list_items(struct search *s)
  * nsub only guards memory: SUBS_MAX is never reached. */
 static void list_subsets(struct search *s)
 {
-    s->sub[0] = (struct subset){0, 0, 0, 0, 0};
+    s->sub[0] = 0;
     s->nsub = 1;
     for (int i = 0; i < s->nit; i++) {
-        const struct item *t = &s->it[i];
+        uint64_t add = s->it[i].packed;
         int n = s->nsub;
         for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
-            struct subset next = s->sub[j];
-            if (next.sum + t->value > SUM_MAX)
-                continue;
-            next.mask = (uint16_t)(next.mask | 1u << i);
-            next.sum = (uint8_t)(next.sum + t->value);
-            next.size++;
-            next.nsingle = (uint8_t)(next.nsingle + (t->kind == IT_SINGLE));
-            next.nmulti = (uint8_t)(next.nmulti + (t->kind == IT_MULTI));
-            s->sub[s->nsub++] = next;
+            uint64_t next = s->sub[j] + add;
+            if (((next >> SUB_SUM) & 0xff) <= SUM_MAX)
+                s->sub[s->nsub++] = next;
         }
     }
+}
+
+/* The subset listed at position i of the by-sum order, unpacked. */
+static struct subset sub_at(const struct search *s, int i)
+{
+    uint64_t p = s->sub[s->by_sum[i]];
+    return (struct subset){(uint16_t)p, (uint8_t)(p >> SUB_SUM),
+                           (uint8_t)(p >> SUB_SIZE), (uint8_t)(p >> SUB_SINGLE),
+                           (uint8_t)(p >> SUB_MULTI)};
 }
 
 /* The index bit of the build of value v, 0 if there is none. */
@@ -279,7 +295,7 @@ static void numeral_capture(struct search *s, int r,
         forced = build_item(s, r);
     sum_range(s, r, &from, &to);
     for (int i = from; i < to; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (capture_group(u, r, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
@@ -298,13 +314,13 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
         add_union(s, forced);
     sum_range(s, v - r, &from, &to);
     for (int i = from; i < to && r < v; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (own_group(u, ru))
             add_union(s, forced | u->mask);
     }
     sum_range(s, v, &from, &to);
     for (int i = from; i < to; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
@@ -426,13 +442,13 @@ static void prepare(struct search *s, const struct casino_state *st, int seat)
      * sum 0, is never looked up: every group adds up to 1 or more). */
     memset(s->sum_at, 0, sizeof s->sum_at);
     for (int i = 0; i < s->nsub; i++)
-        s->sum_at[s->sub[i].sum + 1]++;
+        s->sum_at[((s->sub[i] >> SUB_SUM) & 0xff) + 1]++;
     for (int v = 1; v <= SUM_MAX + 1; v++)
         s->sum_at[v] += s->sum_at[v - 1];
     int at[SUM_MAX + 1];
     memcpy(at, s->sum_at, sizeof at);
     for (int i = 0; i < s->nsub; i++)
-        s->by_sum[at[s->sub[i].sum]++] = (uint16_t)i;
+        s->by_sum[at[(s->sub[i] >> SUB_SUM) & 0xff]++] = (uint16_t)i;
 }
 
 void casino__counts(const struct casino_state *st,
