@@ -1,0 +1,121 @@
+/* meld.h — what the Bezique-family games (Pinochle for six or eight, and
+ * the Binokel and Binocle to come) share: packs with duplicate cards held
+ * as counts of faces, the A 10 K Q J 9 8 7 trick order, the follow-and-
+ * head duty, meld counting helpers, and dealing hidden duplicate cards
+ * consistently for determinization.
+ *
+ * A face is suit * 8 + place, places 0..7 being A 10 K Q J 9 8 7 (the
+ * trick order, highest first) and suits clubs, diamonds, hearts, spades
+ * as in cards.h. A hand is uint8_t n[MELD_FACES], the copies held of
+ * each face; a face set is a uint32_t with bit f for face f. Plain data.
+ */
+#ifndef PARLOR_MELD_H
+#define PARLOR_MELD_H
+
+#include <msgpack.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/rng.h"
+#include "cards.h"
+
+#define MELD_FACES 32
+#define MELD_MAXP 8
+#define MELD_NO 0xff /* "no face" / "no seat" in uint8_t slots */
+
+enum { MELD_A, MELD_T, MELD_K, MELD_Q, MELD_J, MELD_9, MELD_8, MELD_7 };
+
+static inline int meld_face(int suit, int place)
+{
+    return suit * 8 + place;
+}
+static inline int meld_suit(int f)
+{
+    return f >> 3;
+}
+static inline int meld_place(int f)
+{
+    return f & 7;
+}
+/* Every face of suit s. */
+static inline uint32_t meld_suit_set(int s)
+{
+    return 0xffu << (8 * s);
+}
+
+/* Card codecs for the faces of a pack: names as cards.h ("10♥"), parse
+ * refusing faces the pack lacks. places is the set of places in the pack
+ * (bit p for place p), copies how many of each face. */
+extern const struct card_codec meld_codec_pinochle; /* A..9, 4 copies */
+
+/* Writes face f's name ("A♠"); returns its length. */
+int meld_face_name(int f, char *buf, size_t len);
+
+/* Fills pack with `copies` of every face whose place is in `places`, in
+ * face order; pre[0..npre) (faces) first, in that order, the rest shuffled
+ * from rng. Returns the pack's size, or ERR_INVAL if pre asks for a face
+ * outside the pack or more copies than there are. */
+int meld_pack_build(uint8_t *pack, unsigned places, int copies,
+                    const uint8_t *pre, int npre, struct rng *rng);
+
+/* Whether card a, played after b, beats it (equal cards: the first
+ * played wins). trump may be MELD_NO. */
+bool meld_beats(int a, int b, int trump);
+
+/* Index in trick[0..n) of the card winning it so far (n >= 1). */
+int meld_best(const uint8_t *trick, int n, int trump);
+
+/* The faces a hand may play to trick[0..n) under the follow-and-head duty
+ * (RULES.md §6.1 G5, §6.2, §6.3 G5): any face when leading; else follow
+ * suit and beat the winning card if possible; void, trump, beating the
+ * winning trump if possible; else any. */
+uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
+                       int trump);
+
+/* The faces the card c played to trick[0..n) shows the player not to hold
+ * (all copies): a suit he did not follow, trumps he did not play when void,
+ * the cards that would have beaten the winner when he did not. */
+uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump);
+
+/* How many sets of one face of each suit at place p ("four Aces" is one,
+ * "eight Aces" two when each suit is held twice). */
+int meld_around(const uint8_t *hand, int place);
+
+/* How many runs of the faces of suit s at the places in `places`. */
+int meld_runs(const uint8_t *hand, int s, unsigned places);
+
+/* min(a, b), for pairs such as marriages and pinochles. */
+static inline int meld_pairs(const uint8_t *hand, int a, int b)
+{
+    return hand[a] < hand[b] ? hand[a] : hand[b];
+}
+
+/* Packs a hand of counts as an array of face names, duplicates repeated. */
+void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand);
+
+/* Writes the hand's names space-separated into buf. */
+void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
+
+/* Sets out[f] = copies / scale for every face. */
+void meld_put_counts(float *out, const uint8_t *hand, float scale);
+
+/* ---- dealing hidden duplicate cards (determinization) ---------------- */
+
+/* Accepts or refuses the hidden cards drawn for seat (counts per face);
+ * ctx is the caller's. */
+typedef bool (*meld_accept_fn)(const void *ctx, int seat,
+                               const uint8_t *hidden);
+
+/* Deals pool (counts per face) among the seats with room[s] > 0: each
+ * seat gets room[s] cards, none of the faces in lacks[s], and each seat's
+ * draw must pass accept (NULL: any). Seats are drawn one at a time with a
+ * bounded number of retries, the last seat taking what is left. Fills
+ * out[s][face]; returns false if no fitting deal was found (the caller
+ * keeps the true one). */
+bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
+                      const uint32_t *lacks, meld_accept_fn accept,
+                      const void *ctx, struct rng *rng,
+                      uint8_t (*out)[MELD_FACES]);
+
+#endif
