@@ -8,6 +8,7 @@
 #include "view.h"
 
 #define PINOCHLE_PLACES 0x3fu /* A 10 K Q J 9 */
+#define BINOKEL_PLACES 0x9fu  /* A 10 K Q J 7 */
 #define DEAL_TRIES 48         /* draws per seat before starting over */
 #define DEAL_ROUNDS 24        /* start-overs before giving up */
 
@@ -46,6 +47,14 @@ static int parse_pinochle(const char *s, const char **end)
 
 const struct card_codec meld_codec_pinochle = {MELD_FACES, 4, meld_face_name,
                                                parse_pinochle};
+
+static int parse_binokel(const char *s, const char **end)
+{
+    return parse_in(s, end, BINOKEL_PLACES);
+}
+
+const struct card_codec meld_codec_binokel = {MELD_FACES, 2, meld_face_name,
+                                              parse_binokel};
 
 int meld_pack_build(uint8_t *pack, unsigned places, int copies,
                     const uint8_t *pre, int npre, struct rng *rng)
@@ -160,18 +169,30 @@ int meld_runs(const uint8_t *hand, int s, unsigned places)
 
 /* ==== views ============================================================ */
 
-void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand)
+void meld_pack_face(msgpack_packer *pk, int f)
 {
     char name[8];
-    size_t n = 0;
+    int len = meld_face_name(f, name, sizeof name);
+    msgpack_pack_str_with_body(pk, name, (size_t)len);
+}
+
+void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
+                     int leader, int np)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (leader + i) % np);
+        meld_pack_face(pk, trick[i]);
+    }
+}
+
+void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand)
+{
+    msgpack_pack_array(pk, (size_t)meld_size(hand));
     for (int f = 0; f < MELD_FACES; f++)
-        n += hand[f];
-    msgpack_pack_array(pk, n);
-    for (int f = 0; f < MELD_FACES; f++)
-        for (int i = 0; i < hand[f]; i++) {
-            int len = meld_face_name(f, name, sizeof name);
-            msgpack_pack_str_with_body(pk, name, (size_t)len);
-        }
+        for (int i = 0; i < hand[f]; i++)
+            meld_pack_face(pk, f);
 }
 
 void meld_format_hand(const uint8_t *hand, char *buf, size_t len)

@@ -45,9 +45,9 @@ static inline uint32_t meld_suit_set(int s)
 }
 
 /* Card codecs for the faces of a pack: names as cards.h ("10♥"), parse
- * refusing faces the pack lacks. places is the set of places in the pack
- * (bit p for place p), copies how many of each face. */
+ * refusing faces the pack lacks. */
 extern const struct card_codec meld_codec_pinochle; /* A..9, 4 copies */
+extern const struct card_codec meld_codec_binokel;  /* A..J, 7; 2 copies */
 
 /* Writes face f's name ("A♠"); returns its length. */
 int meld_face_name(int f, char *buf, size_t len);
@@ -90,6 +90,29 @@ static inline int meld_pairs(const uint8_t *hand, int a, int b)
 {
     return hand[a] < hand[b] ? hand[a] : hand[b];
 }
+
+/* Cards in a hand of counts. */
+static inline int meld_size(const uint8_t *hand)
+{
+    int n = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        n += hand[f];
+    return n;
+}
+
+/* Raises shown[f] to k: a meld needs k copies of face f on show. */
+static inline void meld_need(uint8_t *shown, int f, int k)
+{
+    if (k > shown[f])
+        shown[f] = (uint8_t)k;
+}
+
+/* Packs face f by name. */
+void meld_pack_face(msgpack_packer *pk, int f);
+
+/* Packs trick[0..n), led by seat leader among np, as [[seat, card], ...]. */
+void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
+                     int leader, int np);
 
 /* Packs a hand of counts as an array of face names, duplicates repeated. */
 void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand);

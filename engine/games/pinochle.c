@@ -147,12 +147,6 @@ static int table4(int k, int a, int b, int c, int d)
     return v[k > 4 ? 4 : k];
 }
 
-static void need(uint8_t *shown, int f, int k)
-{
-    if (k > shown[f])
-        shown[f] = (uint8_t)k;
-}
-
 /* Marriages: royal (outside flushes) 40, plain 20; shows their K and Q. */
 static int marriages(const uint8_t *h, int trump, int flushes, uint8_t *shown)
 {
@@ -164,8 +158,8 @@ static int marriages(const uint8_t *h, int trump, int flushes, uint8_t *shown)
         if (extra <= 0)
             continue;
         pts += extra * (s == trump ? 40 : 20);
-        need(shown, k, m);
-        need(shown, q, m);
+        meld_need(shown, k, m);
+        meld_need(shown, q, m);
     }
     return pts;
 }
@@ -184,7 +178,7 @@ static int arounds(const uint8_t *h, uint8_t *shown)
             continue;
         pts += table4(k, base[i], base[i] * 10, base[i] * 20, base[i] * 30);
         for (int s = 0; s < 4; s++)
-            need(shown, meld_face(s, place[i]), k);
+            meld_need(shown, meld_face(s, place[i]), k);
     }
     return pts;
 }
@@ -197,20 +191,20 @@ static int meld_value(const uint8_t *h, int trump, uint8_t *shown)
     if (flushes) {
         pts += table4(flushes, 150, 1500, 3000, 3000);
         for (int p = MELD_A; p <= MELD_J; p++)
-            need(shown, meld_face(trump, p), flushes);
+            meld_need(shown, meld_face(trump, p), flushes);
     }
     pts += marriages(h, trump, flushes, shown);
     int qs = meld_face(SPADES, MELD_Q), jd = meld_face(DIAMONDS, MELD_J);
     int pin = meld_pairs(h, qs, jd);
     if (pin) {
         pts += table4(pin, 40, 300, 600, 1200);
-        need(shown, qs, pin);
-        need(shown, jd, pin);
+        meld_need(shown, qs, pin);
+        meld_need(shown, jd, pin);
     }
     pts += arounds(h, shown);
     int dix = meld_face(trump, MELD_9);
     pts += DIX_POINTS * h[dix];
-    need(shown, dix, h[dix]);
+    meld_need(shown, dix, h[dix]);
     return pts;
 }
 
@@ -262,7 +256,7 @@ static void start_play(struct pinochle_state *st, int leader)
             v += DIX_POINTS;
         st->meld[s] = (int16_t)v;
         for (int f = 0; f < MELD_FACES; f++)
-            need(st->known[s], f, st->shown[s][f]);
+            meld_need(st->known[s], f, st->shown[s][f]);
     }
     st->phase = PH_PLAY;
     st->leader = st->turn = (uint8_t)leader;
@@ -510,14 +504,6 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static int hand_size(const uint8_t *h)
-{
-    int n = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        n += h[f];
-    return n;
-}
-
 static float clamp01(float v)
 {
     return v < 0 ? 0 : v > 1 ? 1 : v;
@@ -558,7 +544,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
         if (s != seat)
             meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
         out[O_MELD + r] = clamp01(st->meld[s] / 1000.0f);
-        out[O_SIZES + r] = hand_size(st->hand[s]) / (float)tricks;
+        out[O_SIZES + r] = meld_size(st->hand[s]) / (float)tricks;
     }
     if (st->turned != NO)
         out[O_TURNED + st->turned] = 1;
@@ -633,20 +619,6 @@ static void pack_key(msgpack_packer *pk, const char *k)
     view_pack_str(pk, k);
 }
 
-/* Packs trick[0..n) led by leader as [[seat, card], ...]. */
-static void pack_trick(const struct pinochle_state *st, const uint8_t *trick,
-                       int n, int leader, msgpack_packer *pk)
-{
-    char name[8];
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % st->np);
-        int len = meld_face_name(trick[i], name, sizeof name);
-        msgpack_pack_str_with_body(pk, name, (size_t)len);
-    }
-}
-
 static void pack_ints(msgpack_packer *pk, const int32_t *v, int n)
 {
     msgpack_pack_array(pk, (size_t)n);
@@ -684,7 +656,7 @@ static void pack_melds(const struct pinochle_state *st, msgpack_packer *pk)
         msgpack_pack_int(pk, st->meld[s]);
         meld_pack_hand(pk, st->shown[s]);
         team[team_of(st, s)] += st->meld[s];
-        sizes[s] = hand_size(st->hand[s]);
+        sizes[s] = meld_size(st->hand[s]);
     }
     pack_key(pk, "team_meld");
     pack_ints(pk, team, st->teams);
@@ -698,7 +670,6 @@ static int view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"bidding", "naming", "playing",
                                          "over"};
     const struct pinochle_state *st = vst;
-    char name[8];
     int32_t taken[MAXP / 2];
     pack_key(pk, "hand");
     meld_pack_hand(pk, st->hand[seat]);
@@ -712,23 +683,21 @@ static int view(const struct game *g, const void *vst, int seat,
     else
         view_pack_str(pk, suit_words[st->trump]);
     pack_key(pk, "turned");
-    if (st->turned == NO) {
+    if (st->turned == NO)
         msgpack_pack_nil(pk);
-    } else {
-        int len = meld_face_name(st->turned, name, sizeof name);
-        msgpack_pack_str_with_body(pk, name, (size_t)len);
-    }
+    else
+        meld_pack_face(pk, st->turned);
     pack_key(pk, "dix_exchange");
     view_pack_seat(pk, st->dix_seat == NO ? -1 : st->dix_seat);
     pack_bidding(g, st, pk);
     pack_melds(st, pk);
     pack_key(pk, "trick");
-    pack_trick(st, st->trick, st->ntrick, st->leader, pk);
+    meld_pack_trick(pk, st->trick, st->ntrick, st->leader, st->np);
     pack_key(pk, "leader");
     view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
     pack_key(pk, "last_trick");
-    pack_trick(st, st->last, st->last_leader == NO ? 0 : st->np,
-               st->last_leader, pk);
+    meld_pack_trick(pk, st->last, st->last_leader == NO ? 0 : st->np,
+                    st->last_leader, st->np);
     for (int t = 0; t < st->teams; t++)
         taken[t] = st->taken[t];
     pack_key(pk, "taken");
@@ -775,7 +744,7 @@ static void determinize(const struct game *g, void *vst, int seat,
     }
     for (int s = 0; s < st->np; s++)
         if (s != seat)
-            room[s] = hand_size(st->hand[s]) - hand_size(st->known[s]);
+            room[s] = meld_size(st->hand[s]) - meld_size(st->known[s]);
     meld_accept_fn fits = st->phase == PH_PLAY ? meld_fits : NULL;
     if (meld_deal_hidden(pool, st->np, room, st->lacks, fits, &ctx, rng,
                          out))
