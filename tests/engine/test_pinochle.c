@@ -6,8 +6,8 @@
  * Decks are explicit: seat 0 deals, cards go in blocks of 16 (12 for
  * eight) from the dealer's left, and the dealer's last card is turned.
  * build() places the cards a test names and fills each hand from the rest
- * of the pack in face order, only with faces the test allows that seat,
- * so every hand is known. Meld values are the rule book's table rows.
+ * of the pack in face order, only with faces the test allows that seat
+ * (tests/engine/meld_steps.h), so every hand is known. Meld values are the rule book's table rows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,103 +24,41 @@
 #include "engine/game.h"
 #include "engine/meld.h"
 #include "game_steps.h"
+#include "meld_steps.h"
 
 extern const struct game_def pinochle_game;
 
-#define ANY 0x3f3f3f3fu /* every pinochle face */
+#define ANY MELD_ANY
 
 struct tp {
     struct game g;
     unsigned char st[4096];
 };
 
-/* Faces named in text, added to counts; returns how many. */
-static int parse_faces(struct tp *t, const char *text, uint8_t *counts)
-{
-    char err[256];
-    uint8_t f[96];
-    int n = game_deck_parse(&t->g, text, f, 96, err, sizeof err);
-    if (n < 0)
-        fail_msg("%s: %s", text, err);
-    for (int i = 0; i < n; i++)
-        counts[f[i]]++;
-    return n;
-}
-
-/* Makes spec (n players) and deals: seat s gets want[s] (may be NULL)
- * filled up from the rest of the pack in face order with faces in
- * allow[s]; seat 0 deals and its last card is turned (NULL: auction). */
+/* Makes spec and deals: seat s gets want[s] (may be NULL) topped up from
+ * the rest of the pack with faces in allow[s]; seat 0 deals and its last
+ * card is turned (NULL: auction, the dealer's block is full). */
 static void build(struct tp *t, const char *spec, const char *const *want,
                   const uint32_t *allow, const char *turned)
 {
     char err[256];
-    uint8_t left[MELD_FACES] = {0}, hands[8][MELD_FACES] = {{0}};
-    uint8_t deck[96], tf[MELD_FACES] = {0};
+    uint8_t deck[96];
+    int room[8];
     memset(t, 0, sizeof *t);
     assert_int_equal(conformance_game_make(&t->g, &pinochle_game, spec, err,
                                            sizeof err),
                      0);
     assert_true(t->g.def->state_size <= sizeof t->st);
-    int np = t->g.dims.players, per = 96 / np, n = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        left[f] = meld_place(f) <= MELD_9 ? 4 : 0;
-    if (turned)
-        parse_faces(t, turned, tf);
-    for (int s = 0; s < np; s++)
-        if (want[s])
-            parse_faces(t, want[s], hands[s]);
-    for (int f = 0; f < MELD_FACES; f++) {
-        for (int s = 0; s < np; s++)
-            left[f] = (uint8_t)(left[f] - hands[s][f]);
-        left[f] = (uint8_t)(left[f] - tf[f]);
-    }
-    for (int k = 1; k <= np; k++) {
-        int s = k % np, room = per - (s == 0 && turned), have = 0;
-        for (int f = 0; f < MELD_FACES; f++)
-            have += hands[s][f];
-        for (int f = 0; f < MELD_FACES && have < room; f++)
-            while (left[f] && (allow[s] >> f & 1) && have < room) {
-                left[f]--;
-                hands[s][f]++;
-                have++;
-            }
-        assert_int_equal(have, room);
-        for (int f = 0; f < MELD_FACES; f++)
-            for (int i = 0; i < hands[s][f]; i++)
-                deck[n++] = (uint8_t)f;
-    }
-    for (int f = 0; f < MELD_FACES; f++)
-        if (tf[f])
-            deck[n++] = (uint8_t)f;
+    for (int s = 0; s < t->g.dims.players; s++)
+        room[s] = 96 / t->g.dims.players - (s == 0 && turned);
+    int n = meld_steps_deck(&t->g, 0x3f, 4, want, allow, room, turned, deck);
     assert_int_equal(n, 96);
     assert_int_equal(game_init(&t->g, t->st, 3, deck, n), 0);
 }
 
-/* Element [i][j] (j < 0: [i]) of the array under key in seat 0's view. */
 static int view_at(struct tp *t, const char *key, int i, int j)
 {
-    msgpack_sbuffer sb;
-    msgpack_packer pk;
-    msgpack_unpacked u;
-    int v = -99999;
-    msgpack_sbuffer_init(&sb);
-    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    assert_int_equal(game_view(&t->g, t->st, 0, &pk), 0);
-    msgpack_unpacked_init(&u);
-    assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL),
-                     MSGPACK_UNPACK_SUCCESS);
-    msgpack_object o = u.data;
-    for (uint32_t k = 0; k < o.via.map.size; k++) {
-        msgpack_object_kv *kv = &o.via.map.ptr[k];
-        if (kv->key.via.str.size != strlen(key) ||
-            memcmp(kv->key.via.str.ptr, key, strlen(key)))
-            continue;
-        msgpack_object e = kv->val.via.array.ptr[i];
-        v = (int)(j < 0 ? e.via.i64 : e.via.array.ptr[j].via.i64);
-    }
-    msgpack_unpacked_destroy(&u);
-    msgpack_sbuffer_destroy(&sb);
-    return v;
+    return meld_steps_view_at(&t->g, t->st, key, i, j);
 }
 
 /* Seat 1's meld when it holds `hand`, topped up to 16 with dead cards

@@ -1,0 +1,1020 @@
+/* binokel.c — Binokel for three or four: 48 cards (A 10 K Q J 7, two of
+ * each), an auction, the widow and a card call for the soloist, melds,
+ * follow-and-head play, made or failed bids, game 1,500.
+ *
+ * Rules: seed 003 (Penguin Book of Card Games, "Binokel") and RULES.md
+ * §6.3 (G1–G8), E4, E7, E8. docs/games/binokel.md states the rules as
+ * implemented. Faces, the trick order and duties, and hidden deals with
+ * duplicate cards come from engine/meld.h.
+ *
+ * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * - Three players (default): 15 cards each and a widow of 3; four: fixed
+ *   partners opposite (E8), 11 each and a widow of 4. Seat 0 deals first,
+ *   then the deal passes left, clockwise (G8, E4). Cards are dealt in one
+ *   block per seat from the dealer's left, the widow last.
+ * - The two-player game (trick-and-draw, G7) is not offered.
+ * - Auction (G1): from the dealer's left, in turn, "bid N" (min_bid, then
+ *   steps of 10, above the high bid) or "pass", a pass being final; the
+ *   last player left wins, and must bid min_bid if nobody has. "bid slam"
+ *   (all tricks) is worth 1,000 in the auction; with betel=true "bid
+ *   betel" (misère) is worth betel_value (300).
+ * - The soloist takes the widow unseen by the others (the seed does not
+ *   say it is shown; unseen keeps what the others know simple). He may then
+ *   "call C" for a card of which he holds no copy (G2): the first holder
+ *   to his left gives him one copy and receives a card of his choice
+ *   ("give C", seen only by the receiver; the players between are known
+ *   not to hold C); or "no call"; or, with concession=true, "concede"
+ *   (G6): he loses his bid, nobody else scores, the deal ends.
+ * - He then discards as many cards as the widow had, face down ("discard
+ *   C"), which count as his tricks for card points (G3); then names
+ *   trumps (not for betel). Melds are scored and shown when play begins;
+ *   the soloist leads.
+ * - Melds (seed; G4): family (A 10 K Q J of a suit) 100, in trumps 150,
+ *   double family (two families of one suit) 1,500; marriage (K Q) 20, in
+ *   trumps 40, none for a K Q inside a family; diss (7 of trumps) 10 each;
+ *   binokel (Q♠ J♦) 40, double binokel 300; one Ace / King / Queen / Jack
+ *   of each suit 100 / 80 / 60 / 40; all eight of a rank 1,000. The
+ *   roundhouse (a marriage in every suit, 240) is the sum of its four
+ *   marriages (100 with the trump one), four Kings (80) and four Queens
+ *   (60), so it scores through those rows. A card may serve melds of
+ *   different kinds.
+ * - Play (G5): follow and head, else trump and overtrump, else any card;
+ *   equal cards: the first played wins. A 11, 10 10, K 4, Q 3, J 2, 7 0,
+ *   last trick 10: 250 a deal.
+ * - Scoring: the soloist (with his partner at four) scores meld + cards
+ *   if that reaches the bid, else loses twice the bid. An opponent (side)
+ *   scores its cards, and its meld only if it won a trick. Taking every
+ *   trick adds 1,000. A slam bid is made only by taking every trick
+ *   (scores meld + cards + 1,000) and fails at the first trick lost
+ *   (-2,000, the deal ends). Betel: no trumps, no melds; made by taking
+ *   no trick (+betel_value), failed at the first trick taken (-2 x
+ *   betel_value, the deal ends); the opponents score nothing.
+ * - Game: after a deal a side alone at >= target (1,500) wins; equal at
+ *   the top play on; after max_deals the sole best wins, else drawn (E7).
+ * - Action ids: 0..31 play face, 32..63 discard, 64..95 call, 96..127
+ *   give (faces as meld.h), 128..258 bid min_bid + 10 * (id - 128), 259
+ *   pass, 260 bid slam, 261 bid betel, 262 no call, 263 concede, 264..267
+ *   name clubs .. spades.
+ * - Determinize: redeals what the seat has not seen among the other
+ *   hands, the unseen widow and the soloist's discards, keeping shown
+ *   melds and the called card in hand, the widow's cards with the soloist
+ *   (hand or discards), the lacks play showed, and each meld value.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../../common/err.h"
+#include "../game.h"
+#include "../meld.h"
+#include "../trick.h"
+#include "../view.h"
+
+#define MAXP 4
+#define NCARDS 48
+#define PLACES 0x9fu
+#define A_DISCARD 32
+#define A_CALL 64
+#define A_GIVE 96
+#define A_BID 128
+#define NBIDS 131
+#define A_PASS 259
+#define A_SLAM 260
+#define A_BETEL 261
+#define A_NO_CALL 262
+#define A_CONCEDE 263
+#define A_NAME 264
+#define NUM_ACTIONS 268
+#define NO MELD_NO
+#define SLAM_VALUE 1000
+#define SLAM_BONUS 1000
+
+enum {
+    P_PLAYERS,
+    P_MIN_BID,
+    P_BETEL,
+    P_BETEL_VALUE,
+    P_CONCESSION,
+    P_TARGET,
+    P_MAX_DEALS,
+    NPARAMS
+};
+enum { PH_BID, PH_CALL, PH_GIVE, PH_DISCARD, PH_NAME, PH_PLAY, PH_OVER };
+enum { K_NORMAL, K_SLAM, K_BETEL };
+
+static const struct param_def params[NPARAMS] = {
+    {"players", PARAM_INT, 3, 3, 4, NULL,
+     "3 (each for himself) or 4 (partners opposite)"},
+    {"min_bid", PARAM_INT, 200, 200, 300, NULL,
+     "the opening bid: 200 or 300 as agreed"},
+    {"betel", PARAM_BOOL, 0, 0, 1, NULL,
+     "the betel (misere) bid: take no trick"},
+    {"betel_value", PARAM_INT, 300, 10, 1000, NULL,
+     "what betel is worth in the auction and scores"},
+    {"concession", PARAM_BOOL, 0, 0, 1, NULL,
+     "the soloist may concede after the widow, losing his bid once"},
+    {"target", PARAM_INT, 1500, 1, 100000, NULL, "points to win the game"},
+    {"max_deals", PARAM_INT, 40, 1, 500, NULL,
+     "deals before the best side wins (E7)"},
+};
+
+static const char *const test_specs[] = {
+    "binokel(players=4,min_bid=300)",
+    "binokel(betel=true,concession=true,target=1)",
+    "binokel(players=4,betel=true,concession=true,max_deals=1)",
+    NULL,
+};
+
+static const char *const view_keys[] = {
+    "hand",     "dealer",   "phase",      "bids",   "high_bid",
+    "soloist",  "contract", "widow",      "called", "called_from",
+    "given",    "discards", "trump",      "melds",  "trick",
+    "leader",   "last_trick", "taken",    "tricks_won", "scores",
+    "hand_sizes", NULL,
+};
+
+struct binokel_state {
+    struct rng rng;
+    uint8_t hand[MAXP][MELD_FACES];   /* copies held */
+    uint8_t known[MAXP][MELD_FACES];  /* copies all know are in hand */
+    uint8_t shown[MAXP][MELD_FACES];  /* meld cards shown this deal */
+    uint8_t played[MAXP][MELD_FACES]; /* copies each seat played */
+    uint8_t widow[MELD_FACES];        /* the widow as dealt */
+    uint8_t discard[MELD_FACES];      /* the soloist's discards */
+    uint8_t gone[MELD_FACES];         /* cards of finished tricks */
+    uint32_t lacks[MAXP];             /* faces play showed a seat lacks */
+    int32_t score[MAXP];              /* per side */
+    int16_t meld[MAXP];               /* each seat's meld this deal */
+    int16_t taken[MAXP];              /* card points per seat this deal */
+    uint8_t won[MAXP];                /* tricks won per seat this deal */
+    uint16_t deals;                   /* deals begun */
+    uint16_t high;                    /* high bid's value, 0 if none */
+    uint8_t np, sides, wsize;         /* seats, sides, widow size */
+    uint8_t phase, dealer, turn, leader;
+    uint8_t soloist, kind;            /* high bidder; K_* */
+    uint8_t passed;                   /* bit per seat that passed */
+    uint8_t nbids;                    /* bids and passes made */
+    uint8_t bid[MAXP];                /* last call: 0 none, else action-127 */
+    uint8_t given_live;               /* the receiver still holds given */
+    uint8_t trump;                    /* NO until named (and in betel) */
+    uint8_t called, called_from;      /* the called face and its giver */
+    uint8_t given;                    /* the face given back, NO if none */
+    uint8_t discards;                 /* discards made */
+    uint8_t trick[MAXP], ntrick;      /* the trick in play, from leader */
+    uint8_t last[MAXP], last_leader;  /* the last trick; leader or NO */
+    uint8_t tricks;                   /* finished tricks this deal */
+    uint8_t winner;                   /* side, DRAWN, NO while playing */
+};
+
+#define DRAWN 0xfe
+
+/* ==== melds ============================================================ */
+
+static int family_pts(int fam, bool trump)
+{
+    return fam >= 2 ? 1500 : fam ? (trump ? 150 : 100) : 0;
+}
+
+/* Families and marriages, suit by suit; shows their cards. */
+static int suit_melds(const uint8_t *h, int trump, uint8_t *shown)
+{
+    int pts = 0;
+    for (int s = 0; s < 4; s++) {
+        int fam = meld_runs(h, s, 0x1fu);
+        int k = meld_face(s, MELD_K), q = meld_face(s, MELD_Q);
+        int m = meld_pairs(h, k, q) - fam;
+        pts += family_pts(fam, s == trump) + m * (s == trump ? 40 : 20);
+        for (int p = MELD_A; p <= MELD_J; p++)
+            meld_need(shown, meld_face(s, p), fam);
+        meld_need(shown, k, fam + m);
+        meld_need(shown, q, fam + m);
+    }
+    return pts;
+}
+
+/* Meld points of hand h with trumps trump; shown gets the copies used. */
+static int meld_value(const uint8_t *h, int trump, uint8_t *shown)
+{
+    static const uint8_t place[4] = {MELD_A, MELD_K, MELD_Q, MELD_J};
+    static const int four[4] = {100, 80, 60, 40};
+    int pts = suit_melds(h, trump, shown);
+    int qs = meld_face(SPADES, MELD_Q), jd = meld_face(DIAMONDS, MELD_J);
+    int bin = meld_pairs(h, qs, jd);
+    pts += bin == 2 ? 300 : bin ? 40 : 0;
+    meld_need(shown, qs, bin);
+    meld_need(shown, jd, bin);
+    for (int i = 0; i < 4; i++) {
+        int k = meld_around(h, place[i]);
+        pts += k == 2 ? 1000 : k ? four[i] : 0;
+        for (int s = 0; s < 4; s++)
+            meld_need(shown, meld_face(s, place[i]), k);
+    }
+    if (trump != NO) {
+        int diss = meld_face(trump, MELD_7);
+        pts += 10 * h[diss];
+        meld_need(shown, diss, h[diss]);
+    }
+    return pts;
+}
+
+/* ==== deals ============================================================ */
+
+static int side_of(const struct binokel_state *st, int seat)
+{
+    return seat % st->sides;
+}
+
+static int next_seat(const struct binokel_state *st, int s)
+{
+    return trick_next(s, st->np);
+}
+
+static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
+{
+    uint8_t pack[NCARDS];
+    int n = meld_pack_build(pack, PLACES, 2, pre, npre, &st->rng);
+    int per = (NCARDS - st->wsize) / st->np;
+    memset(st->hand, 0, sizeof st->hand);
+    memset(st->known, 0, sizeof st->known);
+    memset(st->shown, 0, sizeof st->shown);
+    memset(st->played, 0, sizeof st->played);
+    memset(st->widow, 0, sizeof st->widow);
+    memset(st->discard, 0, sizeof st->discard);
+    memset(st->gone, 0, sizeof st->gone);
+    memset(st->lacks, 0, sizeof st->lacks);
+    memset(st->meld, 0, sizeof st->meld);
+    memset(st->taken, 0, sizeof st->taken);
+    memset(st->won, 0, sizeof st->won);
+    memset(st->bid, 0, sizeof st->bid);
+    if (n < 0)
+        return n;
+    for (int i = 0; i < per * st->np; i++)
+        st->hand[(st->dealer + 1 + i / per) % st->np][pack[i]]++;
+    for (int i = per * st->np; i < NCARDS; i++)
+        st->widow[pack[i]]++;
+    st->high = 0;
+    st->passed = st->nbids = st->discards = st->ntrick = st->tricks = 0;
+    st->soloist = st->trump = st->called = st->called_from = NO;
+    st->given = st->last_leader = NO;
+    st->given_live = 0;
+    st->kind = K_NORMAL;
+    st->deals++;
+    st->phase = PH_BID;
+    st->turn = (uint8_t)next_seat(st, st->dealer);
+    return 0;
+}
+
+static int init(const struct game *g, void *vst, uint64_t seed,
+                const uint8_t *deck, int ndeck)
+{
+    struct binokel_state *st = vst;
+    memset(st, 0, sizeof *st);
+    rng_seed(&st->rng, seed);
+    st->np = (uint8_t)g->dims.players;
+    st->sides = st->np == 4 ? 2 : 3;
+    st->wsize = st->np == 4 ? 4 : 3;
+    st->winner = NO;
+    return deal(st, deck, ndeck);
+}
+
+/* ==== options ========================================================== */
+
+enum {
+    O_HAND = 0,       /* 32 */
+    O_GONE = 32,      /* 32 */
+    O_TRICK = 64,     /* 4 x 32 */
+    O_KNOWN = 192,    /* 4 x 32 */
+    O_DISCARD = 320,  /* 32 */
+    O_CALLED = 352,   /* 32 */
+    O_GIVEN = 384,    /* 32 */
+    O_TRUMP = 416,    /* 4 */
+    O_PHASE = 420,    /* 7 */
+    O_KIND = 427,     /* 3 */
+    O_DEALER = 430,   /* 4 */
+    O_TURN = 434,     /* 4 */
+    O_SOLOIST = 438,  /* 4 */
+    O_FROM = 442,     /* 4 */
+    O_HIGH = 446,     /* 1 */
+    O_BIDS = 447,     /* 4 x 2 */
+    O_MELD = 455,     /* 4 */
+    O_TAKEN = 459,    /* 4 */
+    O_WON = 463,      /* 4 */
+    O_SCORES = 467,   /* 4 */
+    O_TRICKS = 471,   /* 1 */
+    O_SIZES = 472,    /* 4 */
+    OBS_SIZE = 476,
+};
+
+static int configure(const struct param_values *p, struct game_dims *d,
+                     char *err, size_t errlen)
+{
+    int n = (int)p->v[P_PLAYERS], min = (int)p->v[P_MIN_BID];
+    if (min != 200 && min != 300) {
+        snprintf(err, errlen, "min_bid must be 200 or 300 (got %d)", min);
+        return ERR_INVAL;
+    }
+    trick_dims(d, n, n == 4);
+    d->num_actions = NUM_ACTIONS;
+    d->max_legal = NBIDS + 3;
+    d->obs_size = OBS_SIZE;
+    d->max_length = (NBIDS + 2 + 2 * n + 8 + NCARDS) * (int)p->v[P_MAX_DEALS];
+    return 0;
+}
+
+/* ==== rules ============================================================ */
+
+static uint32_t to_move(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct binokel_state *st = vst;
+    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+}
+
+static int bid_value(const struct game *g, int a)
+{
+    if (a == A_SLAM)
+        return SLAM_VALUE;
+    if (a == A_BETEL)
+        return trick_opt(g, P_BETEL_VALUE);
+    return trick_opt(g, P_MIN_BID) + 10 * (a - A_BID);
+}
+
+static int active(const struct binokel_state *st)
+{
+    return st->np - __builtin_popcount(st->passed);
+}
+
+static int legal_bids(const struct game *g, const struct binokel_state *st,
+                      int *out)
+{
+    int n = 0;
+    for (int a = A_BID; a < A_BID + NBIDS; a++)
+        if (bid_value(g, a) > st->high)
+            out[n++] = a;
+    bool forced = active(st) == 1 && !st->high;
+    if (!forced)
+        out[n++] = A_PASS;
+    if (SLAM_VALUE > st->high)
+        out[n++] = A_SLAM;
+    if (trick_opt(g, P_BETEL) && bid_value(g, A_BETEL) > st->high)
+        out[n++] = A_BETEL;
+    return n;
+}
+
+static int legal_faces(const uint8_t *h, int base, int skip, int *out)
+{
+    int n = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        if (h[f] && f != skip)
+            out[n++] = base + f;
+    return n;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct binokel_state *st = vst;
+    int n = 0;
+    if (st->phase == PH_OVER || seat != st->turn)
+        return 0;
+    switch (st->phase) {
+    case PH_BID:
+        return legal_bids(g, st, out);
+    case PH_CALL:
+        for (int f = 0; f < MELD_FACES; f++)
+            if ((PLACES >> meld_place(f) & 1) && !st->hand[seat][f])
+                out[n++] = A_CALL + f;
+        out[n++] = A_NO_CALL;
+        if (trick_opt(g, P_CONCESSION))
+            out[n++] = A_CONCEDE;
+        return n;
+    case PH_GIVE:
+        return legal_faces(st->hand[seat], A_GIVE, st->called, out);
+    case PH_DISCARD:
+        return legal_faces(st->hand[seat], A_DISCARD, -1, out);
+    case PH_NAME:
+        for (int s = 0; s < 4; s++)
+            out[n++] = A_NAME + s;
+        return n;
+    default: {
+        uint32_t m = meld_playable(st->hand[seat], st->trick, st->ntrick,
+                                   st->trump);
+        for (; m; m &= m - 1)
+            out[n++] = __builtin_ctz(m);
+        return n;
+    }
+    }
+}
+
+static void check_game_end(const struct game *g, struct binokel_state *st)
+{
+    int w, sc[MAXP];
+    for (int t = 0; t < st->sides; t++)
+        sc[t] = st->score[t];
+    bool capped = st->deals >= trick_opt(g, P_MAX_DEALS);
+    if (!trick_game_over(sc, st->sides, trick_opt(g, P_TARGET), capped, &w))
+        return;
+    st->phase = PH_OVER;
+    st->winner = w < 0 ? DRAWN : (uint8_t)w;
+}
+
+static void next_deal(const struct game *g, struct binokel_state *st)
+{
+    check_game_end(g, st);
+    if (st->phase == PH_OVER)
+        return;
+    st->dealer = (uint8_t)next_seat(st, st->dealer);
+    deal(st, NULL, 0);
+}
+
+/* Card points of a set of counts (discards). */
+static int points_of(const uint8_t *h)
+{
+    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+    int n = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        n += h[f] * pts[meld_place(f)];
+    return n;
+}
+
+/* Meld + cards per side (meld only with a trick, or for the soloist's
+ * side), and the tricks each side won. */
+static void side_totals(const struct binokel_state *st, int *tot, int *won)
+{
+    int ss = side_of(st, st->soloist);
+    memset(tot, 0, sizeof(int) * MAXP);
+    memset(won, 0, sizeof(int) * MAXP);
+    for (int s = 0; s < st->np; s++) {
+        tot[side_of(st, s)] += st->taken[s];
+        won[side_of(st, s)] += st->won[s];
+    }
+    tot[ss] += points_of(st->discard);
+    for (int s = 0; s < st->np; s++) {
+        int t = side_of(st, s);
+        if (t == ss || won[t])
+            tot[t] += st->meld[s];
+    }
+}
+
+static void score_deal(const struct game *g, struct binokel_state *st)
+{
+    int tot[MAXP], won[MAXP], ss = side_of(st, st->soloist);
+    int all = (NCARDS - st->wsize) / st->np;
+    side_totals(st, tot, won);
+    for (int t = 0; t < st->sides; t++)
+        if (won[t] == all)
+            tot[t] += SLAM_BONUS;
+    if (st->kind == K_BETEL) {
+        int v = trick_opt(g, P_BETEL_VALUE);
+        st->score[ss] += won[ss] ? -2 * v : v;
+    } else {
+        bool made = st->kind == K_SLAM ? won[ss] == all : tot[ss] >= st->high;
+        st->score[ss] += made ? tot[ss] : -2 * st->high;
+        for (int t = 0; t < st->sides; t++)
+            if (t != ss)
+                st->score[t] += tot[t];
+    }
+    next_deal(g, st);
+}
+
+/* Melds are scored and shown (none in betel); the soloist leads. */
+static void start_play(struct binokel_state *st)
+{
+    for (int s = 0; s < st->np && st->kind != K_BETEL; s++) {
+        memset(st->shown[s], 0, MELD_FACES);
+        st->meld[s] = (int16_t)meld_value(st->hand[s], st->trump,
+                                          st->shown[s]);
+        for (int f = 0; f < MELD_FACES; f++)
+            meld_need(st->known[s], f, st->shown[s][f]);
+    }
+    st->phase = PH_PLAY;
+    st->leader = st->turn = st->soloist;
+}
+
+/* Whether the deal is decided before its last trick: a lost slam or a
+ * betel soloist's side taking a trick. */
+static bool decided_early(const struct binokel_state *st, int w)
+{
+    bool solo_side = side_of(st, w) == side_of(st, st->soloist);
+    return (st->kind == K_SLAM && !solo_side) ||
+           (st->kind == K_BETEL && solo_side);
+}
+
+static void finish_trick(const struct game *g, struct binokel_state *st)
+{
+    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+    int best = meld_best(st->trick, st->np, st->trump), p = 0;
+    int w = (st->leader + best) % st->np;
+    for (int i = 0; i < st->np; i++) {
+        p += pts[meld_place(st->trick[i])];
+        st->gone[st->trick[i]]++;
+    }
+    bool last = ++st->tricks == (NCARDS - st->wsize) / st->np;
+    st->taken[w] += (int16_t)(p + (last ? 10 : 0));
+    st->won[w]++;
+    memcpy(st->last, st->trick, sizeof st->last);
+    st->last_leader = st->leader;
+    st->ntrick = 0;
+    st->leader = st->turn = (uint8_t)w;
+    if (last || decided_early(st, w))
+        score_deal(g, st);
+}
+
+static void play(const struct game *g, struct binokel_state *st, int f)
+{
+    int seat = st->turn;
+    if (st->ntrick)
+        st->lacks[seat] |= meld_shows_lack(st->trick, st->ntrick, f,
+                                           st->trump);
+    st->hand[seat][f]--;
+    st->played[seat][f]++;
+    if (st->known[seat][f])
+        st->known[seat][f]--;
+    if (seat == st->called_from && f == st->given)
+        st->given_live = 0;
+    st->trick[st->ntrick++] = (uint8_t)f;
+    if (st->ntrick < st->np)
+        st->turn = (uint8_t)next_seat(st, seat);
+    else
+        finish_trick(g, st);
+}
+
+/* The auction's next turn, or the soloist takes the widow. */
+static void after_call(struct binokel_state *st)
+{
+    int s = st->turn;
+    if (active(st) == 1 && st->high) {
+        for (s = 0; st->passed >> s & 1; s++)
+            ;
+        st->soloist = (uint8_t)s;
+        for (int f = 0; f < MELD_FACES; f++)
+            st->hand[s][f] = (uint8_t)(st->hand[s][f] + st->widow[f]);
+        st->phase = PH_CALL;
+        st->turn = (uint8_t)s;
+        return;
+    }
+    do
+        s = next_seat(st, s);
+    while (st->passed >> s & 1);
+    st->turn = (uint8_t)s;
+}
+
+static void bid(const struct game *g, struct binokel_state *st, int a)
+{
+    int seat = st->turn;
+    st->bid[seat] = (uint8_t)(a - 127);
+    if (a == A_PASS) {
+        st->passed |= (uint8_t)(1u << seat);
+    } else {
+        st->high = (uint16_t)bid_value(g, a);
+        st->kind = a == A_SLAM ? K_SLAM : a == A_BETEL ? K_BETEL : K_NORMAL;
+    }
+    st->nbids++;
+    after_call(st);
+}
+
+/* The soloist calls face f: the first holder to his left gives a copy. */
+static void call(struct binokel_state *st, int f)
+{
+    int s = next_seat(st, st->soloist);
+    while (!st->hand[s][f]) {
+        st->lacks[s] |= 1u << f;
+        s = next_seat(st, s);
+    }
+    st->hand[s][f]--;
+    st->hand[st->soloist][f]++;
+    st->known[st->soloist][f]++;
+    st->called = (uint8_t)f;
+    st->called_from = (uint8_t)s;
+    st->phase = PH_GIVE;
+}
+
+static void choose(const struct game *g, struct binokel_state *st, int a)
+{
+    int s = st->soloist;
+    if (a >= A_CALL && a < A_GIVE) {
+        call(st, a - A_CALL);
+    } else if (a >= A_GIVE && a < A_BID) {
+        st->hand[s][a - A_GIVE]--;
+        st->hand[st->called_from][a - A_GIVE]++;
+        st->given = (uint8_t)(a - A_GIVE);
+        st->given_live = 1;
+        st->phase = PH_DISCARD;
+    } else if (a == A_NO_CALL) {
+        st->phase = PH_DISCARD;
+    } else if (a == A_CONCEDE) {
+        st->score[side_of(st, s)] -= st->high;
+        next_deal(g, st);
+    } else if (a < A_CALL) {
+        int f = a - A_DISCARD;
+        st->hand[s][f]--;
+        st->discard[f]++;
+        if (st->known[s][f] > st->hand[s][f])
+            st->known[s][f] = st->hand[s][f];
+        if (++st->discards == st->wsize) {
+            st->phase = PH_NAME;
+            if (st->kind == K_BETEL)
+                start_play(st);
+        }
+    } else {
+        st->trump = (uint8_t)(a - A_NAME);
+        start_play(st);
+    }
+}
+
+static int apply(const struct game *g, void *vst, int a)
+{
+    struct binokel_state *st = vst;
+    if (a < A_DISCARD)
+        play(g, st, a);
+    else if (st->phase == PH_BID)
+        bid(g, st, a);
+    else
+        choose(g, st, a);
+    return 0;
+}
+
+static void returns(const struct game *g, const void *vst, double *out)
+{
+    const struct binokel_state *st = vst;
+    bool decided = st->phase == PH_OVER && st->winner != DRAWN;
+    game_returns_winner(g, decided ? st->winner : -1, out);
+}
+
+/* ==== what a seat sees ================================================= */
+
+static float clamp01(float v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* Whether seat sees the card given back after a call. */
+static bool sees_given(const struct binokel_state *st, int seat)
+{
+    return st->given != NO && (seat == st->soloist || seat == st->called_from);
+}
+
+static void observe_seats(const struct game *g, const struct binokel_state *st,
+                          int seat, float *out)
+{
+    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
+    int np = st->np, tricks = (NCARDS - st->wsize) / np;
+    for (int s = 0; s < np; s++) {
+        int r = trick_rel(s, seat, np), a = st->bid[s] + 127;
+        if (s != seat)
+            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 2);
+        if (a == A_PASS)
+            out[O_BIDS + 2 * r + 1] = 1;
+        else if (st->bid[s])
+            out[O_BIDS + 2 * r] = clamp01(bid_value(g, a) / top);
+        out[O_MELD + r] = clamp01(st->meld[s] / 1000.0f);
+        out[O_TAKEN + r] = st->taken[s] / 250.0f;
+        out[O_WON + r] = st->won[s] / (float)tricks;
+        out[O_SIZES + r] = meld_size(st->hand[s]) / (float)(tricks + 5);
+    }
+    for (int i = 0; i < st->ntrick; i++)
+        out[O_TRICK + 32 * trick_rel((st->leader + i) % np, seat, np) +
+            st->trick[i]] = 1;
+    out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
+    if (st->phase != PH_OVER)
+        out[O_TURN + trick_rel(st->turn, seat, np)] = 1;
+    if (st->soloist != NO)
+        out[O_SOLOIST + trick_rel(st->soloist, seat, np)] = 1;
+    if (st->called_from != NO)
+        out[O_FROM + trick_rel(st->called_from, seat, np)] = 1;
+}
+
+static void observe(const struct game *g, const void *vst, int seat, float *out)
+{
+    const struct binokel_state *st = vst;
+    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
+    float target = (float)trick_opt(g, P_TARGET);
+    memset(out, 0, OBS_SIZE * sizeof *out);
+    meld_put_counts(out + O_HAND, st->hand[seat], 2);
+    meld_put_counts(out + O_GONE, st->gone, 2);
+    if (seat == st->soloist)
+        meld_put_counts(out + O_DISCARD, st->discard, 2);
+    if (st->called != NO)
+        out[O_CALLED + st->called] = 1;
+    if (sees_given(st, seat))
+        out[O_GIVEN + st->given] = 1;
+    if (st->trump != NO)
+        out[O_TRUMP + st->trump] = 1;
+    out[O_PHASE + st->phase] = 1;
+    if (st->soloist != NO || st->high)
+        out[O_KIND + st->kind] = 1;
+    out[O_HIGH] = clamp01(st->high / top);
+    observe_seats(g, st, seat, out);
+    for (int t = 0; t < st->sides; t++)
+        out[O_SCORES + trick_rel(t, side_of(st, seat), st->sides)] =
+            clamp01(0.5f + st->score[t] / (4 * target));
+    out[O_TRICKS] = st->tricks / (float)((NCARDS - st->wsize) / st->np);
+}
+
+static const struct obs_segment layout[] = {
+    {"hand", O_HAND, 32, "own copies/2 per face suit*8 + A 10 K Q J 9 8 7"},
+    {"gone", O_GONE, 32, "copies/2 in finished tricks this deal"},
+    {"trick", O_TRICK, 128, "trick in play: 4 x 32 one-hot by seat (self "
+                            "first)"},
+    {"known", O_KNOWN, 128, "others' cards known in hand: 4 x 32 copies/2"},
+    {"discards", O_DISCARD, 32, "own discards as soloist, copies/2"},
+    {"called", O_CALLED, 32, "the called card, one-hot"},
+    {"given", O_GIVEN, 32, "the card given back (soloist and receiver)"},
+    {"trump", O_TRUMP, 4, "trump suit, one-hot clubs..spades"},
+    {"phase", O_PHASE, 7, "bidding, call, give, discard, naming, play, over"},
+    {"contract", O_KIND, 3, "normal, slam, betel (once bid)"},
+    {"dealer", O_DEALER, 4, "dealer, one-hot (self first)"},
+    {"turn", O_TURN, 4, "seat to act, one-hot (self first)"},
+    {"soloist", O_SOLOIST, 4, "soloist, one-hot (self first)"},
+    {"called_from", O_FROM, 4, "who gave the called card (self first)"},
+    {"high_bid", O_HIGH, 1, "high bid / (min_bid + 1300)"},
+    {"bids", O_BIDS, 8, "per seat: last bid / (min_bid + 1300), passed"},
+    {"melds", O_MELD, 4, "meld points / 1000, clamped (self first)"},
+    {"taken", O_TAKEN, 4, "card points / 250 (self first)"},
+    {"tricks_won", O_WON, 4, "tricks won / tricks a deal (self first)"},
+    {"scores", O_SCORES, 4, "0.5 + score/(4*target), clamped, per side "
+                            "(own first)"},
+    {"tricks", O_TRICKS, 1, "finished tricks / tricks a deal"},
+    {"hand_sizes", O_SIZES, 4, "cards held / (tricks a deal + 5)"},
+};
+
+static int obs_layout(const struct game *g, struct obs_segment *out, int max)
+{
+    (void)g;
+    return obs_layout_copy(out, max, layout,
+                           (int)(sizeof layout / sizeof layout[0]));
+}
+
+static const char *const suit_words[4] = {"clubs", "diamonds", "hearts",
+                                          "spades"};
+
+static int action_name(const struct game *g, const void *vst, int a, char *buf,
+                       size_t len)
+{
+    static const char *const verbs[4] = {"play", "discard", "call", "give"};
+    static const char *const words[] = {"pass",    "bid slam", "bid betel",
+                                        "no call", "concede"};
+    (void)vst;
+    char card[8];
+    if (a < A_BID) {
+        meld_face_name(a % 32, card, sizeof card);
+        return snprintf(buf, len, "%s %s", verbs[a / 32], card);
+    }
+    if (a < A_PASS)
+        return snprintf(buf, len, "bid %d", bid_value(g, a));
+    if (a < A_NAME)
+        return snprintf(buf, len, "%s", words[a - A_PASS]);
+    return snprintf(buf, len, "name %s", suit_words[a - A_NAME]);
+}
+
+static void pack_key(msgpack_packer *pk, const char *k)
+{
+    view_pack_str(pk, k);
+}
+
+static void pack_i16(msgpack_packer *pk, const int16_t *v, int n)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++)
+        msgpack_pack_int(pk, v[i]);
+}
+
+static void pack_face_or_nil(msgpack_packer *pk, int f, bool show)
+{
+    if (f == NO || !show)
+        msgpack_pack_nil(pk);
+    else
+        meld_pack_face(pk, f);
+}
+
+static void pack_auction(const struct game *g, const struct binokel_state *st,
+                         int seat, msgpack_packer *pk)
+{
+    static const char *const kinds[3] = {"normal", "slam", "betel"};
+    pack_key(pk, "bids");
+    msgpack_pack_array(pk, st->np);
+    for (int s = 0; s < st->np; s++) {
+        int a = st->bid[s] + 127;
+        if (!st->bid[s])
+            msgpack_pack_nil(pk);
+        else if (a >= A_PASS)
+            view_pack_str(pk, a == A_PASS ? "pass" : a == A_SLAM ? "slam"
+                                                                 : "betel");
+        else
+            msgpack_pack_int(pk, bid_value(g, a));
+    }
+    pack_key(pk, "high_bid");
+    msgpack_pack_int(pk, st->high);
+    pack_key(pk, "soloist");
+    view_pack_seat(pk, st->soloist == NO ? -1 : st->soloist);
+    pack_key(pk, "contract");
+    if (st->soloist == NO)
+        msgpack_pack_nil(pk);
+    else
+        view_pack_str(pk, kinds[st->kind]);
+    pack_key(pk, "widow");
+    if (seat == st->soloist)
+        meld_pack_hand(pk, st->widow);
+    else
+        msgpack_pack_nil(pk);
+    pack_key(pk, "called");
+    pack_face_or_nil(pk, st->called, true);
+    pack_key(pk, "called_from");
+    view_pack_seat(pk, st->called_from == NO ? -1 : st->called_from);
+    pack_key(pk, "given");
+    pack_face_or_nil(pk, st->given, sees_given(st, seat));
+    pack_key(pk, "discards");
+    if (seat == st->soloist)
+        meld_pack_hand(pk, st->discard);
+    else
+        msgpack_pack_int(pk, st->discards);
+}
+
+static void pack_melds(const struct binokel_state *st, msgpack_packer *pk)
+{
+    pack_key(pk, "melds");
+    msgpack_pack_array(pk, st->np);
+    for (int s = 0; s < st->np; s++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, st->meld[s]);
+        meld_pack_hand(pk, st->shown[s]);
+    }
+}
+
+static int view(const struct game *g, const void *vst, int seat,
+                msgpack_packer *pk)
+{
+    static const char *const phases[] = {"bidding", "call",   "give",
+                                         "discard", "naming", "playing",
+                                         "over"};
+    const struct binokel_state *st = vst;
+    int16_t won[MAXP], sizes[MAXP];
+    pack_key(pk, "hand");
+    meld_pack_hand(pk, st->hand[seat]);
+    pack_key(pk, "dealer");
+    msgpack_pack_int(pk, st->dealer);
+    pack_key(pk, "phase");
+    view_pack_str(pk, phases[st->phase]);
+    pack_auction(g, st, seat, pk);
+    pack_key(pk, "trump");
+    if (st->trump == NO)
+        msgpack_pack_nil(pk);
+    else
+        view_pack_str(pk, suit_words[st->trump]);
+    pack_melds(st, pk);
+    pack_key(pk, "trick");
+    meld_pack_trick(pk, st->trick, st->ntrick, st->leader, st->np);
+    pack_key(pk, "leader");
+    view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
+    pack_key(pk, "last_trick");
+    meld_pack_trick(pk, st->last, st->last_leader == NO ? 0 : st->np,
+                    st->last_leader, st->np);
+    for (int s = 0; s < st->np; s++) {
+        won[s] = st->won[s];
+        sizes[s] = (int16_t)meld_size(st->hand[s]);
+    }
+    pack_key(pk, "taken");
+    pack_i16(pk, st->taken, st->np);
+    pack_key(pk, "tricks_won");
+    pack_i16(pk, won, st->np);
+    pack_key(pk, "scores");
+    msgpack_pack_array(pk, st->sides);
+    for (int t = 0; t < st->sides; t++)
+        msgpack_pack_int(pk, st->score[t]);
+    pack_key(pk, "hand_sizes");
+    pack_i16(pk, sizes, st->np);
+    return 0;
+}
+
+/* ==== determinization ================================================== */
+
+struct det_ctx {
+    const struct binokel_state *st;
+};
+
+/* A redealt hand must meld what its holder showed. */
+static bool meld_fits(const void *vctx, int s, const uint8_t *hidden)
+{
+    const struct binokel_state *st = ((const struct det_ctx *)vctx)->st;
+    uint8_t h[MELD_FACES], shown[MELD_FACES] = {0};
+    if (s >= st->np || st->phase != PH_PLAY || st->kind == K_BETEL)
+        return true;
+    for (int f = 0; f < MELD_FACES; f++)
+        h[f] = (uint8_t)(st->known[s][f] + hidden[f] + st->played[s][f]);
+    return meld_value(h, st->trump, shown) == st->meld[s] &&
+           !memcmp(shown, st->shown[s], sizeof shown);
+}
+
+/* What seat holds for sure of seat s's hand: the public known cards, and
+ * the card it gave back while the receiver holds it. */
+static void fixed_in(const struct binokel_state *st, int seat, int s,
+                     uint8_t *fix)
+{
+    memcpy(fix, st->known[s], MELD_FACES);
+    if (seat == st->soloist && s == st->called_from && st->given_live &&
+        fix[st->given] < st->hand[s][st->given])
+        fix[st->given]++;
+}
+
+static void determinize(const struct game *g, void *vst, int seat,
+                        struct rng *rng)
+{
+    (void)g;
+    struct binokel_state *st = vst;
+    uint8_t pool[MELD_FACES], fix[MAXP + 1][MELD_FACES] = {{0}};
+    uint8_t out[MAXP + 1][MELD_FACES];
+    uint8_t *extra = st->soloist == NO ? st->widow : st->discard;
+    bool hide_extra = st->soloist != seat;
+    int room[MAXP + 1] = {0};
+    uint32_t lacks[MAXP + 1] = {0};
+    struct det_ctx ctx = {st};
+    memcpy(lacks, st->lacks, sizeof st->lacks);
+    for (int f = 0; f < MELD_FACES; f++)
+        pool[f] = (uint8_t)((PLACES >> meld_place(f) & 1) ? 2 : 0);
+    for (int s = 0; s <= st->np; s++) {
+        uint8_t *h = s < st->np ? st->hand[s] : extra;
+        if (s < st->np && s != seat)
+            fixed_in(st, seat, s, fix[s]);
+        else if (s == seat || !hide_extra)
+            memcpy(fix[s], h, MELD_FACES);
+        room[s] = meld_size(h) - meld_size(fix[s]);
+    }
+    for (int f = 0; f < MELD_FACES; f++) {
+        pool[f] = (uint8_t)(pool[f] - st->gone[f]);
+        for (int i = 0; i < st->ntrick; i++)
+            pool[f] = (uint8_t)(pool[f] - (st->trick[i] == f));
+        for (int s = 0; s <= st->np; s++)
+            pool[f] = (uint8_t)(pool[f] - fix[s][f]);
+    }
+    if (!meld_deal_hidden(pool, st->np + 1, room, lacks, meld_fits, &ctx, rng,
+                          out))
+        goto out_seed;
+    for (int s = 0; s <= st->np; s++) {
+        uint8_t *h = s < st->np ? st->hand[s] : extra;
+        for (int f = 0; f < MELD_FACES && room[s] > 0; f++)
+            h[f] = (uint8_t)(fix[s][f] + out[s][f]);
+    }
+out_seed:
+    rng_seed(&st->rng, rng_next(rng));
+}
+
+/* ==== text ============================================================= */
+
+static int describe(const struct game *g, const void *vst, int seat, char *buf,
+                    size_t len)
+{
+    (void)g;
+    const struct binokel_state *st = vst;
+    char h[200];
+    size_t k = 0;
+    if (len)
+        buf[0] = '\0';
+    text_appendf(buf, len, &k, "Dealer %d, soloist %d, bid %d, trumps %s.\n",
+                 st->dealer, st->soloist == NO ? -1 : st->soloist, st->high,
+                 st->trump == NO ? "-" : suit_words[st->trump]);
+    text_appendf(buf, len, &k, "Scores:");
+    for (int t = 0; t < st->sides; t++)
+        text_appendf(buf, len, &k, " %d", st->score[t]);
+    text_appendf(buf, len, &k, "\n");
+    for (int s = 0; s < st->np; s++) {
+        if (seat >= 0 && s != seat)
+            continue;
+        meld_format_hand(st->hand[s], h, sizeof h);
+        text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
+                     h);
+    }
+    if (seat < 0 || seat == st->soloist) {
+        meld_format_hand(st->soloist == NO ? st->widow : st->discard, h,
+                         sizeof h);
+        text_appendf(buf, len, &k, "%s: %s\n",
+                     st->soloist == NO ? "Widow" : "Discards", h);
+    }
+    return (int)k;
+}
+
+/* ==== the descriptor =================================================== */
+
+const struct game_def binokel_game = {
+    .name = "binokel",
+    .long_name = "Binokel",
+    .source = "seed 003 (Penguin Book of Card Games), Binokel; RULES.md §6.3",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
+    .state_size = sizeof(struct binokel_state),
+    .params = params,
+    .nparams = NPARAMS,
+    .cards = &meld_codec_binokel,
+    .view_keys = view_keys,
+    .test_specs = test_specs,
+    .configure = configure,
+    .init = init,
+    .to_move = to_move,
+    .legal = legal,
+    .apply = apply,
+    .apply_joint = NULL,
+    .returns = returns,
+    .observe = observe,
+    .obs_layout = obs_layout,
+    .view = view,
+    .action_name = action_name,
+    .determinize = determinize,
+    .describe = describe,
+};
