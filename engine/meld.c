@@ -9,6 +9,7 @@
 
 #define PINOCHLE_PLACES 0x3fu /* A 10 K Q J 9 */
 #define BINOKEL_PLACES 0x9fu  /* A 10 K Q J 7 */
+#define BINOCLE_PLACES 0xffu  /* A 10 K Q J 9 8 7 */
 #define DEAL_TRIES 48         /* draws per seat before starting over */
 #define DEAL_ROUNDS 24        /* start-overs before giving up */
 
@@ -55,6 +56,20 @@ static int parse_binokel(const char *s, const char **end)
 
 const struct card_codec meld_codec_binokel = {MELD_FACES, 2, meld_face_name,
                                               parse_binokel};
+
+static int parse_binocle(const char *s, const char **end)
+{
+    return parse_in(s, end, BINOCLE_PLACES);
+}
+
+const struct card_codec meld_codec_binocle = {MELD_FACES, 1, meld_face_name,
+                                              parse_binocle};
+
+void meld_counts(uint32_t set, uint8_t *hand)
+{
+    for (int f = 0; f < MELD_FACES; f++)
+        hand[f] = (uint8_t)(set >> f & 1);
+}
 
 int meld_pack_build(uint8_t *pack, unsigned places, int copies,
                     const uint8_t *pre, int npre, struct rng *rng)

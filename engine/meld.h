@@ -48,6 +48,10 @@ static inline uint32_t meld_suit_set(int s)
  * refusing faces the pack lacks. */
 extern const struct card_codec meld_codec_pinochle; /* A..9, 4 copies */
 extern const struct card_codec meld_codec_binokel;  /* A..J, 7; 2 copies */
+extern const struct card_codec meld_codec_binocle;  /* A..7, one pack */
+
+/* The counts of a one-pack hand held as a face set. */
+void meld_counts(uint32_t set, uint8_t *hand);
 
 /* Writes face f's name ("A♠"); returns its length. */
 int meld_face_name(int f, char *buf, size_t len);

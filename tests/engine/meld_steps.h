@@ -84,10 +84,10 @@ static inline int meld_steps_deck(const struct game *g, unsigned places,
     return n;
 }
 
-/* Element [i][j] (j < 0: [i]) of the int array under key in seat 0's
- * view. */
+/* Element [i][j] (j < 0: [i]) of the int array under key in seat's view
+ * (-1 for nil). */
 static inline int meld_steps_view_at(const struct game *g, const void *st,
-                                     const char *key, int i, int j)
+                                     int seat, const char *key, int i, int j)
 {
     msgpack_sbuffer sb;
     msgpack_packer pk;
@@ -95,7 +95,7 @@ static inline int meld_steps_view_at(const struct game *g, const void *st,
     int v = -99999;
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
-    assert_int_equal(game_view(g, st, 0, &pk), 0);
+    assert_int_equal(game_view(g, st, seat, &pk), 0);
     msgpack_unpacked_init(&u);
     assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL),
                      MSGPACK_UNPACK_SUCCESS);
@@ -106,7 +106,9 @@ static inline int meld_steps_view_at(const struct game *g, const void *st,
             memcmp(kv->key.via.str.ptr, key, strlen(key)))
             continue;
         msgpack_object e = kv->val.via.array.ptr[i];
-        v = (int)(j < 0 ? e.via.i64 : e.via.array.ptr[j].via.i64);
+        if (j >= 0)
+            e = e.via.array.ptr[j];
+        v = e.type == MSGPACK_OBJECT_NIL ? -1 : (int)e.via.i64;
     }
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);

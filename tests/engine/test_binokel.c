@@ -63,7 +63,7 @@ static void act(struct tb *t, int seat, const char *text)
 
 static int view_at(struct tb *t, const char *key, int i, int j)
 {
-    return meld_steps_view_at(&t->g, t->st, key, i, j);
+    return meld_steps_view_at(&t->g, t->st, 0, key, i, j);
 }
 
 /* Takes the first legal action n times. */

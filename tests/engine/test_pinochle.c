@@ -58,7 +58,7 @@ static void build(struct tp *t, const char *spec, const char *const *want,
 
 static int view_at(struct tp *t, const char *key, int i, int j)
 {
-    return meld_steps_view_at(&t->g, t->st, key, i, j);
+    return meld_steps_view_at(&t->g, t->st, 0, key, i, j);
 }
 
 /* Seat 1's meld when it holds `hand`, topped up to 16 with dead cards
