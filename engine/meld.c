@@ -294,3 +294,86 @@ bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
             return true;
     return false;
 }
+
+/* ==== the trick in play ================================================ */
+
+const char *meld_suit_word(int s)
+{
+    static const char *const words[4] = {"clubs", "diamonds", "hearts",
+                                         "spades"};
+    return words[s];
+}
+
+void meld_table_start(struct meld_table *t, int seat)
+{
+    t->turn = t->leader = (uint8_t)seat;
+    t->ntrick = t->tricks = 0;
+    t->last_leader = MELD_NO;
+}
+
+bool meld_table_put(struct meld_table *t, int f, int np)
+{
+    t->trick[t->ntrick++] = (uint8_t)f;
+    if (t->ntrick == np)
+        return true;
+    t->turn = (uint8_t)(t->turn + 1 == np ? 0 : t->turn + 1);
+    return false;
+}
+
+int meld_table_close(struct meld_table *t, int np, int trump, int per_deal,
+                     int last_bonus, int *points)
+{
+    int w = (t->leader + meld_best(t->trick, np, trump)) % np;
+    *points = 0;
+    for (int i = 0; i < np; i++)
+        *points += meld_card_points(t->trick[i]);
+    if (++t->tricks == per_deal)
+        *points += last_bonus;
+    memcpy(t->last, t->trick, sizeof t->last);
+    t->last_leader = t->leader;
+    t->ntrick = 0;
+    t->leader = t->turn = (uint8_t)w;
+    return w;
+}
+
+void meld_take(uint8_t *hand, uint8_t *known, uint8_t *played, int f)
+{
+    hand[f]--;
+    played[f]++;
+    if (known[f]) /* all saw one copy go: any of them may be the shown one */
+        known[f]--;
+}
+
+void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
+                     bool show_leader)
+{
+    view_pack_str(pk, "trick");
+    meld_pack_trick(pk, t->trick, t->ntrick, t->leader, np);
+    view_pack_str(pk, "leader");
+    view_pack_seat(pk, show_leader ? t->leader : -1);
+    view_pack_str(pk, "last_trick");
+    meld_pack_trick(pk, t->last, t->last_leader == MELD_NO ? 0 : np,
+                    t->last_leader, np);
+}
+
+void meld_observe_trick(float *out, const struct meld_table *t, int seat,
+                        int np)
+{
+    for (int i = 0; i < t->ntrick; i++) {
+        int s = (t->leader + i) % np, r = s < seat ? s - seat + np : s - seat;
+        out[32 * r + t->trick[i]] = 1;
+    }
+}
+
+bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
+                      const uint8_t *played, int trump, int value,
+                      const uint8_t *shown,
+                      int (*value_fn)(const uint8_t *h, int trump,
+                                      uint8_t *shown))
+{
+    uint8_t h[MELD_FACES], got[MELD_FACES] = {0};
+    for (int f = 0; f < MELD_FACES; f++)
+        h[f] = (uint8_t)(known[f] + hidden[f] + played[f]);
+    return value_fn(h, trump, got) == value &&
+           !memcmp(got, shown, sizeof got);
+}

@@ -111,6 +111,70 @@ static inline void meld_need(uint8_t *shown, int f, int k)
         shown[f] = (uint8_t)k;
 }
 
+/* Card points of face f: A 11, 10 10, K 4, Q 3, J 2, others 0. */
+static inline int meld_card_points(int f)
+{
+    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+    return pts[meld_place(f)];
+}
+
+/* v clamped to [0, 1], for observation tensors. */
+static inline float meld_unit(float v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* "clubs", "diamonds", "hearts", "spades". */
+const char *meld_suit_word(int s);
+
+/* ---- the trick in play ------------------------------------------------ */
+
+/* The trick in play and the last one; games embed it as "tb". */
+struct meld_table {
+    uint8_t turn;                /* seat to act */
+    uint8_t leader;              /* who led the trick in play */
+    uint8_t ntrick;              /* cards in it */
+    uint8_t tricks;              /* finished tricks this deal */
+    uint8_t last_leader;         /* who led the last trick, MELD_NO before */
+    uint8_t trick[MELD_MAXP];    /* the trick in play, from its leader */
+    uint8_t last[MELD_MAXP];     /* the last finished trick */
+};
+
+/* Starts a deal's play: no tricks yet, seat leads. */
+void meld_table_start(struct meld_table *t, int seat);
+
+/* Adds face f, played by the seat to act, to the trick among np seats;
+ * passes the turn on and returns false, or returns true once it is full. */
+bool meld_table_put(struct meld_table *t, int f, int np);
+
+/* Closes a full trick: the winner (first of equal cards) leads next.
+ * *points gets its card points, plus last_bonus when it was trick
+ * number `per_deal`. Returns the winner's seat. */
+int meld_table_close(struct meld_table *t, int np, int trump, int per_deal,
+                     int last_bonus, int *points);
+
+/* Takes one copy of face f out of a counts hand that a seat plays, noting
+ * it in played; known (what all know is held) loses a copy too, since the
+ * copy played may be the one shown. */
+void meld_take(uint8_t *hand, uint8_t *known, uint8_t *played, int f);
+
+/* Packs the keys "trick", "leader" (nil unless show_leader) and
+ * "last_trick" with their values. */
+void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
+                     bool show_leader);
+
+/* Sets the trick in play into out (np x 32 floats, seat first). */
+void meld_observe_trick(float *out, const struct meld_table *t, int seat,
+                        int np);
+
+/* Whether a redealt hand (known + hidden + played) melds exactly value
+ * and shows exactly shown under value_fn (a game's meld table). */
+bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
+                      const uint8_t *played, int trump, int value,
+                      const uint8_t *shown,
+                      int (*value_fn)(const uint8_t *h, int trump,
+                                      uint8_t *shown));
+
 /* Packs face f by name. */
 void meld_pack_face(msgpack_packer *pk, int f);
 

@@ -108,11 +108,9 @@ struct binocle_state {
     uint8_t stock[NCARDS];    /* stock[0..nstock) is drawn from the top */
     uint8_t nstock;           /* stock cards left */
     uint8_t np;               /* seats */
-    uint8_t phase, dealer, turn, leader;
+    uint8_t phase, dealer;
+    struct meld_table tb;            /* the trick in play and the last */
     uint8_t trump;            /* NO until the first marriage */
-    uint8_t trick[MAXP], ntrick;
-    uint8_t last[MAXP], last_leader;
-    uint8_t tricks;           /* finished tricks this deal */
     uint8_t winner;           /* two players: seat, DRAWN, NO */
     uint8_t qs, jd;           /* who was dealt Q♠, J♦ */
 };
@@ -205,11 +203,10 @@ static int deal(const struct game *g, struct binocle_state *st,
     st->gone = 0;
     st->declared = 0;
     memset(st->who, NO, sizeof st->who);
-    st->trump = st->last_leader = NO;
-    st->ntrick = st->tricks = 0;
+    st->trump = NO;
     st->phase = PH_PLAY;
     st->deals++;
-    st->leader = st->turn = (uint8_t)next_seat(st, st->dealer);
+    meld_table_start(&st->tb, next_seat(st, st->dealer));
     st->qs = (uint8_t)holder(st, QS_FACE);
     st->jd = (uint8_t)holder(st, JD_FACE);
     if (st->np == 4 && !trick_opt(g, P_SOLOIST) && st->qs == st->jd)
@@ -271,7 +268,7 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct binocle_state *st = vst;
-    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
 /* Strict play: once the stock is empty (always with four). */
@@ -286,7 +283,7 @@ static uint32_t playable(const struct binocle_state *st, int seat)
     if (!strict(st))
         return st->hand[seat];
     meld_counts(st->hand[seat], h);
-    return meld_playable(h, st->trick, st->ntrick, st->trump);
+    return meld_playable(h, st->tb.trick, st->tb.ntrick, st->trump);
 }
 
 static int legal(const struct game *g, const void *vst, int seat, int *out)
@@ -294,7 +291,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     (void)g;
     const struct binocle_state *st = vst;
     int n = 0;
-    if (st->phase == PH_OVER || seat != st->turn)
+    if (st->phase == PH_OVER || seat != st->tb.turn)
         return 0;
     if (st->phase == PH_MELD) {
         for (int m = 0; m < NMELDS; m++)
@@ -336,32 +333,24 @@ static void end_deal(const struct game *g, struct binocle_state *st)
 /* After a trick's meld step: the winner draws first (two players). */
 static void draw(struct binocle_state *st)
 {
-    int w = st->leader;
+    int w = st->tb.leader;
     for (int i = 0; i < st->np && st->nstock; i++) {
         int s = (w + i) % st->np;
         st->hand[s] |= face(st->stock[0]);
         memmove(st->stock, st->stock + 1, --st->nstock);
     }
     st->phase = PH_PLAY;
-    st->turn = (uint8_t)w;
+    st->tb.turn = (uint8_t)w;
 }
 
 static void finish_trick(const struct game *g, struct binocle_state *st)
 {
-    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
-    int best = meld_best(st->trick, st->np, st->trump), p = 0;
-    int w = (st->leader + best) % st->np;
-    for (int i = 0; i < st->np; i++) {
-        p += pts[meld_place(st->trick[i])];
-        st->gone |= face(st->trick[i]);
-    }
-    bool last = ++st->tricks == NCARDS / st->np;
-    st->taken[w] += (int16_t)(p + (last ? 10 : 0));
-    memcpy(st->last, st->trick, sizeof st->last);
-    st->last_leader = st->leader;
-    st->ntrick = 0;
-    st->leader = st->turn = (uint8_t)w;
-    if (last) {
+    int pts, per = NCARDS / st->np;
+    for (int i = 0; i < st->np; i++)
+        st->gone |= face(st->tb.trick[i]);
+    int w = meld_table_close(&st->tb, st->np, st->trump, per, 10, &pts);
+    st->taken[w] += (int16_t)pts;
+    if (st->tb.tricks == per) {
         end_deal(g, st);
         return;
     }
@@ -371,23 +360,19 @@ static void finish_trick(const struct game *g, struct binocle_state *st)
 
 static void play(const struct game *g, struct binocle_state *st, int f)
 {
-    int seat = st->turn;
-    if (strict(st) && st->ntrick) {
-        st->lacks[seat] |= meld_shows_lack(st->trick, st->ntrick, f,
+    int seat = st->tb.turn;
+    if (strict(st) && st->tb.ntrick)
+        st->lacks[seat] |= meld_shows_lack(st->tb.trick, st->tb.ntrick, f,
                                            st->trump);
-    }
     st->hand[seat] &= ~face(f);
     st->known[seat] &= ~face(f);
-    st->trick[st->ntrick++] = (uint8_t)f;
-    if (st->ntrick < st->np)
-        st->turn = (uint8_t)next_seat(st, seat);
-    else
+    if (meld_table_put(&st->tb, f, st->np))
         finish_trick(g, st);
 }
 
 static void declare(struct binocle_state *st, int m)
 {
-    int seat = st->turn;
+    int seat = st->tb.turn;
     st->meld[seat] += (int16_t)meld_points(m, st->trump);
     if (m < M_SEQUENCE && st->trump == NO)
         st->trump = (uint8_t)m;
@@ -438,16 +423,11 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static float clamp01(float v)
-{
-    return v < 0 ? 0 : v > 1 ? 1 : v;
-}
-
 static uint32_t on_table(const struct binocle_state *st)
 {
     uint32_t t = st->gone;
-    for (int i = 0; i < st->ntrick; i++)
-        t |= face(st->trick[i]);
+    for (int i = 0; i < st->tb.ntrick; i++)
+        t |= face(st->tb.trick[i]);
     return t;
 }
 
@@ -476,16 +456,14 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     memset(out, 0, OBS_SIZE * sizeof *out);
     put_set(out + O_HAND, st->hand[seat]);
     put_set(out + O_GONE, st->gone);
-    for (int i = 0; i < st->ntrick; i++)
-        out[O_TRICK + 32 * trick_rel((st->leader + i) % np, seat, np) +
-            st->trick[i]] = 1;
+    meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     for (int s = 0; s < np; s++) {
         int r = trick_rel(s, seat, np);
         if (s != seat)
             put_set(out + O_KNOWN + 32 * r, st->known[s]);
-        out[O_MELD + r] = clamp01(st->meld[s] / 500.0f);
+        out[O_MELD + r] = meld_unit(st->meld[s] / 500.0f);
         out[O_TAKEN + r] = st->taken[s] / 130.0f;
-        out[O_SCORES + r] = clamp01(st->score[s] / (2 * target));
+        out[O_SCORES + r] = meld_unit(st->score[s] / (2 * target));
     }
     for (int m = 0; m < NMELDS; m++)
         out[O_DECLARED + m] = (float)(st->declared >> m & 1);
@@ -494,7 +472,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     out[O_PHASE + st->phase] = 1;
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
     if (st->phase != PH_OVER)
-        out[O_TURN + trick_rel(st->turn, seat, np)] = 1;
+        out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     out[O_STOCK] = st->nstock / 16.0f;
     if (qs != NO)
         out[O_QS + trick_rel(qs, seat, np)] = 1;
@@ -531,9 +509,6 @@ static const char *const meld_names[NMELDS] = {
     "marriage clubs", "marriage diamonds", "marriage hearts",
     "marriage spades", "sequence", "binocle", "grand binocle",
     "four aces", "four kings", "four queens", "four jacks"};
-
-static const char *const suit_words[4] = {"clubs", "diamonds", "hearts",
-                                          "spades"};
 
 static int action_name(const struct game *g, const void *vst, int a, char *buf,
                        size_t len)
@@ -611,17 +586,11 @@ static int view(const struct game *g, const void *vst, int seat,
     if (st->trump == NO)
         msgpack_pack_nil(pk);
     else
-        view_pack_str(pk, suit_words[st->trump]);
+        view_pack_str(pk, meld_suit_word(st->trump));
     pack_key(pk, "stock");
     msgpack_pack_int(pk, st->nstock);
     pack_melds(st, seat, pk);
-    pack_key(pk, "trick");
-    meld_pack_trick(pk, st->trick, st->ntrick, st->leader, st->np);
-    pack_key(pk, "leader");
-    view_pack_seat(pk, st->phase == PH_OVER ? -1 : st->leader);
-    pack_key(pk, "last_trick");
-    meld_pack_trick(pk, st->last, st->last_leader == NO ? 0 : st->np,
-                    st->last_leader, st->np);
+    meld_pack_table(pk, &st->tb, st->np, st->phase != PH_OVER);
     for (int s = 0; s < st->np; s++) {
         sizes[s] = (int16_t)__builtin_popcount(st->hand[s]);
         score[s] = (int16_t)(st->score[s] > 32767 ? 32767 : st->score[s]);
@@ -689,7 +658,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     if (len)
         buf[0] = '\0';
     text_appendf(buf, len, &k, "Dealer %d, trumps %s, stock %d.\nScores:",
-                 st->dealer, st->trump == NO ? "-" : suit_words[st->trump],
+                 st->dealer, st->trump == NO ? "-" : meld_suit_word(st->trump),
                  st->nstock);
     for (int s = 0; s < st->np; s++)
         text_appendf(buf, len, &k, " %d", st->score[s]);

@@ -26,7 +26,8 @@
  *   not to hold C); or "no call"; or, with concession=true, "concede"
  *   (G6): he loses his bid, nobody else scores, the deal ends.
  * - He then discards as many cards as the widow had, face down ("discard
- *   C"), which count as his tricks for card points (G3); then names
+ *   C"; not the called card, which all know he holds), which count as his
+ *   tricks for card points (G3); then names
  *   trumps (not for betel). Melds are scored and shown when play begins;
  *   the soloist leads.
  * - Melds (seed; G4): family (A 10 K Q J of a suit) 100, in trumps 150,
@@ -149,7 +150,8 @@ struct binokel_state {
     uint16_t deals;                   /* deals begun */
     uint16_t high;                    /* high bid's value, 0 if none */
     uint8_t np, sides, wsize;         /* seats, sides, widow size */
-    uint8_t phase, dealer, turn, leader;
+    uint8_t phase, dealer;
+    struct meld_table tb;            /* the trick in play and the last */
     uint8_t soloist, kind;            /* high bidder; K_* */
     uint8_t passed;                   /* bit per seat that passed */
     uint8_t nbids;                    /* bids and passes made */
@@ -159,9 +161,6 @@ struct binokel_state {
     uint8_t called, called_from;      /* the called face and its giver */
     uint8_t given;                    /* the face given back, NO if none */
     uint8_t discards;                 /* discards made */
-    uint8_t trick[MAXP], ntrick;      /* the trick in play, from leader */
-    uint8_t last[MAXP], last_leader;  /* the last trick; leader or NO */
-    uint8_t tricks;                   /* finished tricks this deal */
     uint8_t winner;                   /* side, DRAWN, NO while playing */
 };
 
@@ -252,14 +251,14 @@ static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
     for (int i = per * st->np; i < NCARDS; i++)
         st->widow[pack[i]]++;
     st->high = 0;
-    st->passed = st->nbids = st->discards = st->ntrick = st->tricks = 0;
+    st->passed = st->nbids = st->discards = 0;
     st->soloist = st->trump = st->called = st->called_from = NO;
-    st->given = st->last_leader = NO;
+    st->given = NO;
     st->given_live = 0;
     st->kind = K_NORMAL;
     st->deals++;
     st->phase = PH_BID;
-    st->turn = (uint8_t)next_seat(st, st->dealer);
+    meld_table_start(&st->tb, next_seat(st, st->dealer));
     return 0;
 }
 
@@ -326,7 +325,7 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct binokel_state *st = vst;
-    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
 static int bid_value(const struct game *g, int a)
@@ -373,7 +372,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct binokel_state *st = vst;
     int n = 0;
-    if (st->phase == PH_OVER || seat != st->turn)
+    if (st->phase == PH_OVER || seat != st->tb.turn)
         return 0;
     switch (st->phase) {
     case PH_BID:
@@ -389,13 +388,13 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     case PH_GIVE:
         return legal_faces(st->hand[seat], A_GIVE, st->called, out);
     case PH_DISCARD:
-        return legal_faces(st->hand[seat], A_DISCARD, -1, out);
+        return legal_faces(st->hand[seat], A_DISCARD, st->called, out);
     case PH_NAME:
         for (int s = 0; s < 4; s++)
             out[n++] = A_NAME + s;
         return n;
     default: {
-        uint32_t m = meld_playable(st->hand[seat], st->trick, st->ntrick,
+        uint32_t m = meld_playable(st->hand[seat], st->tb.trick, st->tb.ntrick,
                                    st->trump);
         for (; m; m &= m - 1)
             out[n++] = __builtin_ctz(m);
@@ -486,7 +485,7 @@ static void start_play(struct binokel_state *st)
             meld_need(st->known[s], f, st->shown[s][f]);
     }
     st->phase = PH_PLAY;
-    st->leader = st->turn = st->soloist;
+    meld_table_start(&st->tb, st->soloist);
 }
 
 /* Whether the deal is decided before its last trick: a lost slam or a
@@ -500,47 +499,33 @@ static bool decided_early(const struct binokel_state *st, int w)
 
 static void finish_trick(const struct game *g, struct binokel_state *st)
 {
-    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
-    int best = meld_best(st->trick, st->np, st->trump), p = 0;
-    int w = (st->leader + best) % st->np;
-    for (int i = 0; i < st->np; i++) {
-        p += pts[meld_place(st->trick[i])];
-        st->gone[st->trick[i]]++;
-    }
-    bool last = ++st->tricks == (NCARDS - st->wsize) / st->np;
-    st->taken[w] += (int16_t)(p + (last ? 10 : 0));
+    int pts, per = (NCARDS - st->wsize) / st->np;
+    for (int i = 0; i < st->np; i++)
+        st->gone[st->tb.trick[i]]++;
+    int w = meld_table_close(&st->tb, st->np, st->trump, per, 10, &pts);
+    st->taken[w] += (int16_t)pts;
     st->won[w]++;
-    memcpy(st->last, st->trick, sizeof st->last);
-    st->last_leader = st->leader;
-    st->ntrick = 0;
-    st->leader = st->turn = (uint8_t)w;
-    if (last || decided_early(st, w))
+    if (st->tb.tricks == per || decided_early(st, w))
         score_deal(g, st);
 }
 
 static void play(const struct game *g, struct binokel_state *st, int f)
 {
-    int seat = st->turn;
-    if (st->ntrick)
-        st->lacks[seat] |= meld_shows_lack(st->trick, st->ntrick, f,
+    int seat = st->tb.turn;
+    if (st->tb.ntrick)
+        st->lacks[seat] |= meld_shows_lack(st->tb.trick, st->tb.ntrick, f,
                                            st->trump);
-    st->hand[seat][f]--;
-    st->played[seat][f]++;
-    if (st->known[seat][f])
-        st->known[seat][f]--;
+    meld_take(st->hand[seat], st->known[seat], st->played[seat], f);
     if (seat == st->called_from && f == st->given)
         st->given_live = 0;
-    st->trick[st->ntrick++] = (uint8_t)f;
-    if (st->ntrick < st->np)
-        st->turn = (uint8_t)next_seat(st, seat);
-    else
+    if (meld_table_put(&st->tb, f, st->np))
         finish_trick(g, st);
 }
 
 /* The auction's next turn, or the soloist takes the widow. */
 static void after_call(struct binokel_state *st)
 {
-    int s = st->turn;
+    int s = st->tb.turn;
     if (active(st) == 1 && st->high) {
         for (s = 0; st->passed >> s & 1; s++)
             ;
@@ -548,18 +533,18 @@ static void after_call(struct binokel_state *st)
         for (int f = 0; f < MELD_FACES; f++)
             st->hand[s][f] = (uint8_t)(st->hand[s][f] + st->widow[f]);
         st->phase = PH_CALL;
-        st->turn = (uint8_t)s;
+        st->tb.turn = (uint8_t)s;
         return;
     }
     do
         s = next_seat(st, s);
     while (st->passed >> s & 1);
-    st->turn = (uint8_t)s;
+    st->tb.turn = (uint8_t)s;
 }
 
 static void bid(const struct game *g, struct binokel_state *st, int a)
 {
-    int seat = st->turn;
+    int seat = st->tb.turn;
     st->bid[seat] = (uint8_t)(a - 127);
     if (a == A_PASS) {
         st->passed |= (uint8_t)(1u << seat);
@@ -607,8 +592,6 @@ static void choose(const struct game *g, struct binokel_state *st, int a)
         int f = a - A_DISCARD;
         st->hand[s][f]--;
         st->discard[f]++;
-        if (st->known[s][f] > st->hand[s][f])
-            st->known[s][f] = st->hand[s][f];
         if (++st->discards == st->wsize) {
             st->phase = PH_NAME;
             if (st->kind == K_BETEL)
@@ -641,11 +624,6 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static float clamp01(float v)
-{
-    return v < 0 ? 0 : v > 1 ? 1 : v;
-}
-
 /* Whether seat sees the card given back after a call. */
 static bool sees_given(const struct binokel_state *st, int seat)
 {
@@ -664,18 +642,16 @@ static void observe_seats(const struct game *g, const struct binokel_state *st,
         if (a == A_PASS)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
-            out[O_BIDS + 2 * r] = clamp01(bid_value(g, a) / top);
-        out[O_MELD + r] = clamp01(st->meld[s] / 1000.0f);
+            out[O_BIDS + 2 * r] = meld_unit(bid_value(g, a) / top);
+        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
         out[O_TAKEN + r] = st->taken[s] / 250.0f;
         out[O_WON + r] = st->won[s] / (float)tricks;
         out[O_SIZES + r] = meld_size(st->hand[s]) / (float)(tricks + 5);
     }
-    for (int i = 0; i < st->ntrick; i++)
-        out[O_TRICK + 32 * trick_rel((st->leader + i) % np, seat, np) +
-            st->trick[i]] = 1;
+    meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
     if (st->phase != PH_OVER)
-        out[O_TURN + trick_rel(st->turn, seat, np)] = 1;
+        out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     if (st->soloist != NO)
         out[O_SOLOIST + trick_rel(st->soloist, seat, np)] = 1;
     if (st->called_from != NO)
@@ -701,12 +677,12 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     out[O_PHASE + st->phase] = 1;
     if (st->soloist != NO || st->high)
         out[O_KIND + st->kind] = 1;
-    out[O_HIGH] = clamp01(st->high / top);
+    out[O_HIGH] = meld_unit(st->high / top);
     observe_seats(g, st, seat, out);
     for (int t = 0; t < st->sides; t++)
         out[O_SCORES + trick_rel(t, side_of(st, seat), st->sides)] =
-            clamp01(0.5f + st->score[t] / (4 * target));
-    out[O_TRICKS] = st->tricks / (float)((NCARDS - st->wsize) / st->np);
+            meld_unit(0.5f + st->score[t] / (4 * target));
+    out[O_TRICKS] = st->tb.tricks / (float)((NCARDS - st->wsize) / st->np);
 }
 
 static const struct obs_segment layout[] = {
@@ -743,9 +719,6 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
                            (int)(sizeof layout / sizeof layout[0]));
 }
 
-static const char *const suit_words[4] = {"clubs", "diamonds", "hearts",
-                                          "spades"};
-
 static int action_name(const struct game *g, const void *vst, int a, char *buf,
                        size_t len)
 {
@@ -762,7 +735,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
         return snprintf(buf, len, "bid %d", bid_value(g, a));
     if (a < A_NAME)
         return snprintf(buf, len, "%s", words[a - A_PASS]);
-    return snprintf(buf, len, "name %s", suit_words[a - A_NAME]);
+    return snprintf(buf, len, "name %s", meld_suit_word(a - A_NAME));
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)
@@ -858,15 +831,9 @@ static int view(const struct game *g, const void *vst, int seat,
     if (st->trump == NO)
         msgpack_pack_nil(pk);
     else
-        view_pack_str(pk, suit_words[st->trump]);
+        view_pack_str(pk, meld_suit_word(st->trump));
     pack_melds(st, pk);
-    pack_key(pk, "trick");
-    meld_pack_trick(pk, st->trick, st->ntrick, st->leader, st->np);
-    pack_key(pk, "leader");
-    view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
-    pack_key(pk, "last_trick");
-    meld_pack_trick(pk, st->last, st->last_leader == NO ? 0 : st->np,
-                    st->last_leader, st->np);
+    meld_pack_table(pk, &st->tb, st->np, st->phase == PH_PLAY);
     for (int s = 0; s < st->np; s++) {
         won[s] = st->won[s];
         sizes[s] = (int16_t)meld_size(st->hand[s]);
@@ -886,21 +853,14 @@ static int view(const struct game *g, const void *vst, int seat,
 
 /* ==== determinization ================================================== */
 
-struct det_ctx {
-    const struct binokel_state *st;
-};
-
 /* A redealt hand must meld what its holder showed. */
-static bool meld_fits(const void *vctx, int s, const uint8_t *hidden)
+static bool meld_fits(const void *vst, int s, const uint8_t *hidden)
 {
-    const struct binokel_state *st = ((const struct det_ctx *)vctx)->st;
-    uint8_t h[MELD_FACES], shown[MELD_FACES] = {0};
+    const struct binokel_state *st = vst;
     if (s >= st->np || st->phase != PH_PLAY || st->kind == K_BETEL)
         return true;
-    for (int f = 0; f < MELD_FACES; f++)
-        h[f] = (uint8_t)(st->known[s][f] + hidden[f] + st->played[s][f]);
-    return meld_value(h, st->trump, shown) == st->meld[s] &&
-           !memcmp(shown, st->shown[s], sizeof shown);
+    return meld_redeal_fits(st->known[s], hidden, st->played[s], st->trump,
+                            st->meld[s], st->shown[s], meld_value);
 }
 
 /* What seat holds for sure of seat s's hand: the public known cards, and
@@ -925,7 +885,6 @@ static void determinize(const struct game *g, void *vst, int seat,
     bool hide_extra = st->soloist != seat;
     int room[MAXP + 1] = {0};
     uint32_t lacks[MAXP + 1] = {0};
-    struct det_ctx ctx = {st};
     memcpy(lacks, st->lacks, sizeof st->lacks);
     for (int f = 0; f < MELD_FACES; f++)
         pool[f] = (uint8_t)((PLACES >> meld_place(f) & 1) ? 2 : 0);
@@ -939,12 +898,12 @@ static void determinize(const struct game *g, void *vst, int seat,
     }
     for (int f = 0; f < MELD_FACES; f++) {
         pool[f] = (uint8_t)(pool[f] - st->gone[f]);
-        for (int i = 0; i < st->ntrick; i++)
-            pool[f] = (uint8_t)(pool[f] - (st->trick[i] == f));
+        for (int i = 0; i < st->tb.ntrick; i++)
+            pool[f] = (uint8_t)(pool[f] - (st->tb.trick[i] == f));
         for (int s = 0; s <= st->np; s++)
             pool[f] = (uint8_t)(pool[f] - fix[s][f]);
     }
-    if (!meld_deal_hidden(pool, st->np + 1, room, lacks, meld_fits, &ctx, rng,
+    if (!meld_deal_hidden(pool, st->np + 1, room, lacks, meld_fits, st, rng,
                           out))
         goto out_seed;
     for (int s = 0; s <= st->np; s++) {
@@ -969,7 +928,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         buf[0] = '\0';
     text_appendf(buf, len, &k, "Dealer %d, soloist %d, bid %d, trumps %s.\n",
                  st->dealer, st->soloist == NO ? -1 : st->soloist, st->high,
-                 st->trump == NO ? "-" : suit_words[st->trump]);
+                 st->trump == NO ? "-" : meld_suit_word(st->trump));
     text_appendf(buf, len, &k, "Scores:");
     for (int t = 0; t < st->sides; t++)
         text_appendf(buf, len, &k, " %d", st->score[t]);

@@ -123,16 +123,14 @@ struct pinochle_state {
     int16_t taken[MAXP / 2];         /* card points per team this deal */
     uint16_t deals;                  /* deals begun */
     uint8_t np, teams;               /* seats, teams */
-    uint8_t phase, dealer, turn, leader;
+    uint8_t phase, dealer;
+    struct meld_table tb;            /* the trick in play and the last */
     uint8_t trump;                   /* trump suit, NO before it is fixed */
     uint8_t turned;                  /* the turned face, NO in auction */
     uint8_t dix_seat;                /* who exchanged or scored the dix */
     uint8_t bidder, high;            /* high bidder, bid index + 1 (0 none) */
     uint8_t nbids;                   /* bids and passes made */
     uint8_t bid[MAXP];               /* 0 not yet, 255 passed, else idx+1 */
-    uint8_t trick[MAXP], ntrick;     /* the trick in play, from leader */
-    uint8_t last[MAXP], last_leader; /* the last trick; leader or NO */
-    uint8_t tricks;                  /* finished tricks this deal */
     uint8_t winner;                  /* team, 0xfe drawn, NO playing */
 };
 
@@ -259,7 +257,7 @@ static void start_play(struct pinochle_state *st, int leader)
             meld_need(st->known[s], f, st->shown[s][f]);
     }
     st->phase = PH_PLAY;
-    st->leader = st->turn = (uint8_t)leader;
+    meld_table_start(&st->tb, leader);
 }
 
 static int deal(const struct game *g, struct pinochle_state *st,
@@ -281,17 +279,17 @@ static int deal(const struct game *g, struct pinochle_state *st,
         return n;
     for (int i = 0; i < NCARDS; i++)
         st->hand[(st->dealer + 1 + i / per) % st->np][pack[i]]++;
-    st->ntrick = st->tricks = st->nbids = st->high = 0;
-    st->last_leader = st->bidder = st->dix_seat = st->trump = NO;
+    st->nbids = st->high = 0;
+    st->bidder = st->dix_seat = st->trump = NO;
+    meld_table_start(&st->tb, next_seat(st, st->dealer));
     st->turned = NO;
     st->deals++;
-    st->turn = (uint8_t)next_seat(st, st->dealer);
     st->phase = PH_BID;
     if (trick_opt(g, P_TRUMP) == TRUMP_TURNED) {
         st->turned = pack[NCARDS - 1];
         st->trump = (uint8_t)meld_suit(st->turned);
         dix_exchange(st);
-        start_play(st, st->turn);
+        start_play(st, st->tb.turn);
     }
     return 0;
 }
@@ -360,7 +358,7 @@ static uint32_t to_move(const struct game *g, const void *vst)
 {
     (void)g;
     const struct pinochle_state *st = vst;
-    return st->phase == PH_OVER ? 0 : 1u << st->turn;
+    return st->phase == PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
 static int legal_bids(const struct pinochle_state *st, int *out)
@@ -381,7 +379,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     (void)g;
     const struct pinochle_state *st = vst;
     int n = 0;
-    if (st->phase == PH_OVER || seat != st->turn)
+    if (st->phase == PH_OVER || seat != st->tb.turn)
         return 0;
     if (st->phase == PH_BID)
         return legal_bids(st, out);
@@ -390,7 +388,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
             out[n++] = A_NAME + s;
         return n;
     }
-    uint32_t m = meld_playable(st->hand[seat], st->trick, st->ntrick,
+    uint32_t m = meld_playable(st->hand[seat], st->tb.trick, st->tb.ntrick,
                                st->trump);
     for (; m; m &= m - 1)
         out[n++] = __builtin_ctz(m);
@@ -430,55 +428,41 @@ static void score_deal(const struct game *g, struct pinochle_state *st)
 
 static void finish_trick(const struct game *g, struct pinochle_state *st)
 {
-    static const uint8_t points[8] = {11, 10, 4, 3, 2, 0, 0, 0};
-    int best = meld_best(st->trick, st->np, st->trump), pts = 0;
-    int w = (st->leader + best) % st->np;
-    for (int i = 0; i < st->np; i++) {
-        pts += points[meld_place(st->trick[i])];
-        st->gone[st->trick[i]]++;
-    }
-    if (++st->tricks == NCARDS / st->np)
-        pts += trick_opt(g, P_LAST);
+    int pts, per = NCARDS / st->np;
+    for (int i = 0; i < st->np; i++)
+        st->gone[st->tb.trick[i]]++;
+    int w = meld_table_close(&st->tb, st->np, st->trump, per,
+                             trick_opt(g, P_LAST), &pts);
     st->taken[team_of(st, w)] += (int16_t)pts;
-    memcpy(st->last, st->trick, sizeof st->last);
-    st->last_leader = st->leader;
-    st->ntrick = 0;
-    st->leader = st->turn = (uint8_t)w;
-    if (st->tricks == NCARDS / st->np)
+    if (st->tb.tricks == per)
         score_deal(g, st);
 }
 
 static void play(const struct game *g, struct pinochle_state *st, int f)
 {
-    int seat = st->turn;
-    if (st->ntrick)
-        st->lacks[seat] |= meld_shows_lack(st->trick, st->ntrick, f,
+    int seat = st->tb.turn;
+    if (st->tb.ntrick)
+        st->lacks[seat] |= meld_shows_lack(st->tb.trick, st->tb.ntrick, f,
                                            st->trump);
-    st->hand[seat][f]--;
-    st->played[seat][f]++;
-    if (st->known[seat][f])
-        st->known[seat][f]--;
-    st->trick[st->ntrick++] = (uint8_t)f;
-    if (st->ntrick < st->np)
-        st->turn = (uint8_t)next_seat(st, seat);
-    else
+    meld_take(st->hand[seat], st->known[seat], st->played[seat], f);
+    if (meld_table_put(&st->tb, f, st->np))
         finish_trick(g, st);
 }
 
 static void bid(struct pinochle_state *st, int a)
 {
-    int seat = st->turn;
+    int seat = st->tb.turn;
     st->bid[seat] = (uint8_t)(a == A_PASS ? PASSED : a - A_BID + 1);
     if (a != A_PASS) {
         st->high = (uint8_t)(a - A_BID + 1);
         st->bidder = (uint8_t)seat;
     }
     if (++st->nbids < st->np) {
-        st->turn = (uint8_t)next_seat(st, seat);
+        st->tb.turn = (uint8_t)next_seat(st, seat);
         return;
     }
     st->phase = PH_NAME;
-    st->turn = st->bidder;
+    st->tb.turn = st->bidder;
 }
 
 static int apply(const struct game *g, void *vst, int a)
@@ -503,11 +487,6 @@ static void returns(const struct game *g, const void *vst, double *out)
 }
 
 /* ==== what a seat sees ================================================= */
-
-static float clamp01(float v)
-{
-    return v < 0 ? 0 : v > 1 ? 1 : v;
-}
 
 static void observe_bids(const struct game *g, const struct pinochle_state *st,
                          int seat, float *out)
@@ -535,15 +514,12 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     memset(out, 0, OBS_SIZE * sizeof *out);
     meld_put_counts(out + O_HAND, st->hand[seat], 4);
     meld_put_counts(out + O_GONE, st->gone, 4);
-    for (int i = 0; i < st->ntrick; i++) {
-        int r = trick_rel((st->leader + i) % np, seat, np);
-        out[O_TRICK + 32 * r + st->trick[i]] = 1;
-    }
+    meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     for (int s = 0; s < np; s++) {
         int r = trick_rel(s, seat, np);
         if (s != seat)
             meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
-        out[O_MELD + r] = clamp01(st->meld[s] / 1000.0f);
+        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
         out[O_SIZES + r] = meld_size(st->hand[s]) / (float)tricks;
     }
     if (st->turned != NO)
@@ -553,14 +529,14 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     out[O_PHASE + st->phase] = 1;
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
     if (st->phase != PH_OVER)
-        out[O_TURN + trick_rel(st->turn, seat, np)] = 1;
+        out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
     for (int t = 0; t < st->teams; t++) {
         int r = trick_rel(t, seat % st->teams, st->teams);
         out[O_TAKEN + r] = st->taken[t] / 500.0f;
-        out[O_SCORES + r] = clamp01(0.5f + st->score[t] / (4 * target));
+        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
     }
-    out[O_TRICKS] = st->tricks / (float)tricks;
+    out[O_TRICKS] = st->tb.tricks / (float)tricks;
 }
 
 static const struct obs_segment layout[] = {
@@ -594,9 +570,6 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
                            (int)(sizeof layout / sizeof layout[0]));
 }
 
-static const char *const suit_words[4] = {"clubs", "diamonds", "hearts",
-                                          "spades"};
-
 static int action_name(const struct game *g, const void *vst, int a, char *buf,
                        size_t len)
 {
@@ -611,7 +584,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
                         trick_opt(g, P_MIN_BID) + 10 * (a - A_BID));
     if (a == A_PASS)
         return snprintf(buf, len, "pass");
-    return snprintf(buf, len, "name %s", suit_words[a - A_NAME]);
+    return snprintf(buf, len, "name %s", meld_suit_word(a - A_NAME));
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)
@@ -681,7 +654,7 @@ static int view(const struct game *g, const void *vst, int seat,
     if (st->trump == NO)
         msgpack_pack_nil(pk);
     else
-        view_pack_str(pk, suit_words[st->trump]);
+        view_pack_str(pk, meld_suit_word(st->trump));
     pack_key(pk, "turned");
     if (st->turned == NO)
         msgpack_pack_nil(pk);
@@ -691,13 +664,7 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_seat(pk, st->dix_seat == NO ? -1 : st->dix_seat);
     pack_bidding(g, st, pk);
     pack_melds(st, pk);
-    pack_key(pk, "trick");
-    meld_pack_trick(pk, st->trick, st->ntrick, st->leader, st->np);
-    pack_key(pk, "leader");
-    view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
-    pack_key(pk, "last_trick");
-    meld_pack_trick(pk, st->last, st->last_leader == NO ? 0 : st->np,
-                    st->last_leader, st->np);
+    meld_pack_table(pk, &st->tb, st->np, st->phase == PH_PLAY);
     for (int t = 0; t < st->teams; t++)
         taken[t] = st->taken[t];
     pack_key(pk, "taken");
@@ -709,19 +676,12 @@ static int view(const struct game *g, const void *vst, int seat,
 
 /* ==== determinization ================================================== */
 
-struct det_ctx {
-    const struct pinochle_state *st;
-};
-
 /* A redealt hand must meld what its holder showed. */
-static bool meld_fits(const void *vctx, int s, const uint8_t *hidden)
+static bool meld_fits(const void *vst, int s, const uint8_t *hidden)
 {
-    const struct pinochle_state *st = ((const struct det_ctx *)vctx)->st;
-    uint8_t h[MELD_FACES], shown[MELD_FACES] = {0};
-    for (int f = 0; f < MELD_FACES; f++)
-        h[f] = (uint8_t)(st->known[s][f] + hidden[f] + st->played[s][f]);
-    return meld_value(h, st->trump, shown) == st->raw[s] &&
-           !memcmp(shown, st->shown[s], sizeof shown);
+    const struct pinochle_state *st = vst;
+    return meld_redeal_fits(st->known[s], hidden, st->played[s], st->trump,
+                            st->raw[s], st->shown[s], meld_value);
 }
 
 static void determinize(const struct game *g, void *vst, int seat,
@@ -731,12 +691,11 @@ static void determinize(const struct game *g, void *vst, int seat,
     struct pinochle_state *st = vst;
     uint8_t pool[MELD_FACES], out[MAXP][MELD_FACES];
     int room[MAXP] = {0};
-    struct det_ctx ctx = {st};
     for (int f = 0; f < MELD_FACES; f++) {
         int n = (meld_place(f) <= MELD_9 ? 4 : 0) - st->gone[f] -
                 st->hand[seat][f];
-        for (int i = 0; i < st->ntrick; i++)
-            n -= st->trick[i] == f;
+        for (int i = 0; i < st->tb.ntrick; i++)
+            n -= st->tb.trick[i] == f;
         for (int s = 0; s < st->np; s++)
             if (s != seat)
                 n -= st->known[s][f];
@@ -746,7 +705,7 @@ static void determinize(const struct game *g, void *vst, int seat,
         if (s != seat)
             room[s] = meld_size(st->hand[s]) - meld_size(st->known[s]);
     meld_accept_fn fits = st->phase == PH_PLAY ? meld_fits : NULL;
-    if (meld_deal_hidden(pool, st->np, room, st->lacks, fits, &ctx, rng,
+    if (meld_deal_hidden(pool, st->np, room, st->lacks, fits, st, rng,
                          out))
         for (int s = 0; s < st->np; s++)
             if (s != seat)
@@ -767,7 +726,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     if (len)
         buf[0] = '\0';
     text_appendf(buf, len, &k, "Dealer %d, trumps %s.\nScores:", st->dealer,
-                 st->trump == NO ? "-" : suit_words[st->trump]);
+                 st->trump == NO ? "-" : meld_suit_word(st->trump));
     for (int t = 0; t < st->teams; t++)
         text_appendf(buf, len, &k, " %d", st->score[t]);
     text_appendf(buf, len, &k, "\n");
@@ -778,8 +737,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
                      h);
     }
-    text_appendf(buf, len, &k, "Trick %d, %d cards led by %d.\n", st->tricks,
-                 st->ntrick, st->leader);
+    text_appendf(buf, len, &k, "Trick %d, %d cards led by %d.\n", st->tb.tricks,
+                 st->tb.ntrick, st->tb.leader);
     return (int)k;
 }
 
