@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "engine/conformance.h"
 #include "engine/game.h"
 #include "engine/meld.h"
 
@@ -113,6 +114,18 @@ static inline int meld_steps_view_at(const struct game *g, const void *st,
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);
     return v;
+}
+
+/* Runs the conformance suite on def made with spec, over `games` games. */
+static inline void meld_steps_conformance(const struct game_def *def,
+                                          const char *spec, int games)
+{
+    char err[512];
+    struct game g;
+    struct conformance_report r = {0};
+    assert_int_equal(conformance_game_make(&g, def, spec, err, sizeof err), 0);
+    if (conformance_run(&g, games, 11, &r, err, sizeof err))
+        fail_msg("%s: %s", spec, err);
 }
 
 #endif

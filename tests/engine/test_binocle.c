@@ -227,14 +227,7 @@ static void test_soloist(void **state)
 
 static void run_conformance(const char *spec)
 {
-    char err[512];
-    struct game g;
-    struct conformance_report r = {0};
-    assert_int_equal(
-        conformance_game_make(&g, &binocle_game, spec, err, sizeof err), 0);
-    int rc = conformance_run(&g, 30, 11, &r, err, sizeof err);
-    if (rc)
-        fail_msg("%s: %s", spec, err);
+    meld_steps_conformance(&binocle_game, spec, 30);
 }
 
 static void test_conformance(void **state)
