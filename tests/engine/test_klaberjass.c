@@ -270,6 +270,43 @@ static void test_equal_sequences_cancel(void **state)
     view_is(&t, 0, "sequences", "[0, 20, [\"7♦\", \"8♦\", \"9♦\"]]");
 }
 
+/* Equal totals (no sequences, no bella, nobody holds a trump): the
+ * elder, maker, leads his spades and wins them, then gives the lead away
+ * with the 7♦; each side ends with 29 (elder 3+12+3+11; dealer
+ * 11+2+2+4, and 10 for the last trick). */
+static void play_tie(struct tk *t, const char *spec)
+{
+    start(t, spec, "8♠ 9♠ J♠ Q♠ 7♦ 7♣ 8♣ J♣ K♣",
+          "8♦ 9♦ J♦ A♦ 7♠ 9♣ 10♣ Q♣ A♣", "Q♥");
+    act(t, 1, "take");
+    act(t, 1, "keep");
+    act(t, 0, "keep");
+    static const char *const cards[] = {
+        "Q♠", "7♠",  "J♠", "10♣", "9♠", "Q♣", "8♠", "A♣", "7♦",
+        "A♦", "J♦",  "8♣", "9♦", "J♣", "8♦", "K♣", "9♣", "7♣"};
+    char name[32];
+    for (int i = 0; i < 18; i++) {
+        snprintf(name, sizeof name, "play %s", cards[i]);
+        steps_act(&t->g, t->st, game_current_seat(&t->g, t->st), name);
+        if (i == 16)
+            view_is(t, 0, "points", "[19, 29]");
+    }
+}
+
+/* Equal: the maker scores nothing, the opponent his own 29; with
+ * tie=hold_over the maker's 29 wait for the next deal's winner. */
+static void test_tie(void **state)
+{
+    (void)state;
+    struct tk t;
+    play_tie(&t, "klaberjass");
+    view_is(&t, 0, "scores", "[29, 0]");
+    view_is(&t, 0, "held", "0");
+    play_tie(&t, "klaberjass(tie=hold_over)");
+    view_is(&t, 0, "scores", "[29, 0]");
+    view_is(&t, 0, "held", "29");
+}
+
 /* The game ends at the target (500 by default; 100 here). */
 static void test_target(void **state)
 {
@@ -313,6 +350,7 @@ int main(void)
         cmocka_unit_test(test_schmeiss),
         cmocka_unit_test(test_exchange_sequences_bella),
         cmocka_unit_test(test_equal_sequences_cancel),
+        cmocka_unit_test(test_tie),
         cmocka_unit_test(test_target),
         cmocka_unit_test(test_conformance),
     };
