@@ -671,6 +671,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
                      text);
     }
+    if (seat < 0 && st->nstock) {
+        uint32_t stock = 0;
+        for (int i = 0; i < st->nstock; i++)
+            stock |= face(st->stock[i]);
+        meld_counts(stock, h);
+        meld_format_hand(h, text, sizeof text);
+        text_appendf(buf, len, &k, "Stock: %s\n", text);
+    }
     return (int)k;
 }
 

@@ -1,6 +1,7 @@
-/* binokel.c — Binokel for three or four: 48 cards (A 10 K Q J 7, two of
- * each), an auction, the widow and a card call for the soloist, melds,
- * follow-and-head play, made or failed bids, game 1,500.
+/* binokel.c — Binokel for two, three or four: 48 cards (A 10 K Q J 7, two
+ * of each); with three or four an auction, the widow and a card call for
+ * the soloist, melds, follow-and-head play, made or failed bids; with two,
+ * trick-and-draw (binokel_draw.c); game 1,500.
  *
  * Rules: seed 003 (Penguin Book of Card Games, "Binokel") and RULES.md
  * §6.3 (G1–G8), E4, E7, E8. docs/games/binokel.md states the rules as
@@ -12,7 +13,15 @@
  *   partners opposite (E8), 11 each and a widow of 4. Seat 0 deals first,
  *   then the deal passes left, clockwise (G8, E4). Cards are dealt in one
  *   block per seat from the dealer's left, the widow last.
- * - The two-player game (trick-and-draw, G7) is not offered.
+ * - Two players (G7, engine/games/binokel_draw.c): 12 each from the
+ *   dealer's left, the next card turned for trumps and laid under the
+ *   stock (drawn last, in sight); no auction; the non-dealer leads.
+ *   While the stock lasts any card may be played, and the winner of a
+ *   trick may declare one meld ("meld ..." or "no meld": always asked)
+ *   before drawing first; melded cards stay in hand, shown. Each meld kind
+ *   once a deal per player (the diss once per trump 7 held), a marriage
+ *   not after its suit's family. Once the stock is empty, strict play.
+ *   Each player scores melds and cards; game 1,500.
  * - Auction (G1): from the dealer's left, in turn, "bid N" (min_bid, then
  *   steps of 10, above the high bid) or "pass", a pass being final; the
  *   last player left wins, and must bid min_bid if nobody has. "bid slam"
@@ -55,7 +64,8 @@
  * - Action ids: 0..31 play face, 32..63 discard, 64..95 call, 96..127
  *   give (faces as meld.h), 128..258 bid min_bid + 10 * (id - 128), 259
  *   pass, 260 bid slam, 261 bid betel, 262 no call, 263 concede, 264..267
- *   name clubs .. spades.
+ *   name clubs .. spades; two players: 268..290 meld kinds (binokel.h),
+ *   291 no meld.
  * - Determinize: redeals what the seat has not seen among the other
  *   hands, the unseen widow and the soloist's discards, keeping shown
  *   melds and the called card in hand, the widow's cards with the soloist
@@ -69,42 +79,12 @@
 #include "../meld.h"
 #include "../trick.h"
 #include "../view.h"
-
-#define MAXP 4
-#define NCARDS 48
-#define PLACES 0x9fu
-#define A_DISCARD 32
-#define A_CALL 64
-#define A_GIVE 96
-#define A_BID 128
-#define NBIDS 131
-#define A_PASS 259
-#define A_SLAM 260
-#define A_BETEL 261
-#define A_NO_CALL 262
-#define A_CONCEDE 263
-#define A_NAME 264
-#define NUM_ACTIONS 268
-#define NO MELD_NO
-#define SLAM_VALUE 1000
-#define SLAM_BONUS 1000
-
-enum {
-    P_PLAYERS,
-    P_MIN_BID,
-    P_BETEL,
-    P_BETEL_VALUE,
-    P_CONCESSION,
-    P_TARGET,
-    P_MAX_DEALS,
-    NPARAMS
-};
-enum { PH_BID, PH_CALL, PH_GIVE, PH_DISCARD, PH_NAME, PH_PLAY, PH_OVER };
-enum { K_NORMAL, K_SLAM, K_BETEL };
+#include "binokel.h"
 
 static const struct param_def params[NPARAMS] = {
-    {"players", PARAM_INT, 3, 3, 4, NULL,
-     "3 (each for himself) or 4 (partners opposite)"},
+    {"players", PARAM_INT, 3, 2, 4, NULL,
+     "2 (trick-and-draw, no auction), 3 (each for himself) or 4 (partners "
+     "opposite)"},
     {"min_bid", PARAM_INT, 200, 200, 300, NULL,
      "the opening bid: 200 or 300 as agreed"},
     {"betel", PARAM_BOOL, 0, 0, 1, NULL,
@@ -119,6 +99,7 @@ static const struct param_def params[NPARAMS] = {
 };
 
 static const char *const test_specs[] = {
+    "binokel(players=2)",
     "binokel(players=4,min_bid=300)",
     "binokel(betel=true,concession=true,target=1)",
     "binokel(players=4,betel=true,concession=true,max_deals=1)",
@@ -130,41 +111,9 @@ static const char *const view_keys[] = {
     "soloist",  "contract", "widow",      "called", "called_from",
     "given",    "discards", "trump",      "melds",  "trick",
     "leader",   "last_trick", "taken",    "tricks_won", "scores",
-    "hand_sizes", NULL,
+    "hand_sizes", "stock",   "turnup",     "declared", NULL,
 };
 
-struct binokel_state {
-    struct rng rng;
-    uint8_t hand[MAXP][MELD_FACES];   /* copies held */
-    uint8_t known[MAXP][MELD_FACES];  /* copies all know are in hand */
-    uint8_t shown[MAXP][MELD_FACES];  /* meld cards shown this deal */
-    uint8_t played[MAXP][MELD_FACES]; /* copies each seat played */
-    uint8_t widow[MELD_FACES];        /* the widow as dealt */
-    uint8_t discard[MELD_FACES];      /* the soloist's discards */
-    uint8_t gone[MELD_FACES];         /* cards of finished tricks */
-    uint32_t lacks[MAXP];             /* faces play showed a seat lacks */
-    int32_t score[MAXP];              /* per side */
-    int16_t meld[MAXP];               /* each seat's meld this deal */
-    int16_t taken[MAXP];              /* card points per seat this deal */
-    uint8_t won[MAXP];                /* tricks won per seat this deal */
-    uint16_t deals;                   /* deals begun */
-    uint16_t high;                    /* high bid's value, 0 if none */
-    uint8_t np, sides, wsize;         /* seats, sides, widow size */
-    uint8_t phase, dealer;
-    struct meld_table tb;            /* the trick in play and the last */
-    uint8_t soloist, kind;            /* high bidder; K_* */
-    uint8_t passed;                   /* bit per seat that passed */
-    uint8_t nbids;                    /* bids and passes made */
-    uint8_t bid[MAXP];                /* last call: 0 none, else action-127 */
-    uint8_t given_live;               /* the receiver still holds given */
-    uint8_t trump;                    /* NO until named (and in betel) */
-    uint8_t called, called_from;      /* the called face and its giver */
-    uint8_t given;                    /* the face given back, NO if none */
-    uint8_t discards;                 /* discards made */
-    uint8_t winner;                   /* side, DRAWN, NO while playing */
-};
-
-#define DRAWN 0xfe
 
 /* ==== melds ============================================================ */
 
@@ -244,11 +193,12 @@ static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
     memset(st->taken, 0, sizeof st->taken);
     memset(st->won, 0, sizeof st->won);
     memset(st->bid, 0, sizeof st->bid);
+    memset(st->declared, 0, sizeof st->declared);
     if (n < 0)
         return n;
-    for (int i = 0; i < per * st->np; i++)
+    for (int i = 0; i < per * st->np && st->np > 2; i++)
         st->hand[(st->dealer + 1 + i / per) % st->np][pack[i]]++;
-    for (int i = per * st->np; i < NCARDS; i++)
+    for (int i = per * st->np; i < NCARDS && st->np > 2; i++)
         st->widow[pack[i]]++;
     st->high = 0;
     st->passed = st->nbids = st->discards = 0;
@@ -258,7 +208,11 @@ static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
     st->kind = K_NORMAL;
     st->deals++;
     st->phase = PH_BID;
+    st->nstock = 0;
+    st->turnup = NO;
     meld_table_start(&st->tb, next_seat(st, st->dealer));
+    if (st->np == 2)
+        binokel__deal_two(st, pack);
     return 0;
 }
 
@@ -269,8 +223,8 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
     st->np = (uint8_t)g->dims.players;
-    st->sides = st->np == 4 ? 2 : 3;
-    st->wsize = st->np == 4 ? 4 : 3;
+    st->sides = st->np == 4 ? 2 : st->np;
+    st->wsize = st->np == 4 ? 4 : st->np == 3 ? 3 : 0;
     st->winner = NO;
     return deal(st, deck, ndeck);
 }
@@ -286,21 +240,24 @@ enum {
     O_CALLED = 352,   /* 32 */
     O_GIVEN = 384,    /* 32 */
     O_TRUMP = 416,    /* 4 */
-    O_PHASE = 420,    /* 7 */
-    O_KIND = 427,     /* 3 */
-    O_DEALER = 430,   /* 4 */
-    O_TURN = 434,     /* 4 */
-    O_SOLOIST = 438,  /* 4 */
-    O_FROM = 442,     /* 4 */
-    O_HIGH = 446,     /* 1 */
-    O_BIDS = 447,     /* 4 x 2 */
-    O_MELD = 455,     /* 4 */
-    O_TAKEN = 459,    /* 4 */
-    O_WON = 463,      /* 4 */
-    O_SCORES = 467,   /* 4 */
-    O_TRICKS = 471,   /* 1 */
-    O_SIZES = 472,    /* 4 */
-    OBS_SIZE = 476,
+    O_PHASE = 420,    /* 8 */
+    O_KIND = 428,     /* 3 */
+    O_DEALER = 431,   /* 4 */
+    O_TURN = 435,     /* 4 */
+    O_SOLOIST = 439,  /* 4 */
+    O_FROM = 443,     /* 4 */
+    O_HIGH = 447,     /* 1 */
+    O_BIDS = 448,     /* 4 x 2 */
+    O_MELD = 456,     /* 4 */
+    O_TAKEN = 460,    /* 4 */
+    O_WON = 464,      /* 4 */
+    O_SCORES = 468,   /* 4 */
+    O_TRICKS = 472,   /* 1 */
+    O_SIZES = 473,    /* 4 */
+    O_STOCK = 477,    /* 1 */
+    O_TURNUP = 478,   /* 32 */
+    O_DECLARED = 510, /* 2 x 23 */
+    OBS_SIZE = 556,
 };
 
 static int configure(const struct param_values *p, struct game_dims *d,
@@ -315,7 +272,8 @@ static int configure(const struct param_values *p, struct game_dims *d,
     d->num_actions = NUM_ACTIONS;
     d->max_legal = NBIDS + 3;
     d->obs_size = OBS_SIZE;
-    d->max_length = (NBIDS + 2 + 2 * n + 8 + NCARDS) * (int)p->v[P_MAX_DEALS];
+    d->max_length = (n == 2 ? NCARDS + 12 : NBIDS + 2 + 2 * n + 8 + NCARDS) *
+                    (int)p->v[P_MAX_DEALS];
     return 0;
 }
 
@@ -393,9 +351,15 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
         for (int s = 0; s < 4; s++)
             out[n++] = A_NAME + s;
         return n;
+    case PH_MELD:
+        for (int k = 0; k < BK_KINDS; k++)
+            if (binokel__can_declare(st, seat, k))
+                out[n++] = A_DECLARE + k;
+        out[n++] = A_NO_MELD;
+        return n;
     default: {
-        uint32_t m = meld_playable(st->hand[seat], st->tb.trick, st->tb.ntrick,
-                                   st->trump);
+        uint32_t m = meld_playable(st->hand[seat], st->tb.trick,
+                                   st->nstock ? 0 : st->tb.ntrick, st->trump);
         for (; m; m &= m - 1)
             out[n++] = __builtin_ctz(m);
         return n;
@@ -455,6 +419,12 @@ static void side_totals(const struct binokel_state *st, int *tot, int *won)
 
 static void score_deal(const struct game *g, struct binokel_state *st)
 {
+    if (st->np == 2) {
+        for (int s = 0; s < 2; s++)
+            st->score[s] += st->meld[s] + st->taken[s];
+        next_deal(g, st);
+        return;
+    }
     int tot[MAXP], won[MAXP], ss = side_of(st, st->soloist);
     int all = (NCARDS - st->wsize) / st->np;
     side_totals(st, tot, won);
@@ -505,14 +475,16 @@ static void finish_trick(const struct game *g, struct binokel_state *st)
     int w = meld_table_close(&st->tb, st->np, st->trump, per, 10, &pts);
     st->taken[w] += (int16_t)pts;
     st->won[w]++;
-    if (st->tb.tricks == per || decided_early(st, w))
+    if (st->tb.tricks == per || (st->np > 2 && decided_early(st, w)))
         score_deal(g, st);
+    else if (st->nstock)
+        st->phase = PH_MELD;
 }
 
 static void play(const struct game *g, struct binokel_state *st, int f)
 {
     int seat = st->tb.turn;
-    if (st->tb.ntrick)
+    if (st->tb.ntrick && !st->nstock)
         st->lacks[seat] |= meld_shows_lack(st->tb.trick, st->tb.ntrick, f,
                                            st->trump);
     meld_take(st->hand[seat], st->known[seat], st->played[seat], f);
@@ -606,12 +578,17 @@ static void choose(const struct game *g, struct binokel_state *st, int a)
 static int apply(const struct game *g, void *vst, int a)
 {
     struct binokel_state *st = vst;
-    if (a < A_DISCARD)
+    if (a < A_DISCARD) {
         play(g, st, a);
-    else if (st->phase == PH_BID)
+    } else if (st->phase == PH_MELD) {
+        if (a != A_NO_MELD)
+            binokel__declare(st, a - A_DECLARE);
+        binokel__draw(st);
+    } else if (st->phase == PH_BID) {
         bid(g, st, a);
-    else
+    } else {
         choose(g, st, a);
+    }
     return 0;
 }
 
@@ -683,6 +660,13 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
         out[O_SCORES + trick_rel(t, side_of(st, seat), st->sides)] =
             meld_unit(0.5f + st->score[t] / (4 * target));
     out[O_TRICKS] = st->tb.tricks / (float)((NCARDS - st->wsize) / st->np);
+    out[O_STOCK] = st->nstock / 24.0f;
+    if (st->turnup != NO)
+        out[O_TURNUP + st->turnup] = 1;
+    for (int s = 0; s < st->np && st->np == 2; s++)
+        for (int k = 0; k < BK_KINDS; k++)
+            out[O_DECLARED + BK_KINDS * (s != seat) + k] =
+                st->declared[s][k] / 2.0f;
 }
 
 static const struct obs_segment layout[] = {
@@ -695,7 +679,8 @@ static const struct obs_segment layout[] = {
     {"called", O_CALLED, 32, "the called card, one-hot"},
     {"given", O_GIVEN, 32, "the card given back (soloist and receiver)"},
     {"trump", O_TRUMP, 4, "trump suit, one-hot clubs..spades"},
-    {"phase", O_PHASE, 7, "bidding, call, give, discard, naming, play, over"},
+    {"phase", O_PHASE, 8, "bidding, call, give, discard, naming, play, "
+                          "meld, over"},
     {"contract", O_KIND, 3, "normal, slam, betel (once bid)"},
     {"dealer", O_DEALER, 4, "dealer, one-hot (self first)"},
     {"turn", O_TURN, 4, "seat to act, one-hot (self first)"},
@@ -710,6 +695,10 @@ static const struct obs_segment layout[] = {
                             "(own first)"},
     {"tricks", O_TRICKS, 1, "finished tricks / tricks a deal"},
     {"hand_sizes", O_SIZES, 4, "cards held / (tricks a deal + 5)"},
+    {"stock", O_STOCK, 1, "two players: stock cards left / 24"},
+    {"turnup", O_TURNUP, 32, "two players: the turned card"},
+    {"declared", O_DECLARED, 46, "two players: meld kinds declared / 2 "
+                                 "(self, then opponent)"},
 };
 
 static int obs_layout(const struct game *g, struct obs_segment *out, int max)
@@ -719,6 +708,25 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
                            (int)(sizeof layout / sizeof layout[0]));
 }
 
+/* The name of two players' meld kind k ("double family hearts"). */
+static const char *kind_name(int k, char *buf, size_t len)
+{
+    static const char *const ranks[4] = {"aces", "kings", "queens", "jacks"};
+    static const char *const suited[3] = {"marriage", "family",
+                                          "double family"};
+    if (k < BK_BINOKEL)
+        snprintf(buf, len, "%s %s", suited[k / 4], meld_suit_word(k % 4));
+    else if (k < BK_FOUR)
+        snprintf(buf, len, "%s", k == BK_BINOKEL ? "binokel"
+                                                 : "double binokel");
+    else if (k < BK_DISS)
+        snprintf(buf, len, "%s %s", k < BK_EIGHT ? "four" : "eight",
+                 ranks[(k - BK_FOUR) % 4]);
+    else
+        snprintf(buf, len, "diss");
+    return buf;
+}
+
 static int action_name(const struct game *g, const void *vst, int a, char *buf,
                        size_t len)
 {
@@ -726,7 +734,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     static const char *const words[] = {"pass",    "bid slam", "bid betel",
                                         "no call", "concede"};
     (void)vst;
-    char card[8];
+    char card[24];
     if (a < A_BID) {
         meld_face_name(a % 32, card, sizeof card);
         return snprintf(buf, len, "%s %s", verbs[a / 32], card);
@@ -735,7 +743,12 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
         return snprintf(buf, len, "bid %d", bid_value(g, a));
     if (a < A_NAME)
         return snprintf(buf, len, "%s", words[a - A_PASS]);
-    return snprintf(buf, len, "name %s", meld_suit_word(a - A_NAME));
+    if (a < A_DECLARE)
+        return snprintf(buf, len, "name %s", meld_suit_word(a - A_NAME));
+    if (a == A_NO_MELD)
+        return snprintf(buf, len, "no meld");
+    return snprintf(buf, len, "meld %s", kind_name(a - A_DECLARE, card,
+                                                   sizeof card));
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)
@@ -812,12 +825,35 @@ static void pack_melds(const struct binokel_state *st, msgpack_packer *pk)
     }
 }
 
+/* Packs "stock", "turnup" and "declared" (two players). */
+static void pack_draw(const struct binokel_state *st, msgpack_packer *pk)
+{
+    char name[24];
+    int n = 0;
+    pack_key(pk, "stock");
+    msgpack_pack_int(pk, st->nstock);
+    pack_key(pk, "turnup");
+    pack_face_or_nil(pk, st->turnup, true);
+    for (int s = 0; s < st->np && st->np == 2; s++)
+        for (int k = 0; k < BK_KINDS; k++)
+            n += st->declared[s][k];
+    pack_key(pk, "declared");
+    msgpack_pack_array(pk, (size_t)n);
+    for (int s = 0; s < st->np && st->np == 2; s++)
+        for (int k = 0; k < BK_KINDS; k++)
+            for (int i = 0; i < st->declared[s][k]; i++) {
+                msgpack_pack_array(pk, 2);
+                msgpack_pack_int(pk, s);
+                view_pack_str(pk, kind_name(k, name, sizeof name));
+            }
+}
+
 static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
-    static const char *const phases[] = {"bidding", "call",   "give",
-                                         "discard", "naming", "playing",
-                                         "over"};
+    static const char *const phases[] = {"bidding", "call",    "give",
+                                         "discard", "naming",  "playing",
+                                         "meld",    "over"};
     const struct binokel_state *st = vst;
     int16_t won[MAXP], sizes[MAXP];
     pack_key(pk, "hand");
@@ -848,6 +884,7 @@ static int view(const struct game *g, const void *vst, int seat,
         msgpack_pack_int(pk, st->score[t]);
     pack_key(pk, "hand_sizes");
     pack_i16(pk, sizes, st->np);
+    pack_draw(st, pk);
     return 0;
 }
 
@@ -857,8 +894,9 @@ static int view(const struct game *g, const void *vst, int seat,
 static bool meld_fits(const void *vst, int s, const uint8_t *hidden)
 {
     const struct binokel_state *st = vst;
-    if (s >= st->np || st->phase != PH_PLAY || st->kind == K_BETEL)
-        return true;
+    if (s >= st->np || st->np == 2 || st->phase != PH_PLAY ||
+        st->kind == K_BETEL)
+        return true; /* two players declare melds at will: no check */
     return meld_redeal_fits(st->known[s], hidden, st->played[s], st->trump,
                             st->meld[s], st->shown[s], meld_value);
 }
@@ -881,8 +919,13 @@ static void determinize(const struct game *g, void *vst, int seat,
     struct binokel_state *st = vst;
     uint8_t pool[MELD_FACES], fix[MAXP + 1][MELD_FACES] = {{0}};
     uint8_t out[MAXP + 1][MELD_FACES];
-    uint8_t *extra = st->soloist == NO ? st->widow : st->discard;
+    uint8_t stock[MELD_FACES] = {0};
+    uint8_t *extra = st->np == 2         ? stock
+                     : st->soloist == NO ? st->widow
+                                         : st->discard;
     bool hide_extra = st->soloist != seat;
+    for (int i = 0; i + 1 < st->nstock; i++) /* the last is the turned card */
+        stock[st->stock[i]]++;
     int room[MAXP + 1] = {0};
     uint32_t lacks[MAXP + 1] = {0};
     memcpy(lacks, st->lacks, sizeof st->lacks);
@@ -903,6 +946,8 @@ static void determinize(const struct game *g, void *vst, int seat,
         for (int s = 0; s <= st->np; s++)
             pool[f] = (uint8_t)(pool[f] - fix[s][f]);
     }
+    if (st->np == 2 && st->nstock)
+        pool[st->turnup]--;
     if (!meld_deal_hidden(pool, st->np + 1, room, lacks, meld_fits, st, rng,
                           out))
         goto out_seed;
@@ -911,6 +956,8 @@ static void determinize(const struct game *g, void *vst, int seat,
         for (int f = 0; f < MELD_FACES && room[s] > 0; f++)
             h[f] = (uint8_t)(fix[s][f] + out[s][f]);
     }
+    if (st->np == 2)
+        binokel__redeal_stock(st, stock, rng);
 out_seed:
     rng_seed(&st->rng, rng_next(rng));
 }
@@ -940,7 +987,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
                      h);
     }
-    if (seat < 0 || seat == st->soloist) {
+    if (seat < 0 && st->nstock) {
+        uint8_t stock[MELD_FACES] = {0};
+        for (int i = 0; i < st->nstock; i++)
+            stock[st->stock[i]]++;
+        meld_format_hand(stock, h, sizeof h);
+        text_appendf(buf, len, &k, "Stock: %s\n", h);
+    }
+    if (st->np > 2 && (seat < 0 || seat == st->soloist)) {
         meld_format_hand(st->soloist == NO ? st->widow : st->discard, h,
                          sizeof h);
         text_appendf(buf, len, &k, "%s: %s\n",

@@ -332,6 +332,69 @@ static void test_concession(void **state)
     steps_view_is(&t.g, t.st, 0, "dealer", "1");
 }
 
+/* Two players (G7): 12 each, the next card turned for trumps and laid
+ * last under the stock; the winner of each trick may declare one meld
+ * while the stock lasts, then draws first. Seat 1 (non-dealer): K♣ Q♣
+ * A♠ 10♠ K♠ Q♠ J♠ J♦ 7♥ 7♦ 7♦ A♦; seat 0: 7♣ 7♣ and cards that meld
+ * nothing;
+ * 10♥ turned: hearts are trumps. */
+static void start_two(struct tb *t)
+{
+    const char *want[2] = {"7♣ 7♣", "K♣ Q♣ A♠ 10♠ K♠ Q♠ J♠ J♦ 7♥ 7♦ 7♦ A♦"};
+    /* seat 0's fill: A♣ 10♣ J♣ 10♦ 10♠ 7♠, no meld among them */
+    const uint32_t allow[2] = {0x82000213u, 0};
+    char err[256];
+    uint8_t deck[48];
+    int room[2] = {12, 12};
+    memset(t, 0, sizeof *t);
+    assert_int_equal(conformance_game_make(&t->g, &binokel_game,
+                                           "binokel(players=2)", err,
+                                           sizeof err),
+                     0);
+    /* the tail: the turned 10♥, then the stock from its top */
+    int n = meld_steps_deck(&t->g, 0x9f, 2, want, allow, room, NULL, deck);
+    assert_int_equal(n, 48);
+    for (int i = 24; i < 48; i++) /* move the 10♥ to the turn-up place */
+        if (deck[i] == meld_face(HEARTS, MELD_T)) {
+            deck[i] = deck[24];
+            deck[24] = (uint8_t)meld_face(HEARTS, MELD_T);
+            break;
+        }
+    assert_int_equal(game_init(&t->g, t->st, 3, deck, n), 0);
+}
+
+static void test_two_players(void **state)
+{
+    (void)state;
+    struct tb t;
+    start_two(&t);
+    steps_view_is(&t.g, t.st, 0, "turnup", "\"10♥\"");
+    steps_view_is(&t.g, t.st, 0, "trump", "\"hearts\"");
+    steps_view_is(&t.g, t.st, 0, "stock", "24");
+    /* No duty to follow while the stock lasts: seat 0 throws a club. */
+    act(&t, 1, "play 7♦");
+    act(&t, 0, "play 7♣");
+    steps_legal_is(&t.g, t.st,
+                   "meld marriage clubs, meld marriage spades, meld family "
+                   "spades, meld binokel, meld diss, no meld");
+    act(&t, 1, "meld family spades"); /* 100 */
+    steps_view_is(&t.g, t.st, 0, "stock", "22");
+    act(&t, 1, "play 7♦");
+    act(&t, 0, "play 7♣");
+    /* The spade marriage is part of the declared family now. */
+    int ids[64], n = t.g.def->legal(&t.g, t.st, 1, ids);
+    char name[GAME_NAME_MAX];
+    for (int i = 0; i < n; i++) {
+        game_action_name(&t.g, t.st, ids[i], name, sizeof name);
+        assert_string_not_equal(name, "meld marriage spades");
+        assert_string_not_equal(name, "meld family spades");
+    }
+    act(&t, 1, "meld diss"); /* 10 */
+    assert_int_equal(view_at(&t, "melds", 1, 0), 110);
+    steps_view_is(&t.g, t.st, 0, "declared",
+                  "[[1, \"family spades\"], [1, \"diss\"]]");
+}
+
 static void run_conformance(const char *spec)
 {
     meld_steps_conformance(&binokel_game, spec, 12);
@@ -348,6 +411,7 @@ static void test_conformance(void **state)
                      ERR_INVAL);
     run_conformance("binokel");
     run_conformance("binokel(players=4,betel=true,concession=true)");
+    run_conformance("binokel(players=2)");
 }
 
 int main(void)
@@ -360,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_slam_failed),
         cmocka_unit_test(test_betel),
         cmocka_unit_test(test_concession),
+        cmocka_unit_test(test_two_players),
         cmocka_unit_test(test_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
