@@ -8,8 +8,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <msgpack.h>
+
 #include "../../common/rng.h"
+#include "../game.h"
 #include "../meld.h"
+#include "../trick.h"
 
 #define MAXP 4
 #define NCARDS 48
@@ -97,6 +101,62 @@ struct binokel_state {
 };
 
 #define DRAWN 0xfe
+
+/* The observation tensor's segments (binokel_view.c). */
+enum {
+    O_HAND = 0,       /* 32 */
+    O_GONE = 32,      /* 32 */
+    O_TRICK = 64,     /* 4 x 32 */
+    O_KNOWN = 192,    /* 4 x 32 */
+    O_DISCARD = 320,  /* 32 */
+    O_CALLED = 352,   /* 32 */
+    O_GIVEN = 384,    /* 32 */
+    O_TRUMP = 416,    /* 4 */
+    O_PHASE = 420,    /* 8 */
+    O_KIND = 428,     /* 3 */
+    O_DEALER = 431,   /* 4 */
+    O_TURN = 435,     /* 4 */
+    O_SOLOIST = 439,  /* 4 */
+    O_FROM = 443,     /* 4 */
+    O_HIGH = 447,     /* 1 */
+    O_BIDS = 448,     /* 4 x 2 */
+    O_MELD = 456,     /* 4 */
+    O_TAKEN = 460,    /* 4 */
+    O_WON = 464,      /* 4 */
+    O_SCORES = 468,   /* 4 */
+    O_TRICKS = 472,   /* 1 */
+    O_SIZES = 473,    /* 4 */
+    O_STOCK = 477,    /* 1 */
+    O_TURNUP = 478,   /* 32 */
+    O_DECLARED = 510, /* 2 x 23 */
+    OBS_SIZE = 556,
+};
+
+/* The side of seat: partners opposite at four, else each alone. */
+static inline int binokel__side(const struct binokel_state *st, int seat)
+{
+    return seat % st->sides;
+}
+
+/* What bid action a is worth in the auction. */
+static inline int binokel__bid_value(const struct game *g, int a)
+{
+    if (a == A_SLAM)
+        return SLAM_VALUE;
+    if (a == A_BETEL)
+        return trick_opt(g, P_BETEL_VALUE);
+    return trick_opt(g, P_MIN_BID) + 10 * (a - A_BID);
+}
+
+/* The ops binokel_view.c provides to the descriptor. */
+void binokel__observe(const struct game *g, const void *vst, int seat,
+                      float *out);
+int binokel__obs_layout(const struct game *g, struct obs_segment *out,
+                        int max);
+int binokel__action_name(const struct game *g, const void *vst, int a,
+                         char *buf, size_t len);
+int binokel__view(const struct game *g, const void *vst, int seat,
+                  msgpack_packer *pk);
 
 /* Points of meld kind k with trumps trump. */
 int binokel__kind_points(int k, int trump);
