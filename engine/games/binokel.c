@@ -656,12 +656,13 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
                      h);
     }
-    if (seat < 0 && st->nstock) {
-        uint8_t stock[MELD_FACES] = {0};
-        for (int i = 0; i < st->nstock; i++)
-            stock[st->stock[i]]++;
-        meld_format_hand(stock, h, sizeof h);
-        text_appendf(buf, len, &k, "Stock: %s\n", h);
+    if (seat < 0 && st->nstock) { /* all: the stock in drawing order */
+        text_appendf(buf, len, &k, "Stock:");
+        for (int i = 0; i < st->nstock; i++) {
+            meld_face_name(st->stock[i], h, sizeof h);
+            text_appendf(buf, len, &k, " %s", h);
+        }
+        text_appendf(buf, len, &k, "\n");
     }
     if (st->np > 2 && (seat < 0 || seat == st->soloist)) {
         meld_format_hand(st->soloist == NO ? st->widow : st->discard, h,
