@@ -7,6 +7,7 @@
  * games, pairwise wins, draws and losses, score and mean return per seat.
  */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -183,7 +184,30 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
     return CLI_OK;
 }
 
-/* --resume: fills the options left out from the journal's header. */
+/* A journal is a file anyone with write access may have edited: the
+ * commands of its cmd: agents run only when the command line repeats them
+ * with --agents. Returns CLI_OK, or CLI_USAGE naming them. */
+static int check_no_commands(const struct roster *r)
+{
+    size_t pre = strlen(REMOTE_CMD_PREFIX);
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        if (!strncmp(r->a[i].spec, REMOTE_CMD_PREFIX, pre) && !n++)
+            fprintf(stderr,
+                    "parlor %s: the journal names external commands, which "
+                    "--resume runs only when --agents repeats them:\n",
+                    CMD);
+    for (int i = 0; n && i < r->n; i++)
+        if (!strncmp(r->a[i].spec, REMOTE_CMD_PREFIX, pre))
+            fprintf(stderr, "  %s\n", r->a[i].spec);
+    if (n)
+        fprintf(stderr, "(give --agents with the journal's whole agent list "
+                        "to run them)\n");
+    return n ? CLI_USAGE : CLI_OK;
+}
+
+/* --resume: fills the options left out from the journal's header; a
+ * journal with cmd: agents needs them on the command line. */
 static int from_header(struct tour_args *a)
 {
     char path[JOURNAL_PATH_MAX], err[1024];
@@ -194,6 +218,11 @@ static int from_header(struct tour_args *a)
         !info.has_header) {
         mem_free(h);
         return CLI_OK; /* nothing to resume: a fresh start */
+    }
+    int rc = a->o.agents ? CLI_OK : check_no_commands(&h->roster);
+    if (rc) {
+        mem_free(h);
+        return rc;
     }
     snprintf(a->game, sizeof a->game, "%s", h->game);
     size_t used = 0;
