@@ -39,6 +39,7 @@ int cmd_serve(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
+int cmd_keygen(int argc, char **argv);
 
 /* Prints the synopsis and options of subcommand cmd to out. */
 void cli_usage(const char *cmd, FILE *out);

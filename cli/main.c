@@ -116,6 +116,13 @@ static const struct cli_cmd commands[] = {
      "  --anchor, --bootstrap, --prior  as for parlor rate\n"
      "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
      "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
+    {"keygen", cmd_keygen, "BASE",
+     "write a CURVE key pair: BASE.key (public), BASE.key_secret (private)",
+     "The key pair authenticates and encrypts ZeroMQ traffic: a server\n"
+     "(parlor serve, parlor tournament --arena) takes its BASE.key_secret\n"
+     "with --curve-secret and accepts the clients whose NAME.key files are\n"
+     "in its --allow directory; a client or bot is known by that NAME.\n"
+     "Existing files are never overwritten.\n"},
     {"help", cmd_help, "[COMMAND]", "show this help, or a command's", ""},
 };
 
