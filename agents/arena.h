@@ -34,13 +34,27 @@
 #define ARENA_BOTS_MAX 64       /* bot connections remembered at once */
 #define ARENA_WAIT_MS 10000     /* default time bots have to connect */
 
+/* How bots prove who they are (protocol/auth.h). */
+struct arena_auth {
+    const char *curve_secret; /* the arena's .key_secret; NULL: no CURVE */
+    const char *allow_dir;    /* NAME.key per bot; NULL: any key, and
+                               * names are not bound to keys */
+};
+
 /* Opens an arena for game (a canonical spec, told to bots in the
  * welcome) bound at endpoint (a ZeroMQ endpoint such as tcp://0.0.0.0:5599 or
  * ipc:///tmp/arena); named bots not connected after wait_ms are absent.
- * Returns a new arena (free with arena_destroy, after every agent using
- * it) or NULL with a message. */
+ * auth (NULL: none) turns on CURVE; with an allow directory a hello as
+ * NAME is accepted only from the key NAME.key. Returns a new arena (free
+ * with arena_destroy, after every agent using it) or NULL with a
+ * message. */
 struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
-                        char *err, size_t errlen);
+                        const struct arena_auth *auth, char *err,
+                        size_t errlen);
+
+/* What the arena leaves open (names not authenticated, plain traffic on a
+ * public address) as one sentence for the operator, or NULL; borrowed. */
+const char *arena_warning(const struct arena *a);
 
 /* Stops the hub and frees *a; sets it to NULL (NULL-safe). */
 void arena_destroy(struct arena **a);

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../agents/botproc.h"
 #include "../agents/remote.h"
 #include "../common/err.h"
 #include "../common/mem.h"
@@ -100,6 +101,17 @@ static int set_move_time(const char *arg)
     return setenv(REMOTE_MOVE_ENV, ms, 1) ? -1 : 0;
 }
 
+/* --bot-memory MB / --bot-cpu SEC: limits of each spawned bot's
+ * processes, handed to them (agents/botproc.h) through the environment.
+ * Returns 0 or -1. */
+static int set_bot_limit(const char *var, const char *arg, uint64_t max)
+{
+    uint64_t v;
+    if (!cli_parse_u64(arg, &v) || v < 1 || v > max)
+        return -1;
+    return setenv(var, arg, 1) ? -1 : 0;
+}
+
 /* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
 static int parse_args(int argc, char **argv, struct tour_args *a)
 {
@@ -117,6 +129,10 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
         {"move-time", required_argument, NULL, 'm'},
         {"arena", required_argument, NULL, 'A'},
         {"bot-wait", required_argument, NULL, 'w'},
+        {"curve-secret", required_argument, NULL, 'C'},
+        {"allow", required_argument, NULL, 'L'},
+        {"bot-memory", required_argument, NULL, 'M'},
+        {"bot-cpu", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -150,6 +166,26 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
             break;
         case 'A':
             a->o.arena = optarg;
+            break;
+        case 'C':
+            a->o.curve_secret = optarg;
+            break;
+        case 'L':
+            a->o.allow_dir = optarg;
+            break;
+        case 'M':
+            if (set_bot_limit(BOTPROC_MEMORY_ENV, optarg, 1u << 20))
+                return cli_usage_error(CMD,
+                                       "--bot-memory wants MiB from 1 to "
+                                       "1048576, got '%s'",
+                                       optarg);
+            break;
+        case 'P':
+            if (set_bot_limit(BOTPROC_CPU_ENV, optarg, 86400))
+                return cli_usage_error(CMD,
+                                       "--bot-cpu wants seconds from 1 to "
+                                       "86400, got '%s'",
+                                       optarg);
             break;
         case 'w':
             if (parse_seconds(optarg, &a->o.bot_wait_ms))
