@@ -73,7 +73,7 @@ $(BUILD)/tests/%: tests/%.c $(LIB) | $(DEPS_OK)
 	$(Q)$(CC) $(CFLAGS) $(PKGCFLAGS) -I. -DPARLOR_BIN='"$(BIN)"' -o $@ $< \
 	  $(LIB) $(TESTLIBS) $(LDLIBS)
 
-# PYTESTS=0 skips the Python client's tests (the sanitizer run does: they
+# PYTESTS=0 skips the Python and JavaScript clients' tests (the sanitizer run does: they
 # exercise the server binary, which the C suites already cover there).
 PYTESTS ?= 1
 test: $(TESTS) $(BIN)
@@ -81,6 +81,8 @@ test: $(TESTS) $(BIN)
 ifeq ($(PYTESTS),1)
 	@echo "== Python client (protocol/python)"
 	@protocol/python/run-tests.sh $(BIN)
+	@echo "== JavaScript client (protocol/js)"
+	@protocol/js/run-tests.sh $(BIN)
 endif
 
 # The conformance suite plays a fifth of its games under the sanitizers

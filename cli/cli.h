@@ -16,6 +16,8 @@
 
 #include "../engine/game.h"
 
+#define PARLOR_VERSION "0.4.0" /* `parlor --version` */
+
 enum cli_exit {
     CLI_OK = 0,    /* success */
     CLI_FAIL = 1,  /* runtime error, or a player quit */
@@ -40,6 +42,15 @@ int cmd_tournament(int argc, char **argv);
 int cmd_rate(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
+int cmd_agents(int argc, char **argv);
+
+/* Prints an option table (a game's or an agent's; spec NAME(...)). */
+void cli_print_options(const char *name, const struct param_def *params, int n);
+
+/* An option table as a JSON array; values: the values in force (NULL:
+ * the defaults). */
+json_t *cli_options_json(const struct param_def *params, int n,
+                         const double *values);
 
 /* Prints the synopsis and options of subcommand cmd to out. */
 void cli_usage(const char *cmd, FILE *out);
@@ -61,10 +72,12 @@ int cli_fail(const char *cmd, const char *fmt, ...)
  * returns CLI_USAGE, else CLI_OK. */
 int cli_make_game(const char *cmd, const char *spec, struct game *g);
 
-/* Parses the whole of s as a finite number in [min, max]. */
+/* Parses the whole of s as a finite number in [min, max], in the syntax
+ * of params.h. */
 bool cli_parse_double(const char *s, double min, double max, double *out);
 
-/* Parses the whole of s as an unsigned decimal 64-bit integer. */
+/* Parses the whole of s as an unsigned 64-bit integer, decimal or 0x
+ * hex (params_parse_u64): seeds print in hex in journals and paste back. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 
 /* Returns the game's description of st for seat (-1: everything) as a

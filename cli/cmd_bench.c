@@ -370,23 +370,22 @@ static int print_json(const struct bench *b, const struct bench_result *r)
     snprintf(hash, sizeof hash, "%016llx", (unsigned long long)r->hash);
     return cli_json_emit(
         "bench",
-        json_pack("{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
-                  "s:o, s:o, s:o, s:I, s:i, s:i, s:s, s:o}",
-                  "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
-                  (json_int_t)r->decisions, "steps", (json_int_t)r->steps,
-                  "deals", (json_int_t)r->deals, "decisions_per_sec",
-                  cli_json_real((double)r->decisions / s), "steps_per_sec",
-                  cli_json_real((double)r->steps / s), "deals_per_sec",
-                  cli_json_real((double)r->deals / s), "ns_per_decision",
-                  cli_json_real(s * 1e9 / (double)r->decisions), "obs_ns",
-                  cli_json_real(r->obs_ns), "view_ns",
-                  cli_json_real(r->view_ns), "clone_ns",
-                  cli_json_real(r->clone_ns), "determinize_ns",
-                  cli_json_real(r->det_ns), "view_bytes",
-                  cli_json_real(r->view_bytes), "state_size",
-                  (json_int_t)b->size, "obs_size", b->g.dims.obs_size,
-                  "samples", b->nsamples, "actions_hash", hash,
-                  "baseline_ns", cli_json_real(r->base_ns)));
+        json_pack(
+            "{s:s, s:o, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, s:o, "
+            "s:o, s:o, s:o, s:I, s:i, s:i, s:s, s:o}",
+            "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
+            (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "deals",
+            (json_int_t)r->deals, "decisions_per_sec",
+            cli_json_real((double)r->decisions / s), "steps_per_sec",
+            cli_json_real((double)r->steps / s), "deals_per_sec",
+            cli_json_real((double)r->deals / s), "ns_per_decision",
+            cli_json_real(s * 1e9 / (double)r->decisions), "obs_ns",
+            cli_json_real(r->obs_ns), "view_ns", cli_json_real(r->view_ns),
+            "clone_ns", cli_json_real(r->clone_ns), "determinize_ns",
+            cli_json_real(r->det_ns), "view_bytes",
+            cli_json_real(r->view_bytes), "state_size", (json_int_t)b->size,
+            "obs_size", b->g.dims.obs_size, "samples", b->nsamples,
+            "actions_hash", hash, "baseline_ns", cli_json_real(r->base_ns)));
 }
 
 /* ---- API --------------------------------------------------------------- */

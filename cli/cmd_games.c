@@ -108,11 +108,15 @@ static int wider(int w, const char *s)
 
 /* ---- the list ---------------------------------------------------------- */
 
-static int list_names(void)
+static int list_names(bool json)
 {
+    json_t *a = json ? json_array() : NULL;
     for (int i = 0; i < game_registry_count; i++)
-        printf("%s\n", game_registry[i]->name);
-    return CLI_OK;
+        if (json)
+            json_array_append_new(a, json_string(game_registry[i]->name));
+        else
+            printf("%s\n", game_registry[i]->name);
+    return json ? cli_json_emit("games", a) : CLI_OK;
 }
 
 static int list_text(void)
@@ -309,28 +313,32 @@ static void print_actions(const struct actions_info *ai)
 
 /* ---- one game as text -------------------------------------------------- */
 
-static void print_options(const struct game *g)
+void cli_print_options(const char *name, const struct param_def *params, int n)
 {
-    const struct game_def *d = g->def;
     char def[PARAMS_MAX][64], allowed[PARAMS_MAX][256];
     int wn = 4, wd = 7, wa = 7; /* "none", "default", "allowed" */
-    for (int i = 0; i < d->nparams; i++) {
-        params_value_str(&d->params[i], d->params[i].def, def[i], 64);
-        params_allowed_str(&d->params[i], allowed[i], 256);
-        wn = wider(wn, d->params[i].name);
+    for (int i = 0; i < n; i++) {
+        params_value_str(&params[i], params[i].def, def[i], 64);
+        params_allowed_str(&params[i], allowed[i], 256);
+        wn = wider(wn, params[i].name);
         wd = wider(wd, def[i]);
         wa = wider(wa, allowed[i]);
     }
-    printf("\noptions (spec: %s(option=value,...)):\n", d->name);
-    if (!d->nparams)
+    printf("\noptions (spec: %s(option=value,...)):\n", name);
+    if (!n)
         printf("  none\n");
     else
         printf("  %-*s  %-5s  %-*s  %-*s  %s\n", wn, "name", "type", wd,
                "default", wa, "allowed", "meaning");
-    for (int i = 0; i < d->nparams; i++)
-        printf("  %-*s  %-5s  %-*s  %-*s  %s\n", wn, d->params[i].name,
-               type_names[d->params[i].type], wd, def[i], wa, allowed[i],
-               d->params[i].doc ? d->params[i].doc : "");
+    for (int i = 0; i < n; i++)
+        printf("  %-*s  %-5s  %-*s  %-*s  %s\n", wn, params[i].name,
+               type_names[params[i].type], wd, def[i], wa, allowed[i],
+               params[i].doc ? params[i].doc : "");
+}
+
+static void print_options_of(const struct game *g)
+{
+    cli_print_options(g->def->name, g->def->params, g->def->nparams);
 }
 
 static void print_dims(const struct game *g)
@@ -379,7 +387,7 @@ static int describe_text(struct actions_info *ai)
     players_range(&ai->g, &lo, &hi);
     printf("%s — %s\nsource:  %s\nflags:   %s\nplayers: %d-%d\n", d->name,
            d->long_name, d->source ? d->source : "-", flags, lo, hi);
-    print_options(&ai->g);
+    print_options_of(&ai->g);
     print_dims(&ai->g);
     print_layout(&ai->g);
     print_actions(ai);
@@ -388,14 +396,15 @@ static int describe_text(struct actions_info *ai)
 
 /* ---- one game as JSON -------------------------------------------------- */
 
-static json_t *options_json(const struct game *g)
+json_t *cli_options_json(const struct param_def *params, int n,
+                         const double *values)
 {
     json_t *a = json_array();
-    for (int i = 0; i < g->def->nparams; i++) {
-        const struct param_def *p = &g->def->params[i];
+    for (int i = 0; i < n; i++) {
+        const struct param_def *p = &params[i];
         char def[64], val[64], allowed[256];
         params_value_str(p, p->def, def, sizeof def);
-        params_value_str(p, g->params.v[i], val, sizeof val);
+        params_value_str(p, values ? values[i] : p->def, val, sizeof val);
         params_allowed_str(p, allowed, sizeof allowed);
         json_array_append_new(
             a, json_pack("{s:s, s:s, s:s, s:s, s:s, s:o}", "name", p->name,
@@ -469,8 +478,9 @@ static int describe_json(struct actions_info *ai)
         "{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "name",
         g->def->name, "long_name", cli_json_str(g->def->long_name), "source",
         cli_json_str(g->def->source), "flags", flags_json(g->def->flags),
-        "players", players_json(g), "options", options_json(g), "config",
-        dims_json(g), "obs_layout", layout_json(g), "view_keys",
+        "players", players_json(g), "options",
+        cli_options_json(g->def->params, g->def->nparams, g->params.v),
+        "config", dims_json(g), "obs_layout", layout_json(g), "view_keys",
         view_keys_json(g), "actions", actions_json(ai), "to_move_at_start",
         to_move, "legal_at_start", legal);
     return cli_json_emit("games", root);
@@ -521,9 +531,12 @@ int cmd_games(int argc, char **argv)
     if (argc - optind > 1)
         return cli_usage_error("games", "one game at a time, got '%s' too",
                                argv[optind + 1]);
+    if (argc - optind == 1 && names)
+        return cli_usage_error("games", "--names lists every game; drop it "
+                                        "to describe one");
     if (argc - optind == 1)
         return describe(argv[optind], json);
     if (names)
-        return list_names();
+        return list_names(json);
     return json ? list_json() : list_text();
 }

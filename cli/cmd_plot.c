@@ -77,37 +77,82 @@ static int parse_args(int argc, char **argv, struct plot_args *a)
 
 /* ---- tables and plots --------------------------------------------------- */
 
+/* What the scripts are told besides the data: the axis ranges (set here,
+ * so that equal or unbounded ratings still get a sensible axis) and the
+ * verdict of the titles. */
+struct plot_frame {
+    double ratings_axis[2];  /* Elo axis of ratings.gp */
+    double progress_axis[2]; /* Elo axis of progress.gp */
+    int top;                 /* agents sharing the top rating */
+};
+
 static int write_tables(const struct plot_args *a, const struct results *r,
                         const struct ratings *t, const struct rate_opts *o,
-                        char *err, size_t errlen)
+                        struct plot_frame *fr, char *err, size_t errlen)
 {
     char path[JOURNAL_PATH_MAX + 32];
+    double span[2] = {INFINITY, -INFINITY}, pspan[2] = {INFINITY, -INFINITY};
     int rc = run_make_dirs(a->out, err, errlen);
+    plot_span(t, span);
+    plot_axis(span, fr->ratings_axis);
+    fr->top = plot_top_ties(t);
     for (int k = 0; !rc && k < NPLOTS; k++) {
         snprintf(path, sizeof path, "%s/%s.tsv", a->out, plot_names[k]);
         rc = k == 0   ? plot_write_ratings(path, r, t, err, errlen)
-             : k == 1 ? plot_write_progress(path, r, t, o, err, errlen)
+             : k == 1 ? plot_write_progress(path, r, t, o, pspan, err, errlen)
                       : plot_write_h2h(path, r, t, err, errlen);
         if (!rc)
             printf("%s\n", path);
     }
+    plot_axis(pspan, fr->progress_axis);
     return rc;
+}
+
+/* The titles' verdict: "best: NAME", or the agents tied at the top. */
+static void verdict(const struct results *r, const struct ratings *t, int top,
+                    char *buf, size_t len)
+{
+    if (top == 1) {
+        snprintf(buf, len, "best: %s", r->h.roster.a[t->order[0]].name);
+        return;
+    }
+    int n =
+        snprintf(buf, len, "%s", top == t->n ? "all tied" : "tied at the top:");
+    for (int k = 0; k < top && top < t->n && (size_t)n < len; k++)
+        n += snprintf(buf + n, len - (size_t)n, "%s %s", k ? "," : "",
+                      r->h.roster.a[t->order[k]].name);
+}
+
+/* Assigns the numbers v[0], v[1] to gnuplot variables lo and hi. */
+static int assign_range(char *buf, size_t len, const char *lo, const char *hi,
+                        const double v[2])
+{
+    char num[32];
+    snprintf(num, sizeof num, "%.2f", v[0]);
+    int rc = gnuplot_assign(buf, len, lo, num);
+    snprintf(num, sizeof num, "%.2f", v[1]);
+    return rc ? rc : gnuplot_assign(buf, len, hi, num);
 }
 
 /* The gnuplot -e text for plot k. */
 static int assignments(const struct plot_args *a, const struct results *r,
-                       const struct ratings *t, int anchor, int k, char *buf,
-                       size_t len)
+                       const struct ratings *t, const struct plot_frame *fr,
+                       int anchor, int k, char *buf, size_t len)
 {
     char path[JOURNAL_PATH_MAX + 32], num[32];
+    char best[ROSTER_MAX * (ROSTER_NAME_MAX + 2) + 32];
     int rc;
     buf[0] = '\0';
     snprintf(path, sizeof path, "%s/%s.tsv", a->out, plot_names[k]);
     rc = gnuplot_assign(buf, len, "data", path);
     snprintf(path, sizeof path, "%s/%s", a->out, plot_names[k]);
     rc = rc ? rc : gnuplot_assign(buf, len, "out", path);
-    rc = rc ? rc
-            : gnuplot_assign(buf, len, "best", r->h.roster.a[t->order[0]].name);
+    verdict(r, t, fr->top, best, sizeof best);
+    rc = rc ? rc : gnuplot_assign(buf, len, "best", best);
+    snprintf(num, sizeof num, "%d", fr->top);
+    rc = rc ? rc : gnuplot_assign(buf, len, "top", num);
+    rc = rc ? rc : assign_range(buf, len, "xlo", "xhi", fr->ratings_axis);
+    rc = rc ? rc : assign_range(buf, len, "ylo", "yhi", fr->progress_axis);
     rc = rc ? rc : gnuplot_assign(buf, len, "game", r->h.game);
     snprintf(num, sizeof num, "%d", t->n);
     rc = rc ? rc : gnuplot_assign(buf, len, "n", num);
@@ -119,14 +164,15 @@ static int assignments(const struct plot_args *a, const struct results *r,
 }
 
 static int draw(const struct plot_args *a, const struct results *r,
-                const struct ratings *t, int anchor)
+                const struct ratings *t, const struct plot_frame *fr,
+                int anchor)
 {
     char dir[JOURNAL_PATH_MAX], script[JOURNAL_PATH_MAX + 32], err[1024];
     char *buf = mem_alloc(ASSIGN_MAX);
     int rc = gnuplot_scripts(a->scripts, dir, sizeof dir, err, sizeof err);
     for (int k = 0; !rc && k < NPLOTS; k++) {
         snprintf(script, sizeof script, "%s/%s.gp", dir, plot_names[k]);
-        if (assignments(a, r, t, anchor, k, buf, ASSIGN_MAX))
+        if (assignments(a, r, t, fr, anchor, k, buf, ASSIGN_MAX))
             rc = err_set(err, sizeof err, ERR_INVAL,
                          "a path or name holds a control character or is "
                          "too long for gnuplot");
@@ -153,6 +199,7 @@ int cmd_plot(int argc, char **argv)
     struct results *r = mem_alloc(sizeof *r);
     struct ratings *t = mem_alloc(sizeof *t);
     struct rate_opts o = {a.bootstrap, a.prior, -1, 1, 0.95};
+    struct plot_frame fr;
     if (results_load(r, (const char *const *)argv + optind, argc - optind, err,
                      sizeof err))
         rc = cli_fail(CMD, "%s", err);
@@ -164,9 +211,9 @@ int cmd_plot(int argc, char **argv)
                              "journal",
                              a.anchor);
     if (!rc && (rate_compute(r, r->ndeals, &o, t, err, sizeof err) ||
-                write_tables(&a, r, t, &o, err, sizeof err)))
+                write_tables(&a, r, t, &o, &fr, err, sizeof err)))
         rc = cli_fail(CMD, "%s", err);
-    rc = rc ? rc : draw(&a, r, t, o.anchor);
+    rc = rc ? rc : draw(&a, r, t, &fr, o.anchor);
     results_fini(r);
     mem_free(r);
     mem_free(t);

@@ -48,6 +48,9 @@ static int parse_args(int argc, char **argv, struct rate_args *a)
             return cli_usage(CMD, stdout), -1;
         else if (c == 'a')
             a->anchor = optarg;
+        else if ((c == 'c' || c == 'j') && a->format != FMT_TEXT &&
+                 a->format != (c == 'c' ? FMT_CSV : FMT_JSON))
+            return cli_usage_error(CMD, "--csv and --json: choose one");
         else if (c == 'c' || c == 'j')
             a->format = c == 'c' ? FMT_CSV : FMT_JSON;
         else if (c == 'b' && cli_parse_double(optarg, 0, 100000, &v) &&
@@ -76,22 +79,37 @@ static const char *agent_name(const struct results *r, int i)
     return r->h.roster.a[i].name;
 }
 
-static void text_ratings(const struct results *r, const struct ratings *t,
-                         const char *anchor, int bootstrap)
+/* The agent column's width: the longest name, at least 28. */
+static int name_width(const struct results *r)
 {
+    int w = 28;
+    for (int i = 0; i < r->n; i++)
+        w = strlen(agent_name(r, i)) > (size_t)w ? (int)strlen(agent_name(r, i))
+                                                 : w;
+    return w;
+}
+
+static void text_ratings(const struct results *r, const struct ratings *t,
+                         const char *anchor, const struct rate_opts *o)
+{
+    int bootstrap = o->bootstrap;
     int n = r->n;
     printf("Elo ratings of %s: %d agents, %lld games over %lld deals\n",
            r->h.game, n, (long long)r->games, (long long)t->deals);
     printf("Bradley-Terry fit; %s%s rated 0; ", anchor ? anchor : "the mean",
            anchor ? "" : " is");
     if (bootstrap)
-        printf("95%% intervals from %d resamples of the deals%s\n",
-               t->resamples,
-               t->failed ? " (the others left some agents unconnected)" : "");
+        printf("95%% intervals from %d resamples of the deals\n",
+               t->resamples + t->failed);
     else
         printf("no intervals (--bootstrap 0)\n");
-    printf("\n%4s  %-28s %8s  %17s %8s %7s\n", "rank", "agent", "elo",
-           "95% interval", "games", "score");
+    char note[RATE_NOTES][RATE_NOTE_MAX];
+    int nnotes = rate_notes(r, t, o, note);
+    for (int k = 0; k < nnotes; k++)
+        printf("note: %s\n", note[k]);
+    int w = name_width(r);
+    printf("\n%4s  %-*s %8s  %17s %8s %7s %8s\n", "rank", w, "agent", "elo",
+           "95% interval", "games", "score", "forfeits");
     for (int k = 0; k < n; k++) {
         int i = t->order[k];
         double s = 0, g = 0;
@@ -99,9 +117,10 @@ static void text_ratings(const struct results *r, const struct ratings *t,
             s += t->score[i * n + j];
             g += t->games[i * n + j];
         }
-        printf("%4d  %-28s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%%\n", k + 1,
-               agent_name(r, i), t->elo[i], t->lo[i], t->hi[i],
-               (long long)r->agent_games[i], g > 0 ? 100 * s / g : 0);
+        printf("%4d  %-*s %8.1f  [%7.1f, %7.1f] %8lld %6.1f%% %8lld\n", k + 1,
+               w, agent_name(r, i), t->elo[i], t->lo[i], t->hi[i],
+               (long long)r->agent_games[i], g > 0 ? 100 * s / g : 0,
+               (long long)r->agent_forfeits[i]);
     }
 }
 
@@ -110,13 +129,14 @@ static void text_matrix(const struct ratings *t, const struct results *r,
                         const char *title, bool los)
 {
     int n = t->n;
-    printf("\n%s\n%4s  %-28s", title, "", "");
+    int w = name_width(r);
+    printf("\n%s\n%4s  %-*s", title, "", w, "");
     for (int k = 0; k < n; k++)
         printf(los ? " %6d" : " %13d", k + 1);
     putchar('\n');
     for (int a = 0; a < n; a++) {
         int i = t->order[a];
-        printf("%4d  %-28s", a + 1, agent_name(r, i));
+        printf("%4d  %-*s", a + 1, w, agent_name(r, i));
         for (int b = 0; b < n; b++) {
             int j = t->order[b];
             double g = t->games[i * n + j];
@@ -191,11 +211,12 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
         json_array_append_new(
             list,
             json_pack(
-                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:o, s:o}", "rank", k + 1,
-                "agent", agent_name(r, i), "spec", r->h.roster.a[i].spec, "elo",
-                cli_json_real(t->elo[i]), "lo", cli_json_real(t->lo[i]), "hi",
-                cli_json_real(t->hi[i]), "games", (json_int_t)r->agent_games[i],
-                "los", los, "results", vs));
+                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "rank",
+                k + 1, "agent", agent_name(r, i), "spec", r->h.roster.a[i].spec,
+                "elo", cli_json_real(t->elo[i]), "lo", cli_json_real(t->lo[i]),
+                "hi", cli_json_real(t->hi[i]), "games",
+                (json_int_t)r->agent_games[i], "forfeits",
+                (json_int_t)r->agent_forfeits[i], "los", los, "results", vs));
     }
     return list;
 }
@@ -203,14 +224,21 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
 static int print_json(const struct results *r, const struct ratings *t,
                       const char *anchor, const struct rate_opts *o)
 {
+    char note[RATE_NOTES][RATE_NOTE_MAX];
+    int nnotes = rate_notes(r, t, o, note);
+    json_t *notes = json_array();
+    for (int k = 0; k < nnotes; k++)
+        json_array_append_new(notes, json_string(note[k]));
     return cli_json_emit(
         CMD,
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:o, s:o, s:o}", "game",
-                  r->h.game, "games", (json_int_t)r->games, "deals",
+        json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:i, s:o, s:o, s:o, s:o}",
+                  "game", r->h.game, "games", (json_int_t)r->games, "deals",
                   (json_int_t)t->deals, "forfeits", (json_int_t)r->forfeits,
-                  "anchor", cli_json_str(anchor), "bootstrap", t->resamples,
+                  "anchor", cli_json_str(anchor), "bootstrap",
+                  t->resamples + t->failed, "unfittable_resamples", t->failed,
                   "prior", cli_json_real(o->prior), "level",
-                  cli_json_real(o->level), "ratings", json_ratings(r, t)));
+                  cli_json_real(o->level), "notes", notes, "ratings",
+                  json_ratings(r, t)));
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -242,6 +270,8 @@ int cmd_rate(int argc, char **argv)
                       sizeof err)
              ? cli_fail(CMD, "%s", err)
              : find_anchor(r, a.anchor, &o.anchor);
+    if (!rc && r->games == 0)
+        rc = cli_fail(CMD, "the journal has no finished games yet");
     if (!rc && rate_compute(r, r->ndeals, &o, t, err, sizeof err))
         rc = cli_fail(CMD, "%s", err);
     const char *anchor = o.anchor >= 0 ? agent_name(r, o.anchor) : NULL;
@@ -250,7 +280,7 @@ int cmd_rate(int argc, char **argv)
     else if (!rc && a.format == FMT_JSON)
         rc = print_json(r, t, anchor, &o);
     else if (!rc) {
-        text_ratings(r, t, anchor, a.bootstrap);
+        text_ratings(r, t, anchor, &o);
         if (a.bootstrap)
             text_matrix(t, r,
                         "likelihood of superiority (row rates above "

@@ -13,6 +13,8 @@
 #include <unistd.h>
 
 #include "../common/mem.h"
+#include "../common/params.h"
+#include "../protocol/codec.h"
 #include "cli.h"
 
 static int cmd_help(int argc, char **argv);
@@ -66,7 +68,8 @@ static const struct cli_cmd commands[] = {
      "  --agents LIST   agent specs, comma-separated (commas inside\n"
      "                  parentheses belong to the spec); NAME=SPEC labels\n"
      "                  one, needed for the same spec twice (a control:\n"
-     "                  equal agents should rate equal): 'random,a=pimc,b=pimc';\n"
+     "                  equal agents should rate equal): "
+     "'random,a=pimc,b=pimc';\n"
      "                  cmd:COMMAND spawns an external bot, bot:NAME plays\n"
      "                  through the bot that connects to --arena as NAME\n"
      "  --out DIR       where the journal goes: DIR/journal.jsonl, or\n"
@@ -126,6 +129,10 @@ static const struct cli_cmd commands[] = {
      "  --anchor, --bootstrap, --prior  as for parlor rate\n"
      "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
      "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
+    {"agents", cmd_agents, "[NAME] [--json]",
+     "list the built-in agents and their options, and the external bots",
+     "  --json     print JSON instead of text\n"
+     "An agent is named by a spec like a game: 'ismcts(iters=2000,c=1)'.\n"},
     {"keygen", cmd_keygen, "BASE",
      "write a CURVE key pair: BASE.key (public), BASE.key_secret (private)",
      "The key pair authenticates and encrypts ZeroMQ traffic: a server\n"
@@ -186,6 +193,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         print_overview(stdout);
+        return CLI_OK;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("parlor %s (protocol %d, %d games)\n", PARLOR_VERSION,
+               PROTO_VERSION, game_registry_count);
         return CLI_OK;
     }
     const struct cli_cmd *c = find_cmd(argv[1]);
@@ -255,10 +267,8 @@ int cli_make_game(const char *cmd, const char *spec, struct game *g)
 
 bool cli_parse_double(const char *s, double min, double max, double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *end || errno || !isfinite(v) || v < min || v > max)
+    double v;
+    if (!params_parse_number(s, false, &v) || v < min || v > max)
         return false;
     *out = v;
     return true;
@@ -266,15 +276,7 @@ bool cli_parse_double(const char *s, double min, double max, double *out)
 
 bool cli_parse_u64(const char *s, uint64_t *out)
 {
-    char *end;
-    if (*s < '0' || *s > '9')
-        return false; /* strtoull would accept "-1" and spaces */
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end || errno)
-        return false;
-    *out = (uint64_t)v;
-    return true;
+    return params_parse_u64(s, out);
 }
 
 char *cli_describe(const struct game *g, const void *st, int seat)

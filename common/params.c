@@ -40,8 +40,7 @@ int spec_split(const char *spec, char *name, const char **args,
         tail++;
     if (*p != '(' || !close || *tail)
         return err_set(err, errlen, ERR_SYNTAX,
-                       "expected '%s(option=value,...)', got '%s'", name,
-                       spec);
+                       "expected '%s(option=value,...)', got '%s'", name, spec);
     *args = p + 1;
     *args_len = (size_t)(close - p - 1);
     return 0;
@@ -101,17 +100,43 @@ static int parse_bool(const char *s, double *out)
     return -1;
 }
 
-static int parse_number(const char *s, bool integral, double *out)
+bool params_parse_u64(const char *s, uint64_t *out)
 {
+    bool hex = s[0] == '0' && (s[1] == 'x' || s[1] == 'X');
+    const char *digits = hex ? s + 2 : s;
+    /* strtoull alone would take spaces, signs and "0x" with no digits. */
+    if (!*digits || strspn(digits, hex ? "0123456789abcdefABCDEF"
+                                       : "0123456789") != strlen(digits))
+        return false;
+    errno = 0;
+    unsigned long long v = strtoull(digits, NULL, hex ? 16 : 10);
+    if (errno)
+        return false;
+    *out = (uint64_t)v;
+    return true;
+}
+
+bool params_parse_number(const char *s, bool integral, double *out)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        uint64_t u;
+        if (!integral || !params_parse_u64(p, &u))
+            return false;
+        *out = *s == '-' ? -(double)u : (double)u;
+        return true;
+    }
+    if (!isdigit((unsigned char)*p) && *p != '.')
+        return false; /* no spaces, "inf" or "nan" */
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (end == s || *end || errno || !isfinite(v))
-        return -1;
+        return false;
     if (integral && v != floor(v))
-        return -1;
+        return false;
     *out = v;
-    return 0;
+    return true;
 }
 
 static int parse_value(const struct param_def *d, const char *s, double *out)
@@ -121,7 +146,7 @@ static int parse_value(const struct param_def *d, const char *s, double *out)
         return parse_bool(s, out);
     case PARAM_INT:
     case PARAM_FLOAT:
-        if (parse_number(s, d->type == PARAM_INT, out))
+        if (!params_parse_number(s, d->type == PARAM_INT, out))
             return -1;
         return (*out < d->min || *out > d->max) ? 1 : 0;
     case PARAM_ENUM:
@@ -144,8 +169,8 @@ static void trim(char *s)
     memmove(s, s + k, n - k + 1);
 }
 
-static int unknown_option(const struct param_def *defs, int n,
-                          const char *key, char *err, size_t errlen)
+static int unknown_option(const struct param_def *defs, int n, const char *key,
+                          char *err, size_t errlen)
 {
     char list[512] = "";
     size_t used = 0;
@@ -153,8 +178,7 @@ static int unknown_option(const struct param_def *defs, int n,
         used += (size_t)snprintf(list + used, sizeof list - used, "%s%s",
                                  i ? ", " : "", defs[i].name);
     return err_set(err, errlen, ERR_NOTFOUND,
-                   "unknown option '%s' (options: %s)", key,
-                   n ? list : "none");
+                   "unknown option '%s' (options: %s)", key, n ? list : "none");
 }
 
 static int parse_pair(const struct param_def *defs, int n, char *item,
@@ -174,16 +198,14 @@ static int parse_pair(const struct param_def *defs, int n, char *item,
     if (i == n)
         return unknown_option(defs, n, key, err, errlen);
     if (out->set[i])
-        return err_set(err, errlen, ERR_INVAL, "option '%s' given twice",
-                       key);
+        return err_set(err, errlen, ERR_INVAL, "option '%s' given twice", key);
     int rc = parse_value(&defs[i], val, &out->v[i]);
     if (rc) {
         char allowed[256];
         params_allowed_str(&defs[i], allowed, sizeof allowed);
         return err_set(err, errlen, rc > 0 ? ERR_RANGE : ERR_INVAL,
                        "option '%s': '%s' is %s (allowed: %s)", key, val,
-                       rc > 0 ? "out of range" : "not a valid value",
-                       allowed);
+                       rc > 0 ? "out of range" : "not a valid value", allowed);
     }
     out->set[i] = true;
     return 0;

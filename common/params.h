@@ -10,9 +10,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#define PARAMS_MAX 24      /* most options one game or agent may declare */
-#define SPEC_NAME_MAX 48   /* longest game or agent name */
+#define PARAMS_MAX 24    /* most options one game or agent may declare */
+#define SPEC_NAME_MAX 48 /* longest game or agent name */
 
 enum param_type {
     PARAM_BOOL,  /* true/false (also 1/0, yes/no, on/off) */
@@ -22,12 +23,12 @@ enum param_type {
 };
 
 struct param_def {
-    const char *name;            /* option name as typed in a spec */
-    enum param_type type;        /* how the value is parsed */
-    double def;                  /* default (enum: index into choices) */
-    double min, max;             /* allowed range (INT and FLOAT) */
-    const char *const *choices;  /* ENUM: NULL-terminated names */
-    const char *doc;             /* one line: what it does, which variant */
+    const char *name;           /* option name as typed in a spec */
+    enum param_type type;       /* how the value is parsed */
+    double def;                 /* default (enum: index into choices) */
+    double min, max;            /* allowed range (INT and FLOAT) */
+    const char *const *choices; /* ENUM: NULL-terminated names */
+    const char *doc;            /* one line: what it does, which variant */
 };
 
 struct param_values {
@@ -38,6 +39,19 @@ struct param_values {
 /* Splits spec into name (at most SPEC_NAME_MAX-1 chars) and the text inside
  * its parentheses (args points into spec, args_len its length; 0 if none).
  * Returns 0 or ERR_SYNTAX with a message. */
+/* The one number syntax of parlor, for options, command-line numbers and
+ * seeds alike: an integer is decimal digits ("010" is ten) or "0x" and hex
+ * digits ("0x1f"); a real number is decimal, with an optional sign,
+ * fraction and exponent ("-1.5e3"). No spaces, no "inf" or "nan", no hex
+ * fractions. */
+
+/* Parses the whole of s as an unsigned 64-bit integer in that syntax. */
+bool params_parse_u64(const char *s, uint64_t *out);
+
+/* Parses the whole of s as a finite number in that syntax; integral:
+ * refuse a fraction. */
+bool params_parse_number(const char *s, bool integral, double *out);
+
 int spec_split(const char *spec, char *name, const char **args,
                size_t *args_len, char *err, size_t errlen);
 

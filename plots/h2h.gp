@@ -19,7 +19,7 @@ if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
 }
 set output out . ".png"
 
-set title sprintf("Head-to-head score, row against column — best: %s\n%s", \
+set title sprintf("Head-to-head score, row against column — %s\n%s", \
                   best, game)
 set xrange [0.5 : nrows + 0.5]
 set yrange [nrows + 0.5 : 0.5]

@@ -25,6 +25,8 @@ need py:zmq python3-zmq
 need py:msgpack python3-msgpack
 need py:numpy python3-numpy
 need py:pytest python3-pytest
+need cmd:node nodejs
+need cmd:npm npm
 [ -z "$pkgs" ] && exit 0
 
 cmd="apt-get install -y --no-install-recommends$pkgs"

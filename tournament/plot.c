@@ -2,6 +2,7 @@
 #include "plot.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -42,7 +43,7 @@ int plot_write_ratings(const char *path, const struct results *r,
     FILE *f = open_out(path, err, errlen);
     if (!f)
         return ERR_IO;
-    fprintf(f, "rank\tagent\telo\tlo\thi\tgames\tscore\n");
+    fprintf(f, "rank\tagent\telo\tlo\thi\tgames\tscore\tforfeits\n");
     for (int k = 0; k < n; k++) {
         int i = t->order[k];
         double s = 0, g = 0;
@@ -52,8 +53,9 @@ int plot_write_ratings(const char *path, const struct results *r,
         }
         fprintf(f, "%d\t", k + 1);
         cell(f, r->h.roster.a[i].name);
-        fprintf(f, "\t%.2f\t%.2f\t%.2f\t%lld\t%.4f\n", t->elo[i], t->lo[i],
-                t->hi[i], (long long)r->agent_games[i], g > 0 ? s / g : 0);
+        fprintf(f, "\t%.2f\t%.2f\t%.2f\t%lld\t%.4f\t%lld\n", t->elo[i],
+                t->lo[i], t->hi[i], (long long)r->agent_games[i],
+                g > 0 ? s / g : 0, (long long)r->agent_forfeits[i]);
     }
     return close_out(f, path, err, errlen);
 }
@@ -98,9 +100,41 @@ static void progress_header(FILE *f, const struct results *r,
     fputc('\n', f);
 }
 
+void plot_span(const struct ratings *t, double span[2])
+{
+    for (int i = 0; i < t->n; i++) {
+        const double v[3] = {t->elo[i], t->lo[i], t->hi[i]};
+        for (int k = 0; k < 3; k++)
+            if (isfinite(v[k])) {
+                span[0] = fmin(span[0], v[k]);
+                span[1] = fmax(span[1], v[k]);
+            }
+    }
+}
+
+void plot_axis(const double span[2], double axis[2])
+{
+    if (span[0] > span[1]) {
+        axis[0] = -50, axis[1] = 50;
+        return;
+    }
+    double mid = (span[0] + span[1]) / 2;
+    double w = fmax(span[1] - span[0], 100);
+    axis[0] = mid - w / 2 - 0.12 * w;
+    axis[1] = mid + w / 2 + 0.22 * w;
+}
+
+int plot_top_ties(const struct ratings *t)
+{
+    int k = 1;
+    while (k < t->n && fabs(t->elo[t->order[k]] - t->elo[t->order[0]]) < 0.005)
+        k++;
+    return k;
+}
+
 int plot_write_progress(const char *path, const struct results *r,
                         const struct ratings *final, const struct rate_opts *o,
-                        char *err, size_t errlen)
+                        double span[2], char *err, size_t errlen)
 {
     struct ratings *t = mem_alloc(sizeof *t);
     int cps = r->ndeals < PLOT_CHECKPOINTS ? (int)r->ndeals : PLOT_CHECKPOINTS;
@@ -122,6 +156,8 @@ int plot_write_progress(const char *path, const struct results *r,
             else
                 fprintf(f, "\t%.2f\t%.2f\t%.2f", t->elo[i], t->lo[i], t->hi[i]);
         }
+        if (!fit)
+            plot_span(t, span);
         fputc('\n', f);
     }
     if (f && close_out(f, path, err, errlen) && !rc)

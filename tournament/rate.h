@@ -2,9 +2,11 @@
  * likelihood of superiority.
  *
  * Model: agent i beats j with probability g_i / (g_i + g_j); a draw is
- * half a win for each. The maximum-likelihood g comes from the MM
- * (Zermelo) iteration g_i <- W_i / sum_j N_ij / (g_i + g_j) (Hunter 2004,
- * "MM algorithms for generalized Bradley-Terry models"). Ratings are
+ * half a win for each. The maximum-likelihood g solves
+ * W_i = sum_j N_ij g_i / (g_i + g_j); the fit finds it by Newton's method
+ * on the (concave) log-likelihood of log g, with step halving, until a
+ * step moves no rating by 1e-9 Elo: a few steps even where the old MM
+ * (Zermelo) iteration needed hundreds of thousands. Ratings are
  * 400 log10 g_i, so 400/ln 10 Elo per logit: a 3:1 score is 190.8 Elo.
  *
  * The prior: every pair of agents that met gets `prior` virtual drawn
@@ -17,6 +19,10 @@
  * of its line-ups and rotations, which share its luck), the model refitted,
  * and the 2.5 % and 97.5 % quantiles of each rating taken. LOS[i][j] is
  * the share of resamples in which i rates above j (ties count half).
+ * With prior 0 a resample can leave an agent that never lost (or never
+ * won): its rating there is +inf (-inf), not dropped, so an interval can
+ * be unbounded. An agent whose rating is unknown in more than a tail's
+ * share of the resamples gets (-inf, +inf).
  */
 #ifndef PARLOR_RATE_H
 #define PARLOR_RATE_H
@@ -48,7 +54,9 @@ struct ratings {
     double games[ROSTER_MAX * ROSTER_MAX]; /* pairwise results i, j */
     double los[ROSTER_MAX * ROSTER_MAX];   /* P(i rates above j) */
     int resamples;                         /* fitted resamples */
-    int failed;                            /* resamples not fittable */
+    int failed; /* resamples not fittable (prior 0: an agent that never
+                   lost or never won); they count with infinite ratings
+                   for those agents, so intervals widen, not shrink */
 };
 
 /* Fits the model to n agents' score and games matrices (see struct
@@ -70,5 +78,15 @@ int rate_default_anchor(const struct results *res);
 int rate_compute(const struct results *res, int64_t ndeals,
                  const struct rate_opts *o, struct ratings *out, char *err,
                  size_t errlen);
+
+#define RATE_NOTES 3      /* notes rate_notes writes at most */
+#define RATE_NOTE_MAX 512 /* bytes of one note, NUL included */
+#define RATE_FEW_DEALS 10 /* deals below which intervals under-cover */
+
+/* Writes into note what a reader must know before trusting out (rated
+ * from res as o says): too few deals for honest intervals, resamples
+ * that could not be fitted, forfeits. Returns the number of notes. */
+int rate_notes(const struct results *res, const struct ratings *out,
+               const struct rate_opts *o, char note[][RATE_NOTE_MAX]);
 
 #endif

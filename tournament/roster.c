@@ -48,8 +48,7 @@ static int canonical(const char *spec, const struct game *g, char *canon,
     size_t bot = strlen(ARENA_BOT_PREFIX);
     if (!strncmp(spec, ARENA_BOT_PREFIX, bot)) { /* its bot is not here yet */
         if (arena_check_name(spec + bot, sub, sizeof sub))
-            return err_set(err, errlen, ERR_INVAL, "agent '%s': %s", spec,
-                           sub);
+            return err_set(err, errlen, ERR_INVAL, "agent '%s': %s", spec, sub);
         snprintf(canon, GAME_SPEC_MAX, "%s", spec);
         return 0;
     }
@@ -110,12 +109,20 @@ int roster_add(struct roster *r, const char *name, const char *spec, char *err,
 {
     if (r->n == ROSTER_MAX)
         return err_set(err, errlen, ERR_RANGE,
-                       "more than %d agents in one tournament", ROSTER_MAX);
+                       "a tournament takes 2 to %d agents; this list has "
+                       "more",
+                       ROSTER_MAX);
     if (!name[0] || strlen(name) >= ROSTER_NAME_MAX ||
         strlen(spec) >= GAME_SPEC_MAX)
         return err_set(err, errlen, ERR_INVAL, "bad agent name or spec '%s'",
                        name);
-    if (roster_find(r, name) >= 0)
+    int old = roster_find(r, name);
+    if (old >= 0 && strcmp(name, spec))
+        return err_set(err, errlen, ERR_INVAL,
+                       "label '%s' names two agents ('%s' and '%s'); give "
+                       "each its own label",
+                       name, r->a[old].spec, spec);
+    if (old >= 0)
         return err_set(err, errlen, ERR_INVAL,
                        "agent '%s' is listed twice; give each copy a "
                        "label, e.g. a=%s,b=%s",

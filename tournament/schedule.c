@@ -7,6 +7,7 @@
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "../common/rng.h"
+#include "roster.h"
 
 #define SAMPLE_SALT 0x6c696e6575707321ull /* separates sample from deals */
 
@@ -146,9 +147,10 @@ uint64_t schedule_agent_seed(uint64_t deal_seed, int seat)
 static int check_args(const struct game *g, int agents, int64_t deals,
                       int max_lineups, char *err, size_t errlen)
 {
-    if (agents < 2 || agents > 127)
+    if (agents < 2 || agents > ROSTER_MAX)
         return err_set(err, errlen, ERR_RANGE,
-                       "a tournament needs 2 to 127 agents, got %d", agents);
+                       "a tournament takes 2 to %d agents, got %d", ROSTER_MAX,
+                       agents);
     if (deals < 1 || deals > SCHEDULE_DEALS_MAX)
         return err_set(err, errlen, ERR_RANGE,
                        "deals must be 1 to %lld, got %lld",

@@ -21,6 +21,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agents/agent.h"
 #include "engine/game.h"
 
 /* One finished run of the binary. */
@@ -164,6 +165,96 @@ static void test_help(void **state)
     expect_usage("frobnicate", "frobnicate");
     expect_usage("--bogus", "games --bogus");
     expect_usage("--seed", "play thirty_one --seed");
+}
+
+/* --version names the version, the protocol and the games' count. */
+static void test_version(void **state)
+{
+    (void)state;
+    struct run r;
+    char want[64];
+    run_cli(&r, NULL, "--version");
+    assert_int_equal(r.code, 0);
+    snprintf(want, sizeof want, "protocol 1, %d games", game_registry_count);
+    assert_non_null(strstr(r.out, "parlor "));
+    assert_non_null(strstr(r.out, want));
+    run_free(&r);
+}
+
+/* Numbers have one syntax everywhere: a seed in hex (as journals print
+ * seeds) plays the same game as its decimal value, and a leading zero is
+ * decimal in a game option too. */
+static void test_number_syntax(void **state)
+{
+    (void)state;
+    struct run hex, dec;
+    run_cli(&hex, NULL,
+            "play 'thirty_one(players=02)' --seats random,random --seed 0x1f");
+    run_cli(&dec, NULL,
+            "play 'thirty_one(players=2)' --seats random,random --seed 31");
+    assert_int_equal(hex.code, 0);
+    assert_int_equal(dec.code, 0);
+    assert_string_equal(hex.out, dec.out);
+    run_free(&hex);
+    run_free(&dec);
+    expect_usage("--seed", "play thirty_one --seed -1");
+    expect_usage("--seed", "play thirty_one --seed 0x");
+}
+
+/* parlor agents lists every registered agent with every option, in
+ * text and JSON, and the two external kinds. */
+static void test_agents(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "agents");
+    assert_int_equal(r.code, 0);
+    for (int i = 0; i < agent_registry_count; i++) {
+        const struct agent_def *d = agent_registry[i];
+        assert_non_null(strstr(r.out, d->name));
+        for (int k = 0; k < d->nparams; k++)
+            assert_non_null(strstr(r.out, d->params[k].doc));
+    }
+    assert_non_null(strstr(r.out, "cmd:COMMAND"));
+    assert_non_null(strstr(r.out, "bot:NAME"));
+    run_free(&r);
+    run_cli(&r, NULL, "agents ismcts --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    assert_string_equal(json_string_value(json_object_get(j, "name")),
+                        "ismcts");
+    json_t *opt = json_array_get(json_object_get(j, "options"), 0);
+    assert_string_equal(json_string_value(json_object_get(opt, "name")),
+                        "iters");
+    assert_string_equal(json_string_value(json_object_get(opt, "default")),
+                        "1000");
+    json_decref(j);
+    run_free(&r);
+    expect_usage("nope", "agents nope");
+}
+
+/* Flags that used to be ignored or silently overridden are honoured or
+ * refused: games --names --json is a JSON list; rate --csv --json is a
+ * usage error; a label naming two agents says so. */
+static void test_flag_combinations(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "games --names --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    assert_int_equal(json_array_size(j), game_registry_count);
+    assert_string_equal(json_string_value(json_array_get(j, 0)),
+                        game_registry[0]->name);
+    json_decref(j);
+    run_free(&r);
+    expect_usage("--json", "rate nowhere --csv --json");
+    run_cli(
+        &r, NULL,
+        "tournament --game dice --agents a=random,a=pimc --out /nonexistent");
+    assert_int_equal(r.code, 2);
+    assert_non_null(strstr(r.err, "label 'a' names two agents"));
+    run_free(&r);
 }
 
 static void test_games_list(void **state)
@@ -450,6 +541,10 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_version),
+        cmocka_unit_test(test_agents),
+        cmocka_unit_test(test_flag_combinations),
+        cmocka_unit_test(test_number_syntax),
         cmocka_unit_test(test_games_list),
         cmocka_unit_test(test_games_list_json),
         cmocka_unit_test(test_games_describe),

@@ -1,9 +1,9 @@
 /* test_params.c — spec strings, typed options and their error messages. */
+#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <cmocka.h>
 #include <string.h>
 
 #include "common/err.h"
@@ -37,8 +37,7 @@ static void test_defaults_and_values(void **state)
     assert_int_equal(parse("g", &v, err), 0);
     assert_true(v.v[0] == 4 && v.v[1] == 0 && v.v[2] == 0 && v.v[3] == 0.7);
     assert_int_equal(
-        parse(" g ( players = 6 , jinking=yes,mode=45, c=1.5 ) ", &v, err),
-        0);
+        parse(" g ( players = 6 , jinking=yes,mode=45, c=1.5 ) ", &v, err), 0);
     assert_true(v.v[0] == 6 && v.v[1] == 1 && v.v[2] == 2 && v.v[3] == 1.5);
     assert_true(v.set[0] && v.set[3]);
 }
@@ -98,6 +97,39 @@ static void test_rng_is_reproducible_and_uniform(void **state)
         assert_in_range(counts[i], 9500, 10500);
 }
 
+/* One number syntax: decimal (leading zeros are still decimal) or 0x hex
+ * integers; decimal reals; nothing else. */
+static void test_number_syntax(void **state)
+{
+    (void)state;
+    double v;
+    uint64_t u;
+    assert_true(params_parse_number("010", true, &v) && v == 10);
+    assert_true(params_parse_number("0x1f", true, &v) && v == 31);
+    assert_true(params_parse_number("-0x3", true, &v) && v == -3);
+    assert_true(params_parse_number("1e3", true, &v) && v == 1000);
+    assert_true(params_parse_number("-1.5e-1", false, &v) && v == -0.15);
+    assert_true(params_parse_number(".5", false, &v) && v == 0.5);
+    assert_false(params_parse_number("1.5", true, &v));
+    assert_false(params_parse_number("0x1p3", false, &v)); /* hex float */
+    assert_false(params_parse_number("0x", true, &v));
+    assert_false(params_parse_number("inf", false, &v));
+    assert_false(params_parse_number("nan", false, &v));
+    assert_false(params_parse_number(" 1", false, &v));
+    assert_false(params_parse_number("1 ", false, &v));
+    assert_false(params_parse_number("", false, &v));
+    assert_true(params_parse_u64("0xffffffffffffffff", &u) && u == UINT64_MAX);
+    assert_true(params_parse_u64("0X2A", &u) && u == 42);
+    assert_true(params_parse_u64("007", &u) && u == 7);
+    assert_false(params_parse_u64("18446744073709551616", &u)); /* 2^64 */
+    assert_false(params_parse_u64("0x10000000000000000", &u));
+    assert_false(params_parse_u64("-1", &u));
+    assert_false(params_parse_u64("+1", &u));
+    assert_false(params_parse_u64(" 1", &u));
+    assert_false(params_parse_u64("1.0", &u));
+    assert_false(params_parse_u64("", &u));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -105,6 +137,7 @@ int main(void)
         cmocka_unit_test(test_errors_name_the_culprit),
         cmocka_unit_test(test_canonical_form),
         cmocka_unit_test(test_rng_is_reproducible_and_uniform),
+        cmocka_unit_test(test_number_syntax),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -247,6 +247,114 @@ static void test_mean_anchor(void **state)
     results_free(r);
 }
 
+/* A wins 100 of 100 against B with a prior of 1e-6 virtual draws: A has
+ * 100 + 0.5e-6 points of 100 + 1e-6 games, so g_A / g_B = (100 + 5e-7) /
+ * 5e-7 and A - B = 400 log10(2e8 + 1) = 3320.41 Elo. The fit must reach it
+ * (the old MM iteration stopped near 2440 after 200,000 sweeps). */
+static void test_near_separation_converges(void **state)
+{
+    (void)state;
+    double score[4] = {0}, games[4] = {0}, elo[2];
+    set(2, score, games, 0, 1, 100, 100);
+    fit(2, score, games, 1e-6, elo);
+    assert_near(elo[0] - elo[1], 400 * log10(2e8 + 1), 1e-5);
+}
+
+/* The same with a third agent between them: A beats C 100 of 100, C
+ * beats B 100 of 100, A and B never meet. With prior p every pair that
+ * met splits p/2 each way, so both pairs are fixed by the two-agent
+ * formula: A - C = C - B = 400 log10((100 + p/2) / (p/2)). */
+static void test_near_separation_chain(void **state)
+{
+    (void)state;
+    double score[9] = {0}, games[9] = {0}, elo[3], p = 1e-4;
+    set(3, score, games, 0, 2, 100, 100);
+    set(3, score, games, 2, 1, 100, 100);
+    fit(3, score, games, p, elo);
+    double step = 400 * log10((100 + p / 2) / (p / 2));
+    assert_near(elo[0] - elo[2], step, 1e-6);
+    assert_near(elo[2] - elo[1], step, 1e-6);
+}
+
+/* Ten deals of one game, A winning nine, with no prior: the estimate is
+ * A - B = 400 log10 9 = 381.7. A resample that misses the one lost deal
+ * (probability 0.9^10 = 0.35) has A unbeaten, infinitely better: those
+ * resamples must widen A's interval to +inf, not be dropped (dropping
+ * them gave [147, 381.7], an interval ending at the estimate). */
+static void test_separated_resamples_widen(void **state)
+{
+    (void)state;
+    struct results *r = results_new(2, 10, 1);
+    struct ratings t;
+    struct rate_opts o = {1000, 0, 1, 3, 0.95};
+    char err[256];
+    for (int d = 0; d < 10; d++)
+        r->pair[d] = (struct results_pair){0, 1, d < 9 ? 1 : 0, 1};
+    assert_int_equal(rate_compute(r, 10, &o, &t, err, sizeof err), 0);
+    assert_near(t.elo[0], 400 * log10(9.0), 1e-6);
+    assert_true(t.failed > 250 && t.failed < 450); /* ~349 expected */
+    assert_int_equal(t.resamples + t.failed, 1000);
+    assert_true(isinf(t.hi[0]) && t.hi[0] > 0);
+    assert_true(isfinite(t.lo[0]) && t.lo[0] < t.elo[0]);
+    assert_near(t.elo[1], 0, 1e-9);
+    assert_true(t.los[0 * 2 + 1] > 0.95);
+    results_free(r);
+}
+
+/* Ten deals, A winning every one, anchored at A: B never won, so B is
+ * -inf in every resample and the interval of B is unbounded below, while
+ * the estimate with a prior stays finite. */
+static void test_unbeaten_anchor(void **state)
+{
+    (void)state;
+    struct results *r = results_new(2, 10, 1);
+    struct ratings t;
+    struct rate_opts o = {200, 0, 0, 3, 0.95};
+    char err[256];
+    for (int d = 0; d < 10; d++)
+        r->pair[d] = (struct results_pair){0, 1, 1, 1};
+    assert_int_equal(rate_compute(r, 10, &o, &t, err, sizeof err), ERR_INVAL);
+    o.prior = 1;
+    assert_int_equal(rate_compute(r, 10, &o, &t, err, sizeof err), 0);
+    assert_near(t.elo[1], -400 * log10(10.5 / 0.5), 1e-6);
+    /* Every resample is the same ten wins: the interval is the point,
+     * with lo <= elo <= hi exactly. */
+    assert_true(t.lo[1] <= t.elo[1] && t.elo[1] <= t.hi[1]);
+    assert_int_equal(t.failed, 0);
+    results_free(r);
+}
+
+/* What a reader must be told: few deals, unfittable resamples (blaming
+ * the missing prior, not connectivity), and who forfeited how often. */
+static void test_notes(void **state)
+{
+    (void)state;
+    struct results *r = results_new(2, 10, 1);
+    struct ratings t;
+    struct rate_opts o = {400, 0, 1, 3, 0.95};
+    char err[256], note[RATE_NOTES][RATE_NOTE_MAX];
+    for (int d = 0; d < 10; d++)
+        r->pair[d] = (struct results_pair){0, 1, d < 9 ? 1 : 0, 1};
+    strcpy(r->h.roster.a[0].name, "alice");
+    strcpy(r->h.roster.a[1].name, "bob");
+    r->forfeits = 3;
+    r->agent_forfeits[1] = 3;
+    r->agent_games[0] = r->agent_games[1] = 10;
+    assert_int_equal(rate_compute(r, 10, &o, &t, err, sizeof err), 0);
+    assert_int_equal(rate_notes(r, &t, &o, note), 2);
+    assert_non_null(strstr(note[0], "never lost or never won"));
+    assert_non_null(strstr(note[0], "--prior"));
+    assert_non_null(strstr(note[1], "3 games ended by a forfeit"));
+    assert_non_null(strstr(note[1], "bob 3 of 10"));
+    assert_null(strstr(note[1], "alice"));
+    /* Three deals: the small-sample warning comes first. */
+    o.prior = 1;
+    assert_int_equal(rate_compute(r, 3, &o, &t, err, sizeof err), 0);
+    assert_int_equal(rate_notes(r, &t, &o, note), 2);
+    assert_non_null(strstr(note[0], "only 3 deals"));
+    results_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +366,11 @@ int main(void)
         cmocka_unit_test(test_disconnected),
         cmocka_unit_test(test_bootstrap_by_deal),
         cmocka_unit_test(test_simulated),
+        cmocka_unit_test(test_near_separation_converges),
+        cmocka_unit_test(test_near_separation_chain),
+        cmocka_unit_test(test_separated_resamples_widen),
+        cmocka_unit_test(test_unbeaten_anchor),
+        cmocka_unit_test(test_notes),
         cmocka_unit_test(test_mean_anchor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
