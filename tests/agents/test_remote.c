@@ -171,6 +171,21 @@ static char *play(const char *cmd, struct run_stats *st)
     return run(&su, st);
 }
 
+/* Writes the bot dir/name.py (preamble + body) and plays random against
+ * it, spawned with VAR=dir/name.txt (the file it reports to: its path goes
+ * to path, DIR_MAX * 2) in its environment; returns the journal's text. */
+static char *play_reporting(const char *dir, const char *name,
+                            const char *body, const char *var, char *path,
+                            struct run_stats *st)
+{
+    char cmd[DIR_MAX * 5];
+    write_bot(dir, name, body);
+    snprintf(path, DIR_MAX * 2, "%s/%s.txt", dir, name);
+    snprintf(cmd, sizeof cmd, "%s=%s /usr/bin/python3 %s/%s.py", var, path,
+             dir, name);
+    return play(cmd, st);
+}
+
 /* Games the journal text records as forfeits. */
 static int count_forfeits(const char *text)
 {
@@ -279,6 +294,19 @@ static void read_text(const char *path, char *buf, size_t cap)
     fclose(f);
 }
 
+/* The run whose journal is text (freed here) played all GAMES games
+ * without a forfeit, and its bot reported want in the file at path. */
+static void expect_clean_report(char *text, const struct run_stats *st,
+                                const char *path, const char *want)
+{
+    char got[256] = "";
+    assert_int_equal(st->played, GAMES);
+    assert_int_equal(count_forfeits(text), 0);
+    free(text);
+    read_text(path, got, sizeof got);
+    assert_string_equal(got, want);
+}
+
 /* Whether process pid runs (a zombie has ended: it only waits for its
  * parent to read its status). */
 static bool pid_running(long pid)
@@ -357,15 +385,11 @@ static void journal_view_of_bot(const char *text, char *out, size_t cap)
 static void test_bot_told_each_result(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2];
-    char told[4096] = "", expect[4096];
+    char dir[DIR_MAX], path[DIR_MAX * 2], told[4096] = "", expect[4096];
     struct run_stats st;
     tmp_dir(dir);
-    write_bot(dir, "results", results_bot);
-    snprintf(path, sizeof path, "%s/told.txt", dir);
-    snprintf(cmd, sizeof cmd, "RESULTS_OUT=%s /usr/bin/python3 %s/results.py",
-             path, dir);
-    char *text = play(cmd, &st);
+    char *text =
+        play_reporting(dir, "results", results_bot, "RESULTS_OUT", path, &st);
     assert_int_equal(count_forfeits(text), 0);
     journal_view_of_bot(text, expect, sizeof expect);
     read_text(path, told, sizeof told);
@@ -545,19 +569,12 @@ static const char intruder_bot[] =
 static void test_spawned_channel_is_private(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2], got[64] = "";
+    char dir[DIR_MAX], path[DIR_MAX * 2];
     struct run_stats st;
     tmp_dir(dir);
-    write_bot(dir, "intruder", intruder_bot);
-    snprintf(path, sizeof path, "%s/intruder.txt", dir);
-    snprintf(cmd, sizeof cmd, "INTRUDER_OUT=%s /usr/bin/python3 %s/intruder.py",
-             path, dir);
-    char *text = play(cmd, &st);
-    assert_int_equal(st.played, GAMES);
-    assert_int_equal(count_forfeits(text), 0);
-    read_text(path, got, sizeof got);
-    assert_string_equal(got, "700 0\n");
-    free(text);
+    char *text = play_reporting(dir, "intruder", intruder_bot, "INTRUDER_OUT",
+                                path, &st);
+    expect_clean_report(text, &st, path, "700 0\n");
     rm_tree(dir);
 }
 
@@ -603,14 +620,11 @@ static void expect_no_process(const char *path)
 static void test_bot_processes_end_with_run(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2];
+    char dir[DIR_MAX], path[DIR_MAX * 2];
     struct run_stats st;
     tmp_dir(dir);
-    write_bot(dir, "forker", forking_bot);
-    snprintf(path, sizeof path, "%s/pids.txt", dir);
-    snprintf(cmd, sizeof cmd, "PIDS_OUT=%s /usr/bin/python3 %s/forker.py", path,
-             dir);
-    char *text = play(cmd, &st);
+    char *text =
+        play_reporting(dir, "forker", forking_bot, "PIDS_OUT", path, &st);
     assert_int_equal(count_forfeits(text), 0);
     expect_no_process(path);
     free(text);
@@ -710,7 +724,7 @@ static const char junk_bot[] =
 static void test_full_arena_keeps_connected_bot(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], path[DIR_MAX * 2], got[64] = "", want[64], n[16];
+    char dir[DIR_MAX], path[DIR_MAX * 2], want[64], n[16];
     struct run_stats st;
     tmp_dir(dir);
     write_bot(dir, "alice", junk_bot);
@@ -721,15 +735,11 @@ static void test_full_arena_keeps_connected_bot(void **state)
     char *text = play_named(dir, "alice", CONNECT_MS, &st);
     unsetenv("JUNK");
     unsetenv("JUNK_OUT");
-    assert_int_equal(st.played, GAMES);
-    assert_int_equal(count_forfeits(text), 0);
     /* alice holds one of the slots; the rest go to the first junk
      * connections, and the others are refused. */
-    read_text(path, got, sizeof got);
     snprintf(want, sizeof want, "%d %d\n", ARENA_BOTS_MAX - 1,
              JUNK - (ARENA_BOTS_MAX - 1));
-    assert_string_equal(got, want);
-    free(text);
+    expect_clean_report(text, &st, path, want);
     rm_tree(dir);
 }
 
@@ -763,7 +773,7 @@ static void make_keys(const char *dir, const char *const *names, int n)
 static void test_curve_binds_name_to_key(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], ep[DIR_MAX * 2], path[DIR_MAX * 2], got[64] = "";
+    char dir[DIR_MAX], ep[DIR_MAX * 2], path[DIR_MAX * 2];
     char sec[DIR_MAX * 2], allow[DIR_MAX * 2], key[3][DIR_MAX * 2];
     struct run_stats st;
     tmp_dir(dir);
@@ -788,11 +798,7 @@ static void test_curve_binds_name_to_key(void **state)
     unsetenv("PARLOR_KEY");
     unsetenv("MALLORY_KEY");
     unsetenv("MALLORY_OUT");
-    assert_int_equal(st.played, GAMES);
-    assert_int_equal(count_forfeits(text), 0);
-    read_text(path, got, sizeof got);
-    assert_string_equal(got, "error\n");
-    free(text);
+    expect_clean_report(text, &st, path, "error\n");
     rm_tree(dir);
 }
 
