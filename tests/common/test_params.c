@@ -1,10 +1,11 @@
 /* test_params.c — spec strings, typed options and their error messages. */
-#include <cmocka.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include <cmocka.h> /* after the headers it needs */
 
 #include "common/err.h"
 #include "common/params.h"
