@@ -444,8 +444,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def call_suit_forty_two_game = {
     .name = "call_suit_forty_two",
     .long_name = "Call Suit Forty-two",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
-              "Forty-two and Call Suit Forty-two; RULES.md §5.0, §5.2, §5.3",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Call Suit Forty-two; see "
+              "docs/games/call_suit_forty_two.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct call_suit_forty_two_state),

@@ -1042,8 +1042,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def casino_game = {
     .name = "casino",
     .long_name = "Casino",
-    .source = "seed 004 (BJ and Tony Morris family page), Casino; "
-              "RULES.md §7.4",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Casino; see docs/games/casino.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct casino_state),

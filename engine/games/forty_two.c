@@ -528,8 +528,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def forty_two_game = {
     .name = "forty_two",
     .long_name = "Forty-two",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
-              "Forty-two; RULES.md §5.0, §5.2",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Forty-two; see docs/games/forty_two.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct forty_two_state),

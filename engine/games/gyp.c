@@ -439,8 +439,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def gyp_game = {
     .name = "gyp",
     .long_name = "Gyp",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Gyp; "
-              "RULES.md §5.0, §5.4",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Gyp; see docs/games/gyp.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct gyp_state),

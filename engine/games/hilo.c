@@ -444,8 +444,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def hilo_game = {
     .name = "hilo",
     .long_name = "Hilo",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Hilo; "
-              "RULES.md §5.0, §5.5",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Hilo; see docs/games/hilo.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct hilo_state),

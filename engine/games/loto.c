@@ -842,7 +842,8 @@ static const char *const loto_test_specs[] = {
 const struct game_def loto_game = {
     .name = "loto",
     .long_name = "Loto and Keno",
-    .source = "seeds/001_50ec87e71cab53ed.txt (Peel, Loto); RULES.md 4",
+    .source = "W. H. Peel, Round Games with Cards (1891), Loto; see "
+              "docs/games/loto.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct loto_state),

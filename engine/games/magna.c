@@ -431,8 +431,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def magna_game = {
     .name = "magna",
     .long_name = "Magna",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Magna; "
-              "RULES.md §5.0, §5.6",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Magna; see docs/games/magna.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct magna_state),

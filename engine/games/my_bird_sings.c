@@ -634,8 +634,8 @@ static const char *const mbs_test_specs[] = {
 const struct game_def my_bird_sings_game = {
     .name = "my_bird_sings",
     .long_name = "My Bird Sings",
-    .source = "seeds/001_50ec87e71cab53ed.txt (Peel, My Bird Sings); "
-              "RULES.md 2",
+    .source = "W. H. Peel, Round Games with Cards (1891), My Bird Sings; see "
+              "docs/games/my_bird_sings.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct mbs_state),

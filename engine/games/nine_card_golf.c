@@ -772,7 +772,8 @@ static const struct card_codec g9_cards = {MULTIPACK_FACES, G9_JOKERS *G9_DECKS,
 const struct game_def nine_card_golf_game = {
     .name = "nine_card_golf",
     .long_name = "Square 9 (Nine-Card Golf)",
-    .source = "seed 004 (BJ and Tony Morris), Square 9; RULES.md 7.5",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Square 9; see docs/games/nine_card_golf.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct g9_state),

@@ -630,7 +630,8 @@ static const struct card_codec nn_cards = {CARDS_IN_PACK, 2, card_name,
 const struct game_def ninety_nine_game = {
     .name = "ninety_nine",
     .long_name = "Ninety-Nine",
-    .source = "seed 004 (BJ and Tony Morris), Ninety-Nine; RULES.md 7.2",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Ninety-Nine; see docs/games/ninety_nine.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct nn_state),

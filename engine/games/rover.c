@@ -536,8 +536,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def rover_game = {
     .name = "rover",
     .long_name = "Rover",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Rover; "
-              "RULES.md §5.0, §5.7",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Rover; see docs/games/rover.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct rover_state),

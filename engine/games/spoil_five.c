@@ -769,8 +769,9 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def spoil_five_game = {
     .name = "spoil_five",
     .long_name = "Spoil-Five",
-    .source = "seed 001 (W. H. Peel, Round Games with Cards), Spoil-Five "
-              "and variants; RULES.md §3",
+    .source = "W. H. Peel, Round Games with Cards (1891), Spoil-Five, Two "
+              "Tricks Win, Fiving, Jinking, Twenty-Five; see "
+              "docs/games/spoil_five.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct spoil_five_state),

@@ -564,8 +564,8 @@ static void determinize(const struct game *g, void *vst, int seat,
 const struct game_def thirty_one_game = {
     .name = "thirty_one",
     .long_name = "Thirty-One",
-    .source = "seed 004 (BJ and Tony Morris family page), Thirty-One; "
-              "RULES.md §7.3",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Thirty-One; see docs/games/thirty_one.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct thirty_one_state),

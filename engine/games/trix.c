@@ -425,8 +425,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def trix_game = {
     .name = "trix",
     .long_name = "Trix",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix; "
-              "RULES.md §5.0, §5.1",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix; see docs/games/trix.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct trix_state),

@@ -721,8 +721,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def trix_exchange_game = {
     .name = "trix_exchange",
     .long_name = "Trix Exchange",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix "
-              "Exchange; RULES.md §5.0, §5.10",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix Exchange; see "
+              "docs/games/trix_exchange.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
              GAME_PARTNERSHIPS | GAME_SIMULTANEOUS,

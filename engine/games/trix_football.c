@@ -676,7 +676,9 @@ static const struct card_codec tf_cards = {
 const struct game_def trix_football_game = {
     .name = "trix_football",
     .long_name = "Trix Football",
-    .source = "seeds/002 Trix Football; RULES.md 5.8",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix Football; see "
+              "docs/games/trix_football.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_SIMULTANEOUS,
     .state_size = sizeof(struct tf_state),

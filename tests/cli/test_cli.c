@@ -336,6 +336,37 @@ static void test_games_describe(void **state)
     }
 }
 
+/* Every registered game carries its rules reference in the repository:
+ * docs/games/NAME.md exists (the test runs from the repository's top, as
+ * make test does), parlor games NAME points there, and the source line
+ * names real books and pages, never files outside the repository. */
+static void test_games_rules_docs(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_registry_count; i++) {
+        const struct game_def *d = game_registry[i];
+        char path[256], line[300];
+        snprintf(path, sizeof path, "docs/games/%s.md", d->name);
+        snprintf(line, sizeof line, "rules:   %s\n", path);
+        if (access(path, R_OK) != 0)
+            fail_msg("%s: no rules reference %s", d->name, path);
+        struct run r;
+        run_cli(&r, NULL, "games %s", d->name);
+        assert_int_equal(r.code, 0);
+        assert_non_null(strstr(r.out, line));
+        run_free(&r);
+        assert_non_null(d->source);
+        assert_null(strstr(d->source, "RULES.md"));
+        assert_null(strstr(d->source, "shared"));
+        assert_null(strstr(d->source, "seed"));
+        assert_non_null(strstr(d->source, path));
+        for (int k = 0; k < d->nparams; k++)
+            if (strstr(d->params[k].doc, "RULES.md"))
+                fail_msg("%s: option %s cites RULES.md", d->name,
+                         d->params[k].name);
+    }
+}
+
 /* A spec instead of a name describes that configuration: the players
  * asked for, and the dimensions the library computes for it. */
 static void test_games_describe_json(void **state)
@@ -549,6 +580,7 @@ int main(void)
         cmocka_unit_test(test_games_list_json),
         cmocka_unit_test(test_games_describe),
         cmocka_unit_test(test_games_describe_json),
+        cmocka_unit_test(test_games_rules_docs),
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_play_bots),
