@@ -75,12 +75,12 @@ enum { P_PLAYERS, P_TARGET, P_MAX_HANDS, P_FIRST_LEAD_ONLY, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 4, 4, NULL, "number of players (always 4)"},
     {"target", PARAM_INT, 100, 1, 1000, NULL,
-     "points to win the game (Forty-two's 100, G5)"},
+     "points to win the game (Forty-two's 100)"},
     {"max_hands", PARAM_INT, 60, 1, 1000, NULL,
-     "hands before the game ends on the higher score (E7)"},
+     "hands before the game ends on the higher score"},
     {"first_lead_only", PARAM_BOOL, 0, 0, 1, NULL,
-     "only the opening lead of a hand may call a suit (literal seed "
-     "reading; default: every lead may, G1)"},
+     "only the opening lead of a hand may call a suit (the book's literal "
+     "reading; default: every lead may)"},
 };
 
 static const char *const test_specs[] = {

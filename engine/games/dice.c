@@ -159,7 +159,7 @@ static const struct param_def dice_params[OPT_COUNT] = {
     {"max_dice", PARAM_BOOL, 0, 0, 1, NULL,
      "roll at most three dice, as commercial Left Centre Right"},
     {"max_turns", PARAM_INT, 1000, 1, 30000, NULL,
-     "rolls before the game is void and stakes return (E7)"},
+     "rolls before the game is void and stakes return"},
 };
 
 static int dice_configure(const struct param_values *p, struct game_dims *d,

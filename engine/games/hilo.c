@@ -65,15 +65,15 @@ enum opt { O_PLAYERS, O_PARTNERS, O_BEG, O_TARGET, O_MAX_DEALS, NPARAMS };
 
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 2, 2, HILO_MAXP, NULL,
-     "number of players (seed: two, three or four)"},
+     "number of players (the book: two, three or four)"},
     {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
-     "with players=4, two sides of partners, seats 0,2 v 1,3 (E8); "
+     "with players=4, two sides of partners, seats 0,2 v 1,3; "
      "ignored with 2 or 3 players"},
     {"another_deal", PARAM_BOOL, 1, 0, 1, NULL,
-     "the eldest may ask for \"another deal\" (G3)"},
-    {"target", PARAM_INT, 10, 1, 50, NULL, "points that win the game (G5)"},
+     "the eldest may ask for \"another deal\""},
+    {"target", PARAM_INT, 10, 1, 50, NULL, "points that win the game"},
     {"max_deals", PARAM_INT, 100, 1, 1000, NULL,
-     "deals before an undecided game is drawn (E7)"},
+     "deals before an undecided game is drawn"},
 };
 
 static const char *const test_specs[] = {

@@ -146,7 +146,7 @@ static const struct param_def loto_params[OPT_COUNT] = {
      "method=loto: a quarter of the pool for the first row, a quarter for "
      "two rows, half for the full card; false: all for the full card"},
     {"drawings", PARAM_INT, 10, 1, 100, NULL,
-     "method=keno: drawings of ten balls before the game ends (G5)"},
+     "method=keno: drawings of ten balls before the game ends"},
 };
 
 /* ==== the cards ========================================================= */

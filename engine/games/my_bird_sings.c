@@ -98,7 +98,7 @@ static const struct param_def mbs_params[MBS_P_COUNT] = {
     {"exchange", PARAM_BOOL, 1, 0, 1, NULL,
      "the original leader may exchange with the stock after three circuits"},
     {"max_circuits", PARAM_INT, 20, 1, 200, NULL,
-     "circuits before a hand without a song is void (G4, E7)"},
+     "circuits before a hand without a song is void"},
     {"deals", PARAM_INT, 1, 1, 100, NULL,
      "deals per game; an unwon pool carries to the next deal"},
 };

@@ -101,14 +101,12 @@ struct nn_state {
 };
 
 static const struct param_def nn_params[] = {
-    {"players", PARAM_INT, 4, 2, NN_SEATS, NULL,
-     "number of players (S4: 2 to 9 or more)"},
-    {"pennies", PARAM_INT, 3, 1, 9, NULL,
-     "pennies each at the start (S4, G2: 3; the original gives 5)"},
+    {"players", PARAM_INT, 4, 2, NN_SEATS, NULL, "number of players"},
+    {"pennies", PARAM_INT, 3, 1, 9, NULL, "pennies each at the start"},
     {"decks", PARAM_INT, 0, 0, 2, NULL,
-     "decks shuffled together; 0 = one up to 4 players, two above (S4)"},
+     "decks shuffled together; 0 = one up to 4 players, two above"},
     {"max_turns", PARAM_INT, 10000, 10, 1000000, NULL,
-     "moves before the game stops and survivors share the pot (E7)"},
+     "moves before the game stops and survivors share the pot"},
 };
 
 /* ---- static helpers ------------------------------------------------------ */

@@ -61,12 +61,11 @@ enum { P_PLAYERS, P_SIDES, P_TARGET, P_MAX_DEALS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 2, MAXP, NULL, "number of players"},
     {"sides", PARAM_BOOL, 0, 0, 1, NULL,
-     "two sides of alternate seats (4, 6 or 8 players) scoring together "
-     "(G1)"},
+     "two sides of alternate seats (4, 6 or 8 players) scoring together"},
     {"target", PARAM_INT, 500, 1, 5000, NULL,
-     "points to win the game (seed: 500 or more)"},
+     "points to win the game (the book: 500 or more)"},
     {"max_deals", PARAM_INT, 50, 1, 1000, NULL,
-     "deals before the game ends on the highest score (E7)"},
+     "deals before the game ends on the highest score"},
 };
 
 static const char *const test_specs[] = {

@@ -80,7 +80,7 @@ enum { P_PLAYERS, P_MAX_ASKS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 3, MAXP, NULL, "number of players"},
     {"max_asks", PARAM_INT, 1000, 10, 100000, NULL,
-     "asks before the game ends as a draw (E7)"},
+     "asks before the game ends as a draw"},
 };
 
 static const char *const test_specs[] = {

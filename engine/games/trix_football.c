@@ -88,9 +88,9 @@ static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 2, 2, 2, NULL,
      "the two captains (sides' other members only watch)"},
     {"plays_per_half", PARAM_INT, 35, 1, 200, NULL,
-     "deals per half, tries excluded (G1: 35 minutes -> 35 plays)"},
+     "deals per half, tries excluded"},
     {"sudden_death", PARAM_BOOL, 0, 0, 1, NULL,
-     "a tie at full time plays one more period; first score wins (G12)"},
+     "a tie at full time plays one more period; first score wins"},
 };
 
 static const char *const test_specs[] = {
