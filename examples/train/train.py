@@ -152,6 +152,7 @@ class Trainer:
         self.train_game = args.train_game or args.game
         trained = self.client.describe(self.train_game)
         if layout(trained) != layout(self.desc):
+            self.client.close()
             raise SystemExit(f"train.py: --train-game {self.train_game} "
                              f"has another observation or action layout "
                              f"than --game {self.spec}")
