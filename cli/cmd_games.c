@@ -397,8 +397,10 @@ static int describe_text(struct actions_info *ai)
     int lo, hi;
     flags_str(d->flags, flags, sizeof flags);
     players_range(&ai->g, &lo, &hi);
-    printf("%s — %s\nsource:  %s\nflags:   %s\nplayers: %d-%d\n", d->name,
-           d->long_name, d->source ? d->source : "-", flags, lo, hi);
+    printf("%s — %s\nsource:  %s\nrules:   docs/games/%s.md\n"
+           "flags:   %s\nplayers: %d-%d\n",
+           d->name, d->long_name, d->source ? d->source : "-", d->name, flags,
+           lo, hi);
     print_options_of(&ai->g);
     print_dims(&ai->g);
     print_layout(&ai->g);

@@ -63,14 +63,14 @@ static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 2, BJ_MAXP, NULL,
      "number of players: 2 (30 cards), 3 (40) or 4 (50)"},
     {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
-     "four players as two sides, 0+2 against 1+3 (G12); no effect with "
+     "four players as two sides, 0+2 against 1+3; no effect with "
      "two or three"},
     {"hands", PARAM_INT, 5, 1, BJ_HANDS_MAX, NULL,
-     "hands in a game (S0: five)"},
+     "hands in a game (the book plays five)"},
     {"price_cap", PARAM_INT, 3000, 0, BJ_CAP_MAX, NULL,
-     "highest price in the haggle, a multiple of 10 (G9)"},
+     "highest price in the haggle, a multiple of 10"},
     {"proposals", PARAM_INT, 4, 0, BJ_OFFERS_MAX, NULL,
-     "most proposals in a haggle; 0: no buying or selling (G8)"},
+     "most proposals in a haggle; 0: no buying or selling"},
     {"returns", PARAM_ENUM, 0, 0, 0, returns_choices,
      "result: +1 lowest net, -1/(sides-1) others; margin: the ledger "
      "margin in points"},
@@ -538,7 +538,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def bi_jinx_game = {
     .name = "bi_jinx",
     .long_name = "Bi-Jinx",
-    .source = "seed 000 (O. D. Hopkins, Bi-Jinx, 1922); RULES.md §0, §1",
+    .source = "the Bi-Jinx rule leaflet (1922) and its sample game; see "
+              "docs/games/bi_jinx.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct bi_jinx_state),

@@ -77,7 +77,7 @@ static const struct param_def params[NPARAMS] = {
     {"target", PARAM_INT, 1000, 1, 100000, NULL,
      "two players: points to win the game"},
     {"max_deals", PARAM_INT, 40, 1, 500, NULL,
-     "two players: deals before the higher score wins (E7)"},
+     "two players: deals before the higher score wins (a cap on long games)"},
 };
 
 /* Two players' games have nothing hidden once the stock is empty (about
@@ -690,7 +690,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def binocle_game = {
     .name = "binocle",
     .long_name = "Binocle",
-    .source = "seed 003 (Penguin Book of Card Games), Binocle; RULES.md §6.2",
+    .source = "D. Parlett, The Penguin Book of Card Games, Binocle; see "
+              "docs/games/binocle.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct binocle_state),

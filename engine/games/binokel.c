@@ -95,7 +95,7 @@ static const struct param_def params[NPARAMS] = {
      "the soloist may concede after the widow, losing his bid once"},
     {"target", PARAM_INT, 1500, 1, 100000, NULL, "points to win the game"},
     {"max_deals", PARAM_INT, 40, 1, 500, NULL,
-     "deals before the best side wins (E7)"},
+     "deals before the best side wins (a cap that ends games that would run on)"},
 };
 
 static const char *const test_specs[] = {
@@ -678,7 +678,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def binokel_game = {
     .name = "binokel",
     .long_name = "Binokel",
-    .source = "seed 003 (Penguin Book of Card Games), Binokel; RULES.md §6.3",
+    .source = "D. Parlett, The Penguin Book of Card Games, Binokel; see "
+              "docs/games/binokel.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct binokel_state),

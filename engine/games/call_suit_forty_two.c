@@ -75,12 +75,12 @@ enum { P_PLAYERS, P_TARGET, P_MAX_HANDS, P_FIRST_LEAD_ONLY, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 4, 4, NULL, "number of players (always 4)"},
     {"target", PARAM_INT, 100, 1, 1000, NULL,
-     "points to win the game (Forty-two's 100, G5)"},
+     "points to win the game (Forty-two's 100)"},
     {"max_hands", PARAM_INT, 60, 1, 1000, NULL,
-     "hands before the game ends on the higher score (E7)"},
+     "hands before the game ends on the higher score"},
     {"first_lead_only", PARAM_BOOL, 0, 0, 1, NULL,
-     "only the opening lead of a hand may call a suit (literal seed "
-     "reading; default: every lead may, G1)"},
+     "only the opening lead of a hand may call a suit (the book's literal "
+     "reading; default: every lead may)"},
 };
 
 static const char *const test_specs[] = {
@@ -443,8 +443,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def call_suit_forty_two_game = {
     .name = "call_suit_forty_two",
     .long_name = "Call Suit Forty-two",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
-              "Forty-two and Call Suit Forty-two; RULES.md §5.0, §5.2, §5.3",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Call Suit Forty-two; see "
+              "docs/games/call_suit_forty_two.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct call_suit_forty_two_state),

@@ -165,21 +165,20 @@ static const struct param_def params[NPARAMS] = {
      "four players as two partnerships, partners opposite (needs "
      "players=4)"},
     {"target", PARAM_INT, 21, 1, 100, NULL,
-     "points that win the game (seed: 21; some play 11 or 50)"},
+     "points that win the game (the book: 21; some play 11 or 50)"},
     {"cards_scoring", PARAM_ENUM, CARDS_THREE, 0, 0, cards_choices,
      "three: 3 for most cards; two_and_last: 2 for most cards and 1 for "
-     "the round's last capture (seed variant)"},
+     "the round's last capture (a variant in the book)"},
     {"sweeps", PARAM_BOOL, 0, 0, 1, NULL,
-     "a sweep (taking the whole table) scores 1 (seed variant, G1)"},
+     "a sweep (taking the whole table) scores 1 (a variant in the book)"},
     {"build_as_card", PARAM_BOOL, 0, 0, 1, NULL,
-     "a single build counts as a card of its value for captures and builds "
-     "(G2 a)"},
+     "a single build counts as a card of its value for captures and builds"},
     {"raise_with_table", PARAM_BOOL, 0, 0, 1, NULL,
-     "loose table cards may help a hand card raise a single build (G2 b)"},
+     "loose table cards may help a hand card raise a single build"},
     {"owner_may_trail", PARAM_BOOL, 0, 0, 1, NULL,
-     "a build's owner may trail, keeping a card of its value (G2 c)"},
+     "a build's owner may trail, keeping a card of its value"},
     {"max_rounds", PARAM_INT, 50, 1, MAX_ROUNDS, NULL,
-     "rounds before the episode ends drawn (E7)"},
+     "rounds before the episode ends drawn"},
 };
 
 static const char *const test_specs[] = {
@@ -1048,8 +1047,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def casino_game = {
     .name = "casino",
     .long_name = "Casino",
-    .source = "seed 004 (BJ and Tony Morris family page), Casino; "
-              "RULES.md §7.4",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Casino; see docs/games/casino.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct casino_state),

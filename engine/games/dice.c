@@ -157,9 +157,9 @@ static const struct param_def dice_params[OPT_COUNT] = {
     {"players", PARAM_INT, 6, 2, GAME_MAX_PLAYERS, NULL,
      "number of players (the page: best with 6 or more)"},
     {"max_dice", PARAM_BOOL, 0, 0, 1, NULL,
-     "roll at most three dice, as commercial LCR (RULES.md 7.1 G1)"},
+     "roll at most three dice, as commercial Left Centre Right"},
     {"max_turns", PARAM_INT, 1000, 1, 30000, NULL,
-     "rolls before the game is void and stakes return (E7)"},
+     "rolls before the game is void and stakes return"},
 };
 
 static int dice_configure(const struct param_values *p, struct game_dims *d,
@@ -391,7 +391,8 @@ static const char *const dice_test_specs[] = {
 const struct game_def dice_game = {
     .name = "dice",
     .long_name = "Dice game (Left-Centre-Right-like)",
-    .source = "seeds/004_41fdd675a3c0d1a2.txt (Dice Game); RULES.md 7.1",
+    .source = "The Adventures of BJ and Tony Morris, family games page, Dice "
+              "Game; see docs/games/dice.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct dice_state),

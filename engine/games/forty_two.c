@@ -73,13 +73,13 @@ enum { PH_BID, PH_NAME, PH_PLAY, PH_OVER };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 4, 4, NULL, "number of players (always 4)"},
     {"min_bid", PARAM_INT, 1, 1, 42, NULL,
-     "lowest bid; the dealer must bid it when all others pass (G1)"},
+     "lowest bid; the dealer must bid it when all others pass"},
     {"full_bid_penalty", PARAM_BOOL, 0, 0, 1, NULL,
      "a failing bidding side loses its whole bid instead of the shortfall "
-     "(seed's alternative, G5)"},
-    {"target", PARAM_INT, 100, 1, 1000, NULL, "points to win the game (G6)"},
+     "(the book's alternative)"},
+    {"target", PARAM_INT, 100, 1, 1000, NULL, "points to win the game"},
     {"max_hands", PARAM_INT, 60, 1, 1000, NULL,
-     "hands before the game ends on the higher score (E7)"},
+     "hands before the game ends on the higher score"},
 };
 
 static const char *const test_specs[] = {
@@ -525,8 +525,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def forty_two_game = {
     .name = "forty_two",
     .long_name = "Forty-two",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), "
-              "Forty-two; RULES.md §5.0, §5.2",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Forty-two; see docs/games/forty_two.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct forty_two_state),

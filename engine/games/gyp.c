@@ -66,9 +66,9 @@ enum { P_PLAYERS, P_TARGET, P_MAX_DEALS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 3, MAXP, NULL,
      "number of players (3: suits 7-10, 4: 6-10, 5: 5-10)"},
-    {"target", PARAM_INT, 10, 1, 100, NULL, "points to win (seed: ten)"},
+    {"target", PARAM_INT, 10, 1, 100, NULL, "points to win (the book: ten)"},
     {"max_deals", PARAM_INT, 40, 1, 1000, NULL,
-     "hands before the game ends on the highest score (E7)"},
+     "hands before the game ends on the highest score"},
 };
 
 static const char *const test_specs[] = {
@@ -443,8 +443,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def gyp_game = {
     .name = "gyp",
     .long_name = "Gyp",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Gyp; "
-              "RULES.md §5.0, §5.4",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Gyp; see docs/games/gyp.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct gyp_state),

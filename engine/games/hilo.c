@@ -65,15 +65,15 @@ enum opt { O_PLAYERS, O_PARTNERS, O_BEG, O_TARGET, O_MAX_DEALS, NPARAMS };
 
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 2, 2, HILO_MAXP, NULL,
-     "number of players (seed: two, three or four)"},
+     "number of players (the book: two, three or four)"},
     {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
-     "with players=4, two sides of partners, seats 0,2 v 1,3 (E8); "
+     "with players=4, two sides of partners, seats 0,2 v 1,3; "
      "ignored with 2 or 3 players"},
     {"another_deal", PARAM_BOOL, 1, 0, 1, NULL,
-     "the eldest may ask for \"another deal\" (G3)"},
-    {"target", PARAM_INT, 10, 1, 50, NULL, "points that win the game (G5)"},
+     "the eldest may ask for \"another deal\""},
+    {"target", PARAM_INT, 10, 1, 50, NULL, "points that win the game"},
     {"max_deals", PARAM_INT, 100, 1, 1000, NULL,
-     "deals before an undecided game is drawn (E7)"},
+     "deals before an undecided game is drawn"},
 };
 
 static const char *const test_specs[] = {
@@ -452,8 +452,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def hilo_game = {
     .name = "hilo",
     .long_name = "Hilo",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Hilo; "
-              "RULES.md §5.0, §5.5",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Hilo; see docs/games/hilo.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct hilo_state),

@@ -131,7 +131,7 @@ static const struct param_def params[NPARAMS] = {
     {"show_bottom", PARAM_BOOL, 1, 0, 1, NULL,
      "the bottom card of the stock is shown to both once trumps are fixed"},
     {"max_deals", PARAM_INT, 60, 1, 1000, NULL,
-     "deals (annulled ones too) before the higher score wins (E7)"},
+     "deals (annulled ones too) before the higher score wins (a cap that ends games that would run on)"},
 };
 
 static const char *const test_specs[] = {
@@ -912,8 +912,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def klaberjass_game = {
     .name = "klaberjass",
     .long_name = "Klaberjass",
-    .source = "seed 003 (Penguin Book of Card Games), Jack-Nine games and "
-              "Klaberjass; RULES.md §6.4",
+    .source = "D. Parlett, The Penguin Book of Card Games, Jack-Nine games "
+              "and Klaberjass; see docs/games/klaberjass.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct klaberjass_state),

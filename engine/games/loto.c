@@ -146,7 +146,7 @@ static const struct param_def loto_params[OPT_COUNT] = {
      "method=loto: a quarter of the pool for the first row, a quarter for "
      "two rows, half for the full card; false: all for the full card"},
     {"drawings", PARAM_INT, 10, 1, 100, NULL,
-     "method=keno: drawings of ten balls before the game ends (G5)"},
+     "method=keno: drawings of ten balls before the game ends"},
 };
 
 /* ==== the cards ========================================================= */
@@ -835,7 +835,8 @@ static const char *const loto_test_specs[] = {
 const struct game_def loto_game = {
     .name = "loto",
     .long_name = "Loto and Keno",
-    .source = "seeds/001_50ec87e71cab53ed.txt (Peel, Loto); RULES.md 4",
+    .source = "W. H. Peel, Round Games with Cards (1891), Loto; see "
+              "docs/games/loto.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct loto_state),

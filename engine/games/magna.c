@@ -67,17 +67,17 @@ enum opt { O_PLAYERS, O_PARTNERS, O_VARIATION, O_TARGET, O_MAX_DEALS, NPARAMS };
 
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 2, MAGNA_MAXP, NULL,
-     "number of players (seed: two to five)"},
+     "number of players (the book: two to five)"},
     {"partnerships", PARAM_BOOL, 1, 0, 1, NULL,
-     "with players=4, partners sit opposite: seats 0,2 v 1,3 (seed, E8); "
+     "with players=4, partners sit opposite: seats 0,2 v 1,3 (the book); "
      "ignored with 2, 3 or 5 players"},
     {"variation", PARAM_BOOL, 0, 0, 1, NULL,
-     "the seed's Variation in Scoring: a side that makes its bid blocks "
-     "the opponents' points (G7)"},
+     "the book's Variation in Scoring: a side that makes its bid blocks "
+     "the opponents' points"},
     {"target", PARAM_INT, 15, 1, 50, NULL,
-     "each side's starting score; the first to reduce it to 0 wins (G8)"},
+     "each side's starting score; the first to reduce it to 0 wins"},
     {"max_deals", PARAM_INT, 30, 1, 200, NULL,
-     "deals before an undecided game is drawn (E7)"},
+     "deals before an undecided game is drawn"},
 };
 
 static const char *const test_specs[] = {
@@ -439,8 +439,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def magna_game = {
     .name = "magna",
     .long_name = "Magna",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Magna; "
-              "RULES.md §5.0, §5.6",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Magna; see docs/games/magna.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct magna_state),

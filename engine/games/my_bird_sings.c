@@ -98,7 +98,7 @@ static const struct param_def mbs_params[MBS_P_COUNT] = {
     {"exchange", PARAM_BOOL, 1, 0, 1, NULL,
      "the original leader may exchange with the stock after three circuits"},
     {"max_circuits", PARAM_INT, 20, 1, 200, NULL,
-     "circuits before a hand without a song is void (G4, E7)"},
+     "circuits before a hand without a song is void"},
     {"deals", PARAM_INT, 1, 1, 100, NULL,
      "deals per game; an unwon pool carries to the next deal"},
 };
@@ -634,8 +634,8 @@ static const char *const mbs_test_specs[] = {
 const struct game_def my_bird_sings_game = {
     .name = "my_bird_sings",
     .long_name = "My Bird Sings",
-    .source = "seeds/001_50ec87e71cab53ed.txt (Peel, My Bird Sings); "
-              "RULES.md 2",
+    .source = "W. H. Peel, Round Games with Cards (1891), My Bird Sings; see "
+              "docs/games/my_bird_sings.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct mbs_state),

@@ -129,14 +129,13 @@ struct g9_state {
 };
 
 static const struct param_def g9_params[] = {
-    {"players", PARAM_INT, 4, 2, G9_SEATS, NULL,
-     "number of players (S4: two or more)"},
+    {"players", PARAM_INT, 4, 2, G9_SEATS, NULL, "number of players"},
     {"decks", PARAM_INT, 0, 0, G9_DECKS, NULL,
-     "decks with two jokers each; 0 = 2 for 2-3 players, +1 per 2 more (G1)"},
+     "decks with two jokers each; 0 = 2 for 2-3 players, +1 per 2 more"},
     {"holes", PARAM_INT, 9, 1, 18, NULL,
-     "holes (deals) in a game: 9 (G6); 18 for a full round"},
+     "holes (deals) in a game: 9; 18 for a full round"},
     {"max_rounds", PARAM_INT, 30, 10, 100, NULL,
-     "turns per player before an unfinished hole is void (E7)"},
+     "turns per player before an unfinished hole is void"},
 };
 
 static const uint8_t lines[8][3] = {
@@ -770,7 +769,8 @@ static const struct card_codec g9_cards = {MULTIPACK_FACES, G9_JOKERS *G9_DECKS,
 const struct game_def nine_card_golf_game = {
     .name = "nine_card_golf",
     .long_name = "Square 9 (Nine-Card Golf)",
-    .source = "seed 004 (BJ and Tony Morris), Square 9; RULES.md 7.5",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Square 9; see docs/games/nine_card_golf.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct g9_state),

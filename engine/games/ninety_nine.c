@@ -101,14 +101,12 @@ struct nn_state {
 };
 
 static const struct param_def nn_params[] = {
-    {"players", PARAM_INT, 4, 2, NN_SEATS, NULL,
-     "number of players (S4: 2 to 9 or more)"},
-    {"pennies", PARAM_INT, 3, 1, 9, NULL,
-     "pennies each at the start (S4, G2: 3; the original gives 5)"},
+    {"players", PARAM_INT, 4, 2, NN_SEATS, NULL, "number of players"},
+    {"pennies", PARAM_INT, 3, 1, 9, NULL, "pennies each at the start"},
     {"decks", PARAM_INT, 0, 0, 2, NULL,
-     "decks shuffled together; 0 = one up to 4 players, two above (S4)"},
+     "decks shuffled together; 0 = one up to 4 players, two above"},
     {"max_turns", PARAM_INT, 10000, 10, 1000000, NULL,
-     "moves before the game stops and survivors share the pot (E7)"},
+     "moves before the game stops and survivors share the pot"},
 };
 
 /* ---- static helpers ------------------------------------------------------ */
@@ -628,7 +626,8 @@ static const struct card_codec nn_cards = {CARDS_IN_PACK, 2, card_name,
 const struct game_def ninety_nine_game = {
     .name = "ninety_nine",
     .long_name = "Ninety-Nine",
-    .source = "seed 004 (BJ and Tony Morris), Ninety-Nine; RULES.md 7.2",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Ninety-Nine; see docs/games/ninety_nine.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct nn_state),

@@ -87,11 +87,11 @@ static const struct param_def params[NPARAMS] = {
     {"last_trick", PARAM_INT, 10, 10, 20, NULL,
      "points for the last trick: 10 (490 a deal) or 20 (500)"},
     {"target", PARAM_INT, 3000, 1, 100000, NULL,
-     "points to win the game (the seed: 3000, 4500 or 6000)"},
+     "points to win the game (the book: 3000, 4500 or 6000)"},
     {"min_bid", PARAM_INT, 500, 10, 5000, NULL,
      "auction: the lowest bid, forced on the dealer when all pass"},
     {"max_deals", PARAM_INT, 30, 1, 500, NULL,
-     "deals before the best team wins (E7)"},
+     "deals before the best team wins (a cap that ends games that would run on)"},
 };
 
 static const char *const test_specs[] = {
@@ -747,8 +747,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def pinochle_game = {
     .name = "pinochle",
     .long_name = "Pinochle for six or eight",
-    .source = "seed 003 (Penguin Book of Card Games), Pinochle for six or "
-              "eight; RULES.md §6.1",
+    .source = "D. Parlett, The Penguin Book of Card Games, Pinochle for six "
+              "or eight; see docs/games/pinochle.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct pinochle_state),

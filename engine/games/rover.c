@@ -70,14 +70,13 @@ enum { P_PLAYERS, P_SIDES, P_TARGET, P_MAX_DEALS, P_MAX_DRAWS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 3, MAXP, NULL, "number of players"},
     {"sides", PARAM_BOOL, 0, 0, 1, NULL,
-     "two sides of alternate seats (4, 6 or 8 players) scoring together "
-     "(G6)"},
+     "two sides of alternate seats (4, 6 or 8 players) scoring together"},
     {"target", PARAM_INT, 15, 1, 500, NULL,
-     "points to win the game (seed: 15 or more)"},
+     "points to win the game (the book: 15 or more)"},
     {"max_deals", PARAM_INT, 20, 1, 200, NULL,
-     "rounds before the game ends on the highest score (E7)"},
+     "rounds before the game ends on the highest score"},
     {"max_draws", PARAM_INT, 2000, 10, 100000, NULL,
-     "draws in one round before it ends void (E7, G5)"},
+     "draws in one round before it ends void"},
 };
 
 static const char *const test_specs[] = {
@@ -532,8 +531,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def rover_game = {
     .name = "rover",
     .long_name = "Rover",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Rover; "
-              "RULES.md §5.0, §5.7",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Rover; see docs/games/rover.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct rover_state),

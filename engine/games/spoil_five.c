@@ -113,34 +113,33 @@ static const char *const robbing_choices[] = {"compulsory", "optional", "none",
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 2, MAXP, NULL, "number of players (2..10)"},
     {"partnerships", PARAM_BOOL, 0, 0, 1, NULL,
-     "four players as two fixed sides, 0+2 against 1+3 (G8)"},
+     "four players as two fixed sides, 0+2 against 1+3"},
     {"two_tricks_win", PARAM_BOOL, 0, 0, 1, NULL,
-     "Two Tricks Win: two tricks take the pool, five or more players (G9)"},
+     "Two Tricks Win: two tricks take the pool, five or more players"},
     {"fiving", PARAM_BOOL, 0, 0, 1, NULL,
      "Fiving: eldest may ask the dealer to turn a new trump suit, two "
-     "players or two sides (G10)"},
+     "players or two sides"},
     {"jinking", PARAM_BOOL, 0, 0, 1, NULL,
      "Jinking: play on for all five tricks after three, for the pool and "
-     "each player's stake (G11)"},
+     "each player's stake"},
     {"target", PARAM_ENUM, 0, 0, 0, target_choices,
      "Twenty-Five/Forty-Five: play to 25 or 45 points, 5 a trick, no "
-     "pool (G12)"},
+     "pool"},
     {"robbing", PARAM_ENUM, ROB_COMPULSORY, 0, 0, robbing_choices,
-     "ace holder must rob, may decline (and is barred), or nobody robs "
-     "(G5)"},
+     "ace holder must rob, may decline (and is barred), or nobody robs"},
     {"ace_hearts_lead_is_trump_lead", PARAM_BOOL, 0, 0, 1, NULL,
-     "the A♥ led is a trump lead, not a heart lead (G4)"},
+     "the A♥ led is a trump lead, not a heart lead"},
     {"ordinary_sequence", PARAM_BOOL, 0, 0, 1, NULL,
-     "family variant: every suit A K Q J 10..2, A♥ a plain heart (G14)"},
-    {"stake", PARAM_INT, 2, 0, 100, NULL, "each player's ante (G7)"},
+     "family variant: every suit A K Q J 10..2, A♥ a plain heart"},
+    {"stake", PARAM_INT, 2, 0, 100, NULL, "each player's ante"},
     {"dealer_stake", PARAM_INT, 1, 0, 100, NULL,
-     "the dealer's extra stake, every deal (G7)"},
+     "the dealer's extra stake, every deal"},
     {"spoil_stake", PARAM_INT, 1, 0, 100, NULL,
-     "each player's ante while a spoilt pool stands (G7)"},
+     "each player's ante while a spoilt pool stands"},
     {"deals", PARAM_INT, 10, 1, 1000, NULL,
-     "deals in an episode, net chips the result (G13)"},
+     "deals in an episode, net chips the result"},
     {"target_cap", PARAM_INT, 50, 1, 1000, NULL,
-     "target games: deals after which an undecided game is drawn (E7)"},
+     "target games: deals after which an undecided game is drawn"},
 };
 
 /* Combinations of variants that single-option changes do not reach. */
@@ -777,8 +776,9 @@ static void returns(const struct game *g, const void *vst, double *out)
 const struct game_def spoil_five_game = {
     .name = "spoil_five",
     .long_name = "Spoil-Five",
-    .source = "seed 001 (W. H. Peel, Round Games with Cards), Spoil-Five "
-              "and variants; RULES.md §3",
+    .source = "W. H. Peel, Round Games with Cards (1891), Spoil-Five, Two "
+              "Tricks Win, Fiving, Jinking, Twenty-Five; see "
+              "docs/games/spoil_five.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct spoil_five_state),

@@ -78,18 +78,17 @@
 static const struct param_def params[T31_NPARAMS] = {
     {"players", PARAM_INT, 4, 2, T31_MAXP, NULL, "number of players"},
     {"lives", PARAM_INT, 3, 0, 10, NULL,
-     "pennies each player starts with (seed: 3; 0 = all on the county)"},
+     "pennies each player starts with (the book: 3; 0 = all on the county)"},
     {"county", PARAM_BOOL, 1, 0, 1, NULL,
      "a player with no pennies stays in 'on the county' until he loses "
-     "again (G4); false: out with the last penny"},
+     "again; false: out with the last penny"},
     {"knock_first_turn", PARAM_BOOL, 1, 0, 1, NULL,
-     "knocking allowed from the first turn (G2); false: only once every "
+     "knocking allowed from the first turn; false: only once every "
      "player has had a turn this round"},
     {"max_turns", PARAM_INT, 100, 1, T31_TURNS_MAX, NULL,
-     "turns in a round before it ends void, nobody paying (E7)"},
+     "turns in a round before it ends void, nobody paying"},
     {"max_rounds", PARAM_INT, 200, 1, 1000, NULL,
-     "rounds before the episode ends, survivors sharing the kitty "
-     "(E7)"},
+     "rounds before the episode ends, survivors sharing the kitty"},
 };
 
 /* Beyond the one-option variants: sudden death for two, a full table
@@ -572,8 +571,8 @@ static void determinize(const struct game *g, void *vst, int seat,
 const struct game_def thirty_one_game = {
     .name = "thirty_one",
     .long_name = "Thirty-One",
-    .source = "seed 004 (BJ and Tony Morris family page), Thirty-One; "
-              "RULES.md §7.3",
+    .source = "The Adventures of BJ and Tony Morris, family games page, "
+              "Thirty-One; see docs/games/thirty_one.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct thirty_one_state),

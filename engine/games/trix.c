@@ -61,12 +61,11 @@ enum { P_PLAYERS, P_SIDES, P_TARGET, P_MAX_DEALS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 2, MAXP, NULL, "number of players"},
     {"sides", PARAM_BOOL, 0, 0, 1, NULL,
-     "two sides of alternate seats (4, 6 or 8 players) scoring together "
-     "(G1)"},
+     "two sides of alternate seats (4, 6 or 8 players) scoring together"},
     {"target", PARAM_INT, 500, 1, 5000, NULL,
-     "points to win the game (seed: 500 or more)"},
+     "points to win the game (the book: 500 or more)"},
     {"max_deals", PARAM_INT, 50, 1, 1000, NULL,
-     "deals before the game ends on the highest score (E7)"},
+     "deals before the game ends on the highest score"},
 };
 
 static const char *const test_specs[] = {
@@ -421,8 +420,8 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def trix_game = {
     .name = "trix",
     .long_name = "Trix",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix; "
-              "RULES.md §5.0, §5.1",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix; see docs/games/trix.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct trix_state),

@@ -80,7 +80,7 @@ enum { P_PLAYERS, P_MAX_ASKS, NPARAMS };
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 3, MAXP, NULL, "number of players"},
     {"max_asks", PARAM_INT, 1000, 10, 100000, NULL,
-     "asks before the game ends as a draw (E7)"},
+     "asks before the game ends as a draw"},
 };
 
 static const char *const test_specs[] = {
@@ -611,8 +611,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def trix_authors_game = {
     .name = "trix_authors",
     .long_name = "Trix Authors",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix "
-              "Authors; RULES.md §5.0 (T2), §5.9",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix Authors; see "
+              "docs/games/trix_authors.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM,
     .state_size = sizeof(struct authors_state),

@@ -94,18 +94,17 @@ enum {
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 4, 3, MAXP, NULL, "number of players"},
     {"sides", PARAM_BOOL, 0, 0, 1, NULL,
-     "two sides of alternate seats (4, 6 or 8 players) scoring together "
-     "(G5)"},
+     "two sides of alternate seats (4, 6 or 8 players) scoring together"},
     {"target", PARAM_INT, 75, 1, 1000, NULL,
-     "points to win the game (seed: 75 or more)"},
+     "points to win the game (the book: 75 or more)"},
     {"change_number", PARAM_BOOL, 0, 0, 1, NULL,
-     "unpaired callers are paired too, trading the smaller number (G1)"},
+     "unpaired callers are paired too, trading the smaller number"},
     {"bankrupt_needs_points", PARAM_BOOL, 0, 0, 1, NULL,
-     "only a player with 1 or more points can go bankrupt (G4)"},
+     "only a player with 1 or more points can go bankrupt"},
     {"max_rounds", PARAM_INT, 100, 1, 10000, NULL,
-     "trading rounds before a deal without two corners ends void (G6)"},
+     "trading rounds before a deal without two corners ends void"},
     {"max_deals", PARAM_INT, 30, 1, 500, NULL,
-     "deals before the game ends on the highest score (E7)"},
+     "deals before the game ends on the highest score"},
 };
 
 static const char *const test_specs[] = {
@@ -719,8 +718,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 const struct game_def trix_exchange_game = {
     .name = "trix_exchange",
     .long_name = "Trix Exchange",
-    .source = "seed 002 (Read & White, Standard Trix Cards, 1904), Trix "
-              "Exchange; RULES.md §5.0, §5.10",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix Exchange; see "
+              "docs/games/trix_exchange.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM |
              GAME_PARTNERSHIPS | GAME_SIMULTANEOUS,

@@ -88,9 +88,9 @@ static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 2, 2, 2, NULL,
      "the two captains (sides' other members only watch)"},
     {"plays_per_half", PARAM_INT, 35, 1, 200, NULL,
-     "deals per half, tries excluded (G1: 35 minutes -> 35 plays)"},
+     "deals per half, tries excluded"},
     {"sudden_death", PARAM_BOOL, 0, 0, 1, NULL,
-     "a tie at full time plays one more period; first score wins (G12)"},
+     "a tie at full time plays one more period; first score wins"},
 };
 
 static const char *const test_specs[] = {
@@ -666,7 +666,9 @@ static const struct card_codec tf_cards = {
 const struct game_def trix_football_game = {
     .name = "trix_football",
     .long_name = "Trix Football",
-    .source = "seeds/002 Trix Football; RULES.md 5.8",
+    .source = "Read & White, Rules for the Games Played with the Standard "
+              "Trix Cards (1904), Trix Football; see "
+              "docs/games/trix_football.md",
     .api_version = GAME_API_VERSION,
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_SIMULTANEOUS,
     .state_size = sizeof(struct tf_state),

@@ -13,7 +13,10 @@ skipped with a message and the run succeeds. With it:
   - smoke (needs the parlor binary, $PARLOR_BIN or build/parlor): a tiny
     train.py run against its own server writes a curve and a checkpoint,
     and the checkpoint plays a tournament through policy_bot.py both as a
-    cmd: bot and as a bot:NAME bot without forfeiting.
+    cmd: bot and as a bot:NAME bot without forfeiting;
+  - train game: --train-game trains on a variant (Spoil-Five, one deal an
+    episode) while the checkpoint plays --game (ten deals), and a variant
+    with another layout is refused.
 """
 
 import json
@@ -213,6 +216,43 @@ class Smoke(unittest.TestCase):
             games = [json.loads(line) for line in f][1:]
         self.assertEqual(len(games), 6)  # 3 line-ups, 2 seatings
         self.assertEqual([g["end"] for g in games], ["normal"] * 6)
+
+
+@unittest.skipIf(torch is None, NO_TORCH)
+@unittest.skipUnless(os.access(parlor_bin(), os.X_OK),
+                     "no parlor binary (run make first)")
+class TrainGame(unittest.TestCase):
+    GAME = "spoil_five(players=2)"
+    ONE_DEAL = "spoil_five(players=2,deals=1)"
+
+    def train(self, train_game, out):
+        import train
+        train.main(["--game", self.GAME, "--train-game", train_game,
+                    "--out", out, "--bin", parlor_bin(), "--envs", "8",
+                    "--rollout", "32", "--phase", "random:256",
+                    "--threads", "1"])
+
+    def test_one_deal_episodes_and_checkpoint_for_the_game(self):
+        with tempfile.TemporaryDirectory(prefix="parlor-train-") as tmp:
+            self.train(self.ONE_DEAL, tmp)
+            with open(os.path.join(tmp, "curve.tsv")) as f:
+                rows = [line.split("\t") for line in f][1:]
+            # A ten-deal game takes at least 60 steps (six cards a deal),
+            # more than the 32 each env makes here: episodes that ended
+            # are single deals, worth at most the 3 chips of one pool.
+            self.assertGreater(sum(int(r[4]) for r in rows), 0)
+            self.assertTrue(all(abs(float(r[3])) <= 3 for r in rows))
+            import policy as pol
+            _, ckpt = pol.load(os.path.join(tmp, "policy.pt"))
+        self.assertEqual(ckpt["game"], self.GAME)
+        self.assertEqual(ckpt["extra"]["trained_on"], self.ONE_DEAL)
+
+    def test_other_layout_is_refused(self):
+        with tempfile.TemporaryDirectory(prefix="parlor-train-") as tmp:
+            with self.assertRaises(SystemExit) as caught:
+                self.train("thirty_one(players=2)", tmp)
+        self.assertIn("another observation or action layout",
+                      str(caught.exception))
 
 
 if __name__ == "__main__":

@@ -101,9 +101,19 @@ def parse_phase(text):
     return opponent, int(steps)
 
 
+def layout(desc):
+    """What a policy's input and output depend on in a describe reply."""
+    return (desc["obs_size"], desc["num_actions"], desc["team"],
+            [(f["name"], f["size"]) for f in desc.get("obs_layout") or []])
+
+
 def parse_args(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--game", required=True, help="game spec")
+    p.add_argument("--train-game", help="train on this variant of --game "
+                   "(e.g. fewer deals of a multi-deal game, for a reward "
+                   "each deal); it must have --game's observation and "
+                   "action layout; the checkpoint plays --game")
     p.add_argument("--out", required=True, help="output directory")
     p.add_argument("--phase", action="append", type=parse_phase,
                    required=True, help="OPPONENT:ENV_STEPS (repeatable)")
@@ -139,7 +149,14 @@ class Trainer:
         self.client = parlor.Client(endpoint)
         self.desc = self.client.describe(args.game)
         self.spec = self.desc["spec"]
-        bound = max(abs(self.desc["ret_low"]), abs(self.desc["ret_high"]))
+        self.train_game = args.train_game or args.game
+        trained = self.client.describe(self.train_game)
+        if layout(trained) != layout(self.desc):
+            self.client.close()
+            raise SystemExit(f"train.py: --train-game {self.train_game} "
+                             f"has another observation or action layout "
+                             f"than --game {self.spec}")
+        bound = max(abs(trained["ret_low"]), abs(trained["ret_high"]))
         self.scale = args.reward_scale or (1.0 / bound if bound > 0
                                            else 1.0)
         hidden = [int(h) for h in args.hidden.split(",")]
@@ -158,7 +175,7 @@ class Trainer:
 
     def run_phase(self, index, opponent, budget, deadline=None):
         multi = opponent == "self"
-        env = parlor.VectorEnv(self.args.game, self.args.envs,
+        env = parlor.VectorEnv(self.train_game, self.args.envs,
                                opponents=None if multi else opponent,
                                max_steps=SELF_MAX_STEPS if multi else 0,
                                client=self.client)
@@ -233,6 +250,8 @@ def main(argv=None):
         stats = trainer.summary()
         pol.save(os.path.join(args.out, "policy.pt"), trainer.policy,
                  trainer.spec, trainer.desc, extra={"phases": args.phase,
+                                                    "trained_on":
+                                                    trainer.train_game,
                                                     "throughput": stats})
         trainer.client.close()
     finally:

@@ -14,6 +14,7 @@
 /* cmocka needs the four headers above first. */
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,6 +337,51 @@ static void test_games_describe(void **state)
     }
 }
 
+/* Whether an option's help cites the developers' rule notes rather than
+ * explaining: "RULES.md", "seed" (a rule book by file) or a note label
+ * such as "G7", "E7" or "S4" standing alone. */
+static bool cites_notes(const char *doc)
+{
+    if (strstr(doc, "RULES.md") || strstr(doc, "seed"))
+        return true;
+    for (const char *p = doc; *p; p++)
+        if (strchr("GES", p[0]) && p[1] >= '0' && p[1] <= '9' &&
+            (p == doc || !isalnum((unsigned char)p[-1])))
+            return true;
+    return false;
+}
+
+/* Every registered game carries its rules reference in the repository:
+ * docs/games/NAME.md exists (the test runs from the repository's top, as
+ * make test does), parlor games NAME points there, and the source line
+ * names real books and pages, never files outside the repository. */
+static void test_games_rules_docs(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_registry_count; i++) {
+        const struct game_def *d = game_registry[i];
+        char path[256], line[300];
+        snprintf(path, sizeof path, "docs/games/%s.md", d->name);
+        snprintf(line, sizeof line, "rules:   %s\n", path);
+        if (access(path, R_OK) != 0)
+            fail_msg("%s: no rules reference %s", d->name, path);
+        struct run r;
+        run_cli(&r, NULL, "games %s", d->name);
+        assert_int_equal(r.code, 0);
+        assert_non_null(strstr(r.out, line));
+        run_free(&r);
+        assert_non_null(d->source);
+        assert_null(strstr(d->source, "RULES.md"));
+        assert_null(strstr(d->source, "shared"));
+        assert_null(strstr(d->source, "seed"));
+        assert_non_null(strstr(d->source, path));
+        for (int k = 0; k < d->nparams; k++)
+            if (cites_notes(d->params[k].doc))
+                fail_msg("%s: option %s cites notes users do not have: %s",
+                         d->name, d->params[k].name, d->params[k].doc);
+    }
+}
+
 /* A spec instead of a name describes that configuration: the players
  * asked for, and the dimensions the library computes for it. */
 static void test_games_describe_json(void **state)
@@ -597,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_games_list_json),
         cmocka_unit_test(test_games_describe),
         cmocka_unit_test(test_games_describe_json),
+        cmocka_unit_test(test_games_rules_docs),
         cmocka_unit_test(test_unknown_names),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_play_bots),
