@@ -25,12 +25,13 @@
 
 #define ITEMS_MAX CASINO_TABLE_MAX /* numeral items on the table */
 #define SETS (1 << ITEMS_MAX)      /* sets of items */
-/* Subsets of sum <= 10 among 14 items: at most 2811, with 4 aces and
- * five items of value 2 and of 3 (four loose cards and a build each),
- * found by trying every multiset of 14 values. */
+/* Subsets of sum <= 10 among 14 items: at most 2811 and the empty one,
+ * with 4 aces and five items of value 2 and of 3 (four loose cards and a
+ * build each), found by trying every multiset of 14 values. */
 #define SUBS_MAX 2816
 #define SUM_MAX 10         /* highest capturing number */
 #define NO_SET 0xffffffffu /* "no such union" */
+#define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
 
 /* ==== types ============================================================ */
 
@@ -41,11 +42,20 @@ struct item {
     int value;      /* rank, or the build's announced value */
     int kind;       /* IT_LOOSE, IT_SINGLE or IT_MULTI */
     int weight;     /* cards it stands for */
+    uint64_t packed; /* what it adds to a packed subset (see pack) */
 };
 
 enum { IT_LOOSE, IT_SINGLE, IT_MULTI };
 
-/* A subset of items summing to at most 10, with what it holds. */
+#define SUB_SUM 16     /* shift of a packed subset's sum */
+#define SUB_SIZE 24    /* ... of its number of items */
+#define SUB_SINGLE 32  /* ... of its single builds */
+#define SUB_MULTI 40   /* ... of its multiple builds (mask: bits 0..15) */
+
+/* A subset of items summing to at most 10, with what it holds. The
+ * search lists subsets packed in one word, a field a byte or two wide
+ * (none overflows: sums stay under 21, counts under 15), so that adding
+ * an item to a subset is one addition. */
 struct subset {
     uint16_t mask;   /* the items, as bits of their indices */
     uint8_t sum;     /* their values added */
@@ -60,7 +70,7 @@ struct search {
     struct item it[ITEMS_MAX];     /* table items, ascending bit order */
     int nit;                       /* entries in it */
     unsigned builds;               /* index bits of the builds among it */
-    struct subset sub[SUBS_MAX];   /* subsets with sum <= SUM_MAX */
+    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
     uint16_t by_sum[SUBS_MAX];     /* indices into sub, by sum, stable */
     int sum_at[SUM_MAX + 2];       /* sum v's indices: by_sum[at[v]..[v+1]) */
@@ -83,8 +93,12 @@ static void add_item(struct search *s, uint64_t bit, int v, int kind,
     assert(s->nit < ITEMS_MAX);
     if (kind != IT_LOOSE)
         s->builds |= 1u << s->nit;
-    s->it[s->nit++] =
-        (struct item){bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight};
+    uint64_t packed = (uint64_t)1 << s->nit | (uint64_t)v << SUB_SUM |
+                      (uint64_t)1 << SUB_SIZE |
+                      (uint64_t)(kind == IT_SINGLE) << SUB_SINGLE |
+                      (uint64_t)(kind == IT_MULTI) << SUB_MULTI;
+    s->it[s->nit++] = (struct item){
+        bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight, packed};
 }
 
 /* Lists the loose numeral cards and the builds of st as items. */
@@ -103,23 +117,31 @@ static void list_items(struct search *s)
                      hand_count(st->build[v]));
 }
 
-/* Records every subset of items from index i on, added to cur (the
- * bound on nsub only guards memory: SUBS_MAX is never reached). */
-static void subsets_from(struct search *s, int i, struct subset cur)
+/* Lists every subset of items summing to at most SUM_MAX, the empty one
+ * first: each item extends the subsets listed before it. The bound on
+ * nsub only guards memory: SUBS_MAX is never reached. */
+static void list_subsets(struct search *s)
 {
-    for (; i < s->nit && s->nsub < SUBS_MAX; i++) {
-        const struct item *t = &s->it[i];
-        if (cur.sum + t->value > SUM_MAX)
-            continue;
-        struct subset next = cur;
-        next.mask = (uint16_t)(next.mask | 1u << i);
-        next.sum = (uint8_t)(next.sum + t->value);
-        next.size++;
-        next.nsingle = (uint8_t)(next.nsingle + (t->kind == IT_SINGLE));
-        next.nmulti = (uint8_t)(next.nmulti + (t->kind == IT_MULTI));
-        s->sub[s->nsub++] = next;
-        subsets_from(s, i + 1, next);
+    s->sub[0] = 0;
+    s->nsub = 1;
+    for (int i = 0; i < s->nit; i++) {
+        uint64_t add = s->it[i].packed;
+        int n = s->nsub;
+        for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
+            uint64_t next = s->sub[j] + add;
+            if (((next >> SUB_SUM) & 0xff) <= SUM_MAX)
+                s->sub[s->nsub++] = next;
+        }
     }
+}
+
+/* The subset listed at position i of the by-sum order, unpacked. */
+static struct subset sub_at(const struct search *s, int i)
+{
+    uint64_t p = s->sub[s->by_sum[i]];
+    return (struct subset){(uint16_t)p, (uint8_t)(p >> SUB_SUM),
+                           (uint8_t)(p >> SUB_SIZE), (uint8_t)(p >> SUB_SINGLE),
+                           (uint8_t)(p >> SUB_MULTI)};
 }
 
 /* The index bit of the build of value v, 0 if there is none. */
@@ -273,7 +295,7 @@ static void numeral_capture(struct search *s, int r,
         forced = build_item(s, r);
     sum_range(s, r, &from, &to);
     for (int i = from; i < to; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (capture_group(u, r, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
@@ -292,13 +314,13 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
         add_union(s, forced);
     sum_range(s, v - r, &from, &to);
     for (int i = from; i < to && r < v; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (own_group(u, ru))
             add_union(s, forced | u->mask);
     }
     sum_range(s, v, &from, &to);
     for (int i = from; i < to; i++) {
-        const struct subset *u = &s->sub[s->by_sum[i]];
+        struct subset sub = sub_at(s, i), *u = &sub;
         if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
@@ -415,17 +437,18 @@ static void prepare(struct search *s, const struct casino_state *st, int seat)
     s->ngrp = 0;
     list_items(s);
     memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
-    subsets_from(s, 0, (struct subset){0, 0, 0, 0, 0});
-    /* A stable counting sort of the subsets by sum. */
+    list_subsets(s);
+    /* A stable counting sort of the subsets by sum (the empty set, of
+     * sum 0, is never looked up: every group adds up to 1 or more). */
     memset(s->sum_at, 0, sizeof s->sum_at);
     for (int i = 0; i < s->nsub; i++)
-        s->sum_at[s->sub[i].sum + 1]++;
+        s->sum_at[((s->sub[i] >> SUB_SUM) & 0xff) + 1]++;
     for (int v = 1; v <= SUM_MAX + 1; v++)
         s->sum_at[v] += s->sum_at[v - 1];
     int at[SUM_MAX + 1];
     memcpy(at, s->sum_at, sizeof at);
     for (int i = 0; i < s->nsub; i++)
-        s->by_sum[at[s->sub[i].sum]++] = (uint16_t)i;
+        s->by_sum[at[(s->sub[i] >> SUB_SUM) & 0xff]++] = (uint16_t)i;
 }
 
 void casino__counts(const struct casino_state *st,
@@ -433,13 +456,26 @@ void casino__counts(const struct casino_state *st,
                     struct casino_counts *out)
 {
     struct search s;
+    int first[KING + 1]; /* where each rank's counts were first put */
     cards &= st->hand[seat];
     prepare(&s, st, seat);
+    memset(first, -1, sizeof first);
     for (int i = 0; cards; cards &= cards - 1, i++) {
-        int c = hand_first(cards);
+        int c = hand_first(cards), r = card_rank(c);
+        /* Cards of one rank leave the same ranks in hand: same counts. */
+        if (first[r] >= 0) {
+            out[i] = out[first[r]];
+            continue;
+        }
+        first[r] = i;
         s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(c));
-        for (int k = 0; k < CASINO_KINDS; k++)
-            out[i].n[k] = (uint16_t)count_block(&s, card_rank(c), k, ru);
+        out[i] = (struct casino_counts){{0}};
+        out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
+        /* A build's value is one the player still holds, r or more. */
+        unsigned values = r > SUM_MAX ? 0 : s.ranks_after & BUILD_VALUES;
+        for (values &= ~0u << r; values; values &= values - 1)
+            out[i].n[__builtin_ctz(values) - 1] =
+                (uint16_t)count_block(&s, r, __builtin_ctz(values) - 1, ru);
     }
 }
 
