@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/mem.h"
 #include "journal_int.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -27,11 +28,16 @@ static int read_line(const char *line, size_t len, int64_t lineno,
         info->has_header = !rc;
         return rc;
     }
-    int rc = journal__parse_record(line, len, h, &r, err, errlen);
-    if (rc)
-        return rc;
-    info->records++;
-    return fn(ctx, h, &r, err, errlen);
+    /* The moves are shorter than their line, which getline sized. */
+    char *moves = mem_alloc(len + 1);
+    int rc = journal__parse_record(line, len, h, &r, moves, len + 1, err,
+                                   errlen);
+    if (!rc) {
+        info->records++;
+        rc = fn(ctx, h, &r, err, errlen);
+    }
+    mem_free(moves);
+    return rc;
 }
 
 int journal_read(const char *path, struct journal_header *h,
