@@ -43,6 +43,17 @@ int cmd_rate(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_agents(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+
+/* Replays g from deal seed with the recorded moves (one per step, one per
+ * acting seat of a joint step), printing every step and the result as
+ * `parlor play` does, labels[seat] naming the seats. A record that stops
+ * before the end (a forfeit) is played up to there. Fills ret (returns
+ * per seat where it stopped) and *steps. Returns CLI_OK, or CLI_FAIL when
+ * the game refuses a move or moves are left over (message printed). */
+int cli_play_moves(const struct game *g, uint64_t seed,
+                   const char *const *labels, const int *moves, int nmoves,
+                   double *ret, int *steps);
 
 /* Prints an option table (a game's or an agent's; spec NAME(...)). */
 void cli_print_options(const char *name, const struct param_def *params, int n);

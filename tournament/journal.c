@@ -3,6 +3,7 @@
  * line is journal_line.c's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +74,25 @@ int journal_read(const char *path, struct journal_header *h,
         rc = err_set(err, errlen, ERR_IO, "%s: %s", path, strerror(errno));
     free(line);
     fclose(f);
+    return rc;
+}
+
+int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
+                      char *err, size_t errlen)
+{
+    struct stat sb;
+    char pattern[JOURNAL_PATH_MAX];
+    glob_t g;
+    if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+        return fn(ctx, path, err, errlen);
+    snprintf(pattern, sizeof pattern, "%s/journal*.jsonl", path);
+    if (glob(pattern, 0, NULL, &g))
+        return err_set(err, errlen, ERR_INVAL,
+                       "%s: no journal*.jsonl in this directory", path);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < g.gl_pathc; i++)
+        rc = fn(ctx, g.gl_pathv[i], err, errlen);
+    globfree(&g);
     return rc;
 }
 

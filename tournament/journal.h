@@ -114,6 +114,16 @@ int journal_read(const char *path, struct journal_header *h,
                  journal_record_fn fn, void *ctx,
                  struct journal_read_info *info, char *err, size_t errlen);
 
+/* Called with each journal file of a path; a non-zero return stops. */
+typedef int (*journal_file_fn)(void *ctx, const char *file, char *err,
+                               size_t errlen);
+
+/* Calls fn with path, or with every journal*.jsonl in it when it is a
+ * directory (shards, resumed runs). Returns 0, ERR_INVAL (a directory
+ * without journals) or fn's code. */
+int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
+                      char *err, size_t errlen);
+
 /* Checks that a (read from a journal named path) and b describe the same
  * tournament. Returns 0 or ERR_INVAL naming the first difference. */
 int journal_same(const struct journal_header *a, const struct journal_header *b,
