@@ -44,6 +44,24 @@ int cmd_plot(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_agents(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+struct results;
+struct ratings;
+struct rate_opts;
+
+/* Everything `parlor rate --json` prints about r rated as t (anchor: the
+ * anchor's name, NULL for none); the caller owns the result. */
+json_t *cli_rate_json(const struct results *r, const struct ratings *t,
+                      const char *anchor, const struct rate_opts *o);
+
+/* Writes the plot tables of r rated as t into out and draws them with the
+ * gnuplot scripts in scripts (NULL: found as parlor plot finds them),
+ * listing each file written to log (NULL: silent). Returns CLI_OK or
+ * CLI_FAIL (message printed). */
+int cli_plot_all(const char *out, const char *scripts,
+                 const struct results *r, const struct ratings *t,
+                 const struct rate_opts *o, FILE *log);
 
 /* Replays g from deal seed with the recorded moves (one per step, one per
  * acting seat of a joint step), printing every step and the result as

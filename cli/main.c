@@ -145,6 +145,12 @@ static const struct cli_cmd commands[] = {
      "\"rotation\" values; it is dealt again from its seed and its recorded\n"
      "moves are applied and printed as parlor play prints them. Exits 1\n"
      "if the replay does not reach the journal's steps and returns.\n"},
+    {"report", cmd_report, "DIR [--out FILE]",
+     "one self-contained HTML page of a tournament (default DIR/report.html)",
+     "The page shows the settings, the ratings with intervals and forfeits\n"
+     "(as parlor rate --json, its defaults), LOS and the crosstable, the\n"
+     "forfeits with their reasons, the plots of parlor plot as inline SVG,\n"
+     "and every game with its replay (the first 200 in full). Needs gnuplot.\n"},
     {"agents", cmd_agents, "[NAME] [--json]",
      "list the built-in agents and their options, and the external bots",
      "  --json     print JSON instead of text\n"
