@@ -48,15 +48,6 @@ static int find_record(void *ctx, const struct journal_header *h,
     return 0;
 }
 
-static int read_file(void *ctx, const char *file, char *err, size_t errlen)
-{
-    struct journal_read_info info;
-    struct journal_header *h = mem_alloc(sizeof *h);
-    int rc = journal_read(file, h, find_record, ctx, &info, err, errlen);
-    mem_free(h);
-    return rc;
-}
-
 /* Prints how the journal says the game ended, and what the agents'
  * seeds were. */
 static void show_record(const struct find *f, const char *const *labels)
@@ -145,7 +136,7 @@ int cmd_replay(int argc, char **argv)
                              "DEAL, LINEUP and ROTATION are numbers from 0 "
                              "(as in the journal's \"deal\", \"lineup\" and "
                              "\"rotation\")");
-    else if (journal_each_file(argv[1], read_file, f, err, sizeof err))
+    else if (journal_read_all(argv[1], find_record, f, err, sizeof err))
         rc = cli_fail("replay", "%s", err);
     else if (!f->found)
         rc = cli_fail("replay",

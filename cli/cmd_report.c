@@ -255,15 +255,6 @@ static int game_row(void *ctx, const struct journal_header *h,
     return 0;
 }
 
-static int read_games(void *ctx, const char *file, char *err, size_t errlen)
-{
-    struct journal_read_info info;
-    struct journal_header *h = mem_alloc(sizeof *h);
-    int rc = journal_read(file, h, game_row, ctx, &info, err, errlen);
-    mem_free(h);
-    return rc;
-}
-
 static int games(struct page *p, const struct results *r)
 {
     char err[1024];
@@ -272,7 +263,7 @@ static int games(struct page *p, const struct results *r)
             (long long)r->forfeits, (long long)r->games);
     p->forfeits_only = true;
     p->listed = 0;
-    if (journal_each_file(p->dir, read_games, p, err, sizeof err))
+    if (journal_read_all(p->dir, game_row, p, err, sizeof err))
         return cli_fail(CMD, "%s", err);
     fprintf(p->f, "<h2>Games</h2>\n<p>Every game with its moves replayed, "
                   "up to %d games; past that, up to %d games are listed "
@@ -282,7 +273,7 @@ static int games(struct page *p, const struct results *r)
     p->listed = 0;
     p->moves = mem_alloc(sizeof *p->moves * (size_t)p->g.dims.max_length *
                          (size_t)p->g.dims.players);
-    int rc = journal_each_file(p->dir, read_games, p, err, sizeof err);
+    int rc = journal_read_all(p->dir, game_row, p, err, sizeof err);
     mem_free(p->moves);
     if (rc)
         return cli_fail(CMD, "%s", err);

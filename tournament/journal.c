@@ -96,6 +96,29 @@ int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
     return rc;
 }
 
+/* journal_read_all's walk: the callback and its context. */
+struct read_all {
+    journal_record_fn fn; /* called per record */
+    void *ctx;            /* its context */
+};
+
+static int read_one(void *ctx, const char *file, char *err, size_t errlen)
+{
+    struct read_all *ra = ctx;
+    struct journal_read_info info;
+    struct journal_header *h = mem_alloc(sizeof *h);
+    int rc = journal_read(file, h, ra->fn, ra->ctx, &info, err, errlen);
+    mem_free(h);
+    return rc;
+}
+
+int journal_read_all(const char *path, journal_record_fn fn, void *ctx,
+                     char *err, size_t errlen)
+{
+    struct read_all ra = {fn, ctx};
+    return journal_each_file(path, read_one, &ra, err, errlen);
+}
+
 int journal_same(const struct journal_header *a, const struct journal_header *b,
                  const char *path, char *err, size_t errlen)
 {

@@ -124,6 +124,12 @@ typedef int (*journal_file_fn)(void *ctx, const char *file, char *err,
 int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
                       char *err, size_t errlen);
 
+/* Reads every game line of path (a journal, or a directory's journals)
+ * to fn, each with its file's header. Returns 0 or journal_read's or
+ * journal_each_file's code with a message. */
+int journal_read_all(const char *path, journal_record_fn fn, void *ctx,
+                     char *err, size_t errlen);
+
 /* Checks that a (read from a journal named path) and b describe the same
  * tournament. Returns 0 or ERR_INVAL naming the first difference. */
 int journal_same(const struct journal_header *a, const struct journal_header *b,

@@ -89,3 +89,76 @@ if err=$(timeout $HANG "$bin" replay "$tmp/bad" "$deal" "$lineup" "$rotation" 2>
 fi
 grep -q MISMATCH <<<"$err" || fail "no MISMATCH message: $err"
 echo "ok - replay: an altered record is refused"
+
+# The report: written, self-contained, and in a real browser (headless
+# Chromium) it loads without a console error and shows the numbers of
+# `parlor rate --json`.
+timeout $HANG "$bin" report "$tmp/t" >/dev/null || fail "parlor report failed"
+page="$tmp/t/report.html"
+[ -s "$page" ] || fail "no $page"
+if grep -qiE '(src|href)="(https?:)?//' "$page"; then
+    fail "the report loads something from elsewhere"
+fi
+timeout $HANG "$bin" rate --json "$tmp/t" >"$tmp/rate.json" || fail "parlor rate --json failed"
+
+browser=$(command -v chromium || true)
+if [ -z "$browser" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "tests/report: installing chromium (apt-get install -y chromium)"
+    DEBIAN_FRONTEND=noninteractive timeout 1800 apt-get install -y chromium \
+        >"$tmp/apt.log" 2>&1 || true
+    browser=$(command -v chromium || true)
+fi
+if [ -z "$browser" ]; then
+    echo "ok - report written # SKIP browser check: chromium is not installed (Debian: apt-get install chromium)"
+    exit 0
+fi
+# --no-sandbox: the test may run as root, where Chromium's sandbox refuses.
+timeout $HANG "$browser" --headless --no-sandbox --disable-gpu \
+    --user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+    --dump-dom "file://$page" >"$tmp/dom.html" 2>"$tmp/browser.log" ||
+    fail "chromium failed: $(tail -5 "$tmp/browser.log")"
+if grep -E 'CONSOLE|Uncaught' "$tmp/browser.log"; then
+    fail "console messages while loading the report"
+fi
+/usr/bin/python3 - "$tmp/dom.html" "$tmp/rate.json" <<'PY' || fail "the page does not show parlor rate's numbers"
+import json, sys
+from html.parser import HTMLParser
+
+class Cells(HTMLParser):
+    """The rows of table#ratings as lists of cell texts."""
+    def __init__(self):
+        super().__init__()
+        self.inside, self.rows, self.cell = False, [], None
+    def handle_starttag(self, tag, attrs):
+        if tag == 'table' and ('id', 'ratings') in attrs:
+            self.inside = True
+        elif self.inside and tag == 'tr':
+            self.rows.append([])
+        elif self.inside and tag == 'td':
+            self.cell = ''
+    def handle_endtag(self, tag):
+        if tag == 'table':
+            self.inside = False
+        elif self.inside and tag == 'td':
+            self.rows[-1].append(self.cell)
+            self.cell = None
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell += data
+
+p = Cells()
+p.feed(open(sys.argv[1]).read())
+rows = [r for r in p.rows if r]
+rate = json.load(open(sys.argv[2]))
+assert len(rows) == len(rate['ratings']), (rows, rate['ratings'])
+for row, a in zip(rows, rate['ratings']):
+    # rank, agent, spec, elo, interval, games, forfeits
+    assert row[1] == a['agent'], (row, a)
+    assert row[3] == '%.1f' % a['elo'], (row, a)
+    assert int(row[5]) == a['games'] and int(row[6]) == a['forfeits'], (row, a)
+dom = open(sys.argv[1]).read()
+assert dom.count('<svg') >= 3, 'plots missing'
+assert dom.count('<details') >= rate['games'], 'games missing'
+print('ok - report in chromium: %d agents, elo %s, games %s as parlor rate --json'
+      % (len(rows), [r[3] for r in rows], [r[5] for r in rows]))
+PY
