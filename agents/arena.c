@@ -14,6 +14,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../protocol/auth.h"
 #include "botmsg.h"
 #include "remote.h"
 
@@ -24,12 +25,14 @@
 #define HEARTBEAT_MS 1000 /* pings to bots; silence for 3 of them: gone */
 #define LINGER_MS 1000    /* time the last messages have to leave */
 
-/* A connection that said hello. seq 0: free slot. */
+/* A connection that said hello. seq 0: free slot. A gone one keeps its
+ * name (its agents then fail at once) until a newcomer needs the slot. */
 struct conn {
-    uint8_t id[ID_MAX];             /* its routing id */
-    size_t idlen;                   /* bytes of id */
-    char name[BOTMSG_NAME_MAX];     /* the name it said hello with */
-    uint64_t seq;                   /* hello order: the latest wins */
+    uint8_t id[ID_MAX];         /* its routing id */
+    size_t idlen;               /* bytes of id */
+    char name[BOTMSG_NAME_MAX]; /* the name it said hello with */
+    uint64_t seq;               /* hello order: the latest wins */
+    bool gone;                  /* a send to it failed: disconnected */
 };
 
 /* An act request forwarded to a bot. used false: free slot. */
@@ -41,16 +44,19 @@ struct pending {
 };
 
 struct arena {
-    void *ctx;                 /* ZeroMQ context, shared with the agents */
-    void *front, *back;        /* ROUTERs: bots, agents (hub thread's) */
-    char endpoint[256];        /* bound endpoint, port resolved */
-    char inproc[64];           /* the agents' endpoint */
-    char game[GAME_SPEC_MAX];  /* told in the welcome */
-    int wait_ms;               /* bots' time to connect */
-    int64_t t0_ms;             /* when the arena opened */
-    pthread_t tid;             /* the hub */
-    bool running;              /* tid is valid */
-    atomic_bool stop;          /* the hub must stop */
+    void *ctx;                /* ZeroMQ context, shared with the agents */
+    void *front, *back;       /* ROUTERs: bots, agents (hub thread's) */
+    char endpoint[256];       /* bound endpoint, port resolved */
+    char inproc[64];          /* the agents' endpoint */
+    char game[GAME_SPEC_MAX]; /* told in the welcome */
+    int wait_ms;              /* bots' time to connect */
+    int64_t t0_ms;            /* when the arena opened */
+    struct auth *auth;        /* ZAP handler; NULL without CURVE */
+    bool bind_names;          /* hello only as the name of one's key */
+    char warning[512];        /* what the set-up leaves open; "": none */
+    pthread_t tid;            /* the hub */
+    bool running;             /* tid is valid */
+    atomic_bool stop;         /* the hub must stop */
     atomic_uint_fast64_t ids, tables; /* request ids, table numbers */
     struct conn conn[ARENA_BOTS_MAX];
     struct pending pend[PENDING_MAX];
@@ -138,43 +144,75 @@ static struct conn *conn_by_id(struct arena *a, const void *id, size_t len)
     return NULL;
 }
 
-/* The connection that said hello as name most recently, or NULL. */
-static struct conn *conn_by_name(struct arena *a, const void *name,
-                                 size_t len)
+/* The connected bot that said hello as name most recently; else a gone
+ * one of that name; else NULL. */
+static struct conn *conn_by_name(struct arena *a, const void *name, size_t len)
 {
     struct conn *best = NULL;
     for (int i = 0; i < ARENA_BOTS_MAX; i++) {
         struct conn *c = &a->conn[i];
         if (c->seq && strlen(c->name) == len && !memcmp(c->name, name, len) &&
-            (!best || c->seq > best->seq))
+            (!best || (best->gone && !c->gone) ||
+             (best->gone == c->gone && c->seq > best->seq)))
             best = c;
     }
     return best;
 }
 
-/* Registers (or renames) the connection id as name; when the table is
- * full the connection that said hello longest ago is forgotten. */
-static void hello(struct arena *a, struct conn *c, const void *id,
-                  size_t idlen, const char *name)
+/* A slot for a newcomer: a free one, else the oldest gone one, else NULL
+ * (a connected bot is never pushed out). */
+static struct conn *conn_free(struct arena *a)
 {
-    for (int i = 0; !c && i < ARENA_BOTS_MAX; i++)
-        if (!a->conn[i].seq)
-            c = &a->conn[i];
-    if (!c) {
-        c = &a->conn[0];
-        for (int i = 1; i < ARENA_BOTS_MAX; i++)
-            if (a->conn[i].seq < c->seq)
-                c = &a->conn[i];
+    struct conn *best = NULL;
+    for (int i = 0; i < ARENA_BOTS_MAX; i++) {
+        struct conn *c = &a->conn[i];
+        if (!c->seq)
+            return c;
+        if (c->gone && (!best || c->seq < best->seq))
+            best = c;
     }
-    memcpy(c->id, id, idlen);
-    c->idlen = idlen;
-    snprintf(c->name, sizeof c->name, "%s", name);
-    c->seq = ++a->seq;
+    return best;
+}
+
+/* Sends the message built in out to the bot at id. */
+static void reply(struct arena *a, const void *id, size_t idlen,
+                  msgpack_sbuffer *out)
+{
+    route(a->front, id, idlen, NULL, out->data, out->size);
+    msgpack_sbuffer_destroy(out);
+}
+
+/* Registers (or renames) the connection id (c, if it said hello before)
+ * as name, and welcomes it. With names bound to keys, user is the name of
+ * its key and must be name. A refused hello gets an error message. */
+static void hello(struct arena *a, struct conn *c, const void *id, size_t idlen,
+                  const char *name, const char *user)
+{
+    char why[256];
     msgpack_sbuffer out;
     msgpack_sbuffer_init(&out);
-    botmsg_welcome(&out, a->game);
-    route(a->front, id, idlen, NULL, out.data, out.size);
-    msgpack_sbuffer_destroy(&out);
+    c = c ? c : conn_free(a);
+    if (a->bind_names && (!user || strcmp(user, name))) {
+        snprintf(why, sizeof why,
+                 "hello as '%s' refused: this connection's key is '%s'; a "
+                 "bot may only use the name of its key",
+                 name, user ? user : "(none)");
+        botmsg_error(&out, why);
+    } else if (!c) {
+        snprintf(why, sizeof why,
+                 "hello as '%s' refused: the arena has %d bots connected, "
+                 "its limit; try again when one leaves",
+                 name, ARENA_BOTS_MAX);
+        botmsg_error(&out, why);
+    } else {
+        memcpy(c->id, id, idlen);
+        c->idlen = idlen;
+        snprintf(c->name, sizeof c->name, "%s", name);
+        c->seq = ++a->seq;
+        c->gone = false;
+        botmsg_welcome(&out, a->game);
+    }
+    reply(a, id, idlen, &out);
 }
 
 /* The oldest open request of connection c, or NULL. */
@@ -198,25 +236,37 @@ static struct pending *pending_by_id(struct arena *a, uint64_t id)
     return NULL;
 }
 
-/* A message from a bot: a hello, or an answer (anything else goes to the
- * bot's oldest open request, whose agent then forfeits it). */
+/* The open request of connection c that the message in buf answers: the
+ * one with its id; NULL for a late answer (an id the arena has issued but
+ * is no longer open for c: its agent has given up, and the next game must
+ * not be charged); else (garbage, an id never issued) c's oldest open
+ * request, whose agent then forfeits it. */
+static struct pending *answered(struct arena *a, const struct conn *c,
+                                const char *buf, size_t len)
+{
+    uint64_t id;
+    if (botmsg_read_id(buf, len, &id))
+        return oldest(a, c);
+    struct pending *p = pending_by_id(a, id);
+    if (p && p->connlen == c->idlen && !memcmp(p->conn, c->id, c->idlen))
+        return p;
+    return id < atomic_load(&a->ids) ? NULL : oldest(a, c);
+}
+
+/* A message from a bot: a hello, or an answer. */
 static void from_bot(struct arena *a)
 {
     struct frames f;
     char name[BOTMSG_NAME_MAX];
-    uint64_t id;
     frames_recv(a->front, &f);
     const char *buf = f.n == 2 ? fdata(&f, 1) : "";
     size_t len = f.n == 2 ? fsize(&f, 1) : 0;
     struct conn *c = f.n ? conn_by_id(a, fdata(&f, 0), fsize(&f, 0)) : NULL;
-    if (f.n && !botmsg_read_hello(buf, len, name))
-        hello(a, c, fdata(&f, 0), fsize(&f, 0), name);
+    if (f.n == 2 && !botmsg_read_hello(buf, len, name))
+        hello(a, c, fdata(&f, 0), fsize(&f, 0), name,
+              a->bind_names ? auth_user(&f.m[1]) : NULL);
     else if (c) {
-        struct pending *p = NULL;
-        if (!botmsg_read_id(buf, len, &id) && (p = pending_by_id(a, id)) &&
-            (p->connlen != c->idlen || memcmp(p->conn, c->id, c->idlen)))
-            p = NULL;
-        p = p ? p : oldest(a, c);
+        struct pending *p = answered(a, c, buf, len);
         if (p) {
             route(a->back, p->inst, p->instlen, "answer", buf, len);
             p->used = false;
@@ -241,10 +291,10 @@ static void forward_act(struct arena *a, struct frames *f, struct conn *c)
     struct pending *p = pending_new(a);
     uint64_t id = 0;
     memcpy(&id, fdata(f, 3), sizeof id);
-    if (!p || route(a->front, c->id, c->idlen, NULL, fdata(f, 4),
-                    fsize(f, 4))) {
-        if (p) /* the bot is gone: forget it */
-            c->seq = 0;
+    if (!p ||
+        route(a->front, c->id, c->idlen, NULL, fdata(f, 4), fsize(f, 4))) {
+        if (p && zmq_errno() == EHOSTUNREACH) /* the bot is gone */
+            c->gone = true;
         route(a->back, fdata(f, 0), fsize(f, 0), "gone", NULL, 0);
         return;
     }
@@ -269,8 +319,11 @@ static void from_agent(struct arena *a)
     struct pending *p = pending_by_id(a, id);
     if (fis(&f, 1, "cancel") && p)
         p->used = false;
-    else if (fis(&f, 1, "result") && c)
-        route(a->front, c->id, c->idlen, NULL, fdata(&f, 4), fsize(&f, 4));
+    else if (fis(&f, 1, "result") && c && !c->gone &&
+             route(a->front, c->id, c->idlen, NULL, fdata(&f, 4), fsize(&f, 4)))
+        c->gone = zmq_errno() == EHOSTUNREACH;
+    else if (fis(&f, 1, "act") && c && c->gone)
+        route(a->back, fdata(&f, 0), fsize(&f, 0), "gone", NULL, 0);
     else if (fis(&f, 1, "act") && c)
         forward_act(a, &f, c);
     else if (fis(&f, 1, "act"))
@@ -292,7 +345,7 @@ static void closing(struct arena *a)
     msgpack_sbuffer_init(&out);
     botmsg_bye(&out);
     for (int i = 0; i < ARENA_BOTS_MAX; i++)
-        if (a->conn[i].seq)
+        if (a->conn[i].seq && !a->conn[i].gone)
             route(a->front, a->conn[i].id, a->conn[i].idlen, NULL, out.data,
                   out.size);
     msgpack_sbuffer_destroy(&out);
@@ -318,25 +371,73 @@ static void *hub_main(void *arg)
 
 /* ---- API --------------------------------------------------------------- */
 
-static int bind_front(struct arena *a, const char *endpoint)
+/* Turns on CURVE for the front socket as au asks (before its bind). */
+static int secure_front(struct arena *a, const struct arena_auth *au, char *err,
+                        size_t errlen)
+{
+    struct auth_keypair kp;
+    if (!au || !au->curve_secret)
+        return au && au->allow_dir
+                   ? err_set(err, errlen, ERR_INVAL,
+                             "--allow needs --curve-secret FILE (the "
+                             "arena's key pair, from parlor keygen)")
+                   : 0;
+    int rc = auth_load_secret(au->curve_secret, &kp, err, errlen);
+    rc = rc ? rc : auth_server(a->front, &kp, err, errlen);
+    if (!rc && !(a->auth = auth_new(a->ctx, au->allow_dir, err, errlen)))
+        rc = ERR_IO;
+    a->bind_names = !rc && au->allow_dir;
+    return rc;
+}
+
+/* What the arena's set-up leaves open, for arena_warning. */
+static void set_warning(struct arena *a)
+{
+    size_t n = 0;
+    if (!a->auth)
+        n = (size_t)snprintf(a->warning, sizeof a->warning,
+                             "bot names are not authenticated: anyone who "
+                             "can connect to %s may say hello as any bot "
+                             "(use --curve-secret FILE --allow DIR)",
+                             a->endpoint);
+    else if (!a->bind_names)
+        n = (size_t)snprintf(a->warning, sizeof a->warning,
+                             "CURVE without --allow DIR accepts any key: "
+                             "bot names are not bound to keys");
+    if (!a->auth && auth_endpoint_is_public(a->endpoint))
+        snprintf(a->warning + n, sizeof a->warning - n,
+                 "; %s is a public address and the traffic is plain: "
+                 "others on the network can read the hands and answer "
+                 "for the bots",
+                 a->endpoint);
+}
+
+static int bind_front(struct arena *a, const char *endpoint,
+                      const struct arena_auth *au, char *err, size_t errlen)
 {
     int one = 1, zero = 0, ivl = HEARTBEAT_MS, dead = 3 * HEARTBEAT_MS;
     int64_t max = REMOTE_MSG_MAX;
     size_t len = sizeof a->endpoint;
     a->front = zmq_socket(a->ctx, ZMQ_ROUTER);
     if (!a->front)
-        return -1;
+        return err_set(err, errlen, ERR_IO, "arena: no socket: %s",
+                       zmq_strerror(zmq_errno()));
+    int rc = secure_front(a, au, err, errlen);
+    if (rc)
+        return rc;
     zmq_setsockopt(a->front, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
-    zmq_setsockopt(a->front, ZMQ_ROUTER_HANDOVER, &one, sizeof one);
     zmq_setsockopt(a->front, ZMQ_LINGER, &zero, sizeof zero);
     zmq_setsockopt(a->front, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(a->front, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
     zmq_setsockopt(a->front, ZMQ_HEARTBEAT_TIMEOUT, &dead, sizeof dead);
-    return zmq_bind(a->front, endpoint) ||
-                   zmq_getsockopt(a->front, ZMQ_LAST_ENDPOINT, a->endpoint,
-                                  &len)
-               ? -1
-               : 0;
+    if (zmq_bind(a->front, endpoint) ||
+        zmq_getsockopt(a->front, ZMQ_LAST_ENDPOINT, a->endpoint, &len))
+        return err_set(err, errlen, ERR_IO,
+                       "arena: cannot bind %s: %s (give an endpoint such as "
+                       "tcp://*:5599 or ipc:///tmp/arena)",
+                       endpoint, zmq_strerror(zmq_errno()));
+    set_warning(a);
+    return 0;
 }
 
 static int bind_back(struct arena *a)
@@ -352,7 +453,7 @@ static int bind_back(struct arena *a)
 }
 
 struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
-                        char *err, size_t errlen)
+                        const struct arena_auth *auth, char *err, size_t errlen)
 {
     struct arena *a = mem_alloc(sizeof *a);
     if (!a)
@@ -365,11 +466,9 @@ struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
     atomic_init(&a->ids, 1);
     atomic_init(&a->tables, 0);
     a->ctx = zmq_ctx_new();
-    if (!a->ctx || bind_front(a, endpoint)) {
-        err_set(err, errlen, ERR_IO,
-                "arena: cannot bind %s: %s (give an endpoint such as "
-                "tcp://*:5599 or ipc:///tmp/arena)",
-                endpoint, zmq_strerror(zmq_errno()));
+    if (!a->ctx)
+        err_set(err, errlen, ERR_IO, "arena: no ZeroMQ context");
+    if (!a->ctx || bind_front(a, endpoint, auth, err, errlen)) {
         arena_destroy(&a);
         return NULL;
     }
@@ -394,6 +493,7 @@ void arena_destroy(struct arena **ap)
         zmq_close(a->front);
     if (a->back)
         zmq_close(a->back);
+    auth_destroy(&a->auth);
     if (a->ctx)
         zmq_ctx_term(a->ctx);
     mem_free(a);
@@ -403,6 +503,11 @@ void arena_destroy(struct arena **ap)
 const char *arena_endpoint(const struct arena *a)
 {
     return a->endpoint;
+}
+
+const char *arena_warning(const struct arena *a)
+{
+    return a->warning[0] ? a->warning : NULL;
 }
 
 int arena_check_name(const char *name, char *err, size_t errlen)

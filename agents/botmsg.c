@@ -124,6 +124,14 @@ void botmsg_bye(msgpack_sbuffer *out)
     pack_header(out, &pk, 3, 0, "bye");
 }
 
+void botmsg_error(msgpack_sbuffer *out, const char *message)
+{
+    msgpack_packer pk;
+    pack_header(out, &pk, 4, 0, "error");
+    pack_str(&pk, "message");
+    pack_str(&pk, message);
+}
+
 void botmsg_welcome(msgpack_sbuffer *out, const char *game)
 {
     msgpack_packer pk;
@@ -207,6 +215,15 @@ int botmsg_read_hello(const char *buf, size_t len, char *name)
     }
     msgpack_unpacked_destroy(&u);
     return ok ? 0 : ERR_PROTO;
+}
+
+bool botmsg_hello_has_secret(const char *buf, size_t len, const char *secret)
+{
+    msgpack_unpacked u;
+    bool ok =
+        unpack_map(&u, buf, len) && is_str(lookup(&u.data, "secret"), secret);
+    msgpack_unpacked_destroy(&u);
+    return ok;
 }
 
 int botmsg_read_id(const char *buf, size_t len, uint64_t *id)

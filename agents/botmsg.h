@@ -48,6 +48,10 @@ void botmsg_result(msgpack_sbuffer *out, const struct botmsg_req *q,
  * will come. */
 void botmsg_bye(msgpack_sbuffer *out);
 
+/* Builds into out (cleared first) the arena's refusal of a hello, with
+ * message saying what was wrong and what is allowed. */
+void botmsg_error(msgpack_sbuffer *out, const char *message);
+
 /* Builds into out (cleared first) the arena's answer to a hello. */
 void botmsg_welcome(msgpack_sbuffer *out, const char *game);
 
@@ -62,6 +66,9 @@ int botmsg_read_answer(const struct botmsg_req *q, const char *buf,
  * Returns 0, or ERR_PROTO when buf is not a hello with a name of 1 to
  * BOTMSG_NAME_MAX - 1 characters. */
 int botmsg_read_hello(const char *buf, size_t len, char *name);
+
+/* Whether the hello in buf carries the field secret equal to secret. */
+bool botmsg_hello_has_secret(const char *buf, size_t len, const char *secret);
 
 /* Reads the id of any message. Returns 0 or ERR_PROTO. */
 int botmsg_read_id(const char *buf, size_t len, uint64_t *id);

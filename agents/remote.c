@@ -4,122 +4,171 @@
 #include "remote.h"
 
 #include <msgpack.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
+#include <sys/random.h>
 #include <time.h>
-#ifdef __linux__
-#include <sys/prctl.h>
-#endif
 #include <unistd.h>
 #include <zmq.h>
 
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "botmsg.h"
+#include "botproc.h"
 
 #define POLL_SLICE_MS 50 /* how often a wait checks the process is alive */
+#define ID_MAX 256       /* a ZeroMQ routing id */
+#define SECRET_BYTES 16  /* random bytes of a bot's secret */
+#define DIR_MAX 80       /* the channel's directory (sun_path is 108) */
 
 struct remote {
-    char cmd[GAME_SPEC_MAX];   /* the command line */
-    void *ctx, *sock;          /* NULL until started */
-    pid_t pid;                 /* the bot's process, 0 if none or reaped */
-    pid_t pgid;                /* its process group, 0 if none */
-    bool broken;               /* failed once: every act fails */
-    uint64_t next_id;          /* id of the next act request */
-    char endpoint[128];        /* where the socket is bound */
-    msgpack_sbuffer out;       /* the message being built */
-    struct botmsg_req req;     /* the act request's buffers, move limit */
+    char cmd[GAME_SPEC_MAX];     /* the command line */
+    void *ctx, *sock;            /* NULL until started */
+    struct botproc proc;         /* the bot's processes */
+    bool broken;                 /* failed once: every act fails */
+    uint64_t next_id;            /* id of the next act request */
+    char dir[DIR_MAX];           /* the channel's private directory, or "" */
+    char endpoint[DIR_MAX + 16]; /* ipc://dir/bot */
+    char secret[2 * SECRET_BYTES + 1]; /* the bot must say it in hello */
+    uint8_t bot[ID_MAX];   /* the bot's routing id, once it said hello */
+    size_t botlen;         /* bytes of bot; 0 before the hello */
+    msgpack_sbuffer out;   /* the message being built */
+    struct botmsg_req req; /* the act request's buffers, move limit */
 };
 
-/* ---- process and socket ------------------------------------------------ */
-
-static bool alive(struct remote *r)
+static int64_t now_ms(void)
 {
-    int status;
-    if (r->pid > 0 && waitpid(r->pid, &status, WNOHANG) == r->pid)
-        r->pid = 0;
-    return r->pid > 0;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Kills the whole process group: the shell may have forked the bot and
- * died first, leaving it behind. */
+/* ---- the private channel ----------------------------------------------- */
+
+/* Makes the channel's directory (mode 0700: only this user may connect)
+ * and the bot's secret. */
+static int make_channel(struct remote *r)
+{
+    uint8_t raw[SECRET_BYTES];
+    const char *base = getenv("TMPDIR");
+    if (!base || strlen(base) > DIR_MAX - 24)
+        base = "/tmp";
+    snprintf(r->dir, sizeof r->dir, "%s/parlor-bot-XXXXXX", base);
+    if (!mkdtemp(r->dir)) {
+        r->dir[0] = '\0';
+        return ERR_IO;
+    }
+    snprintf(r->endpoint, sizeof r->endpoint, "ipc://%s/bot", r->dir);
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw)
+        return ERR_IO;
+    for (int i = 0; i < SECRET_BYTES; i++)
+        snprintf(r->secret + 2 * i, 3, "%02x", raw[i]);
+    return 0;
+}
+
+/* Ends the bot's processes, closes the socket, removes the directory. */
 static void stop(struct remote *r)
 {
-    if (r->pgid > 0)
-        kill(-r->pgid, SIGKILL);
-    if (r->pid > 0)
-        waitpid(r->pid, NULL, 0);
-    r->pid = r->pgid = 0;
+    char path[sizeof r->dir + 8];
+    botproc_stop(&r->proc);
     if (r->sock)
         zmq_close(r->sock);
     if (r->ctx)
         zmq_ctx_term(r->ctx);
     r->sock = r->ctx = NULL;
-}
-
-/* Runs the command in its own process group with the endpoint set
- * (through env(1): the child of a threaded process must not setenv). */
-static int spawn(struct remote *r)
-{
-    char env[sizeof r->endpoint + 32];
-    snprintf(env, sizeof env, "PARLOR_ENDPOINT=%s", r->endpoint);
-    pid_t pid = fork();
-    if (pid < 0)
-        return ERR_IO;
-    if (pid == 0) { /* only async-signal-safe calls until exec */
-        setpgid(0, 0);
-#ifdef __linux__
-        prctl(PR_SET_PDEATHSIG, SIGKILL); /* no orphans if the arena dies */
-#endif
-        execl("/usr/bin/env", "env", env, "/bin/sh", "-c", r->cmd,
-              (char *)NULL);
-        _exit(127);
+    if (r->dir[0]) {
+        snprintf(path, sizeof path, "%s/bot", r->dir);
+        unlink(path);
+        rmdir(r->dir);
+        r->dir[0] = '\0';
     }
-    setpgid(pid, pid); /* also here: no race with the kill in stop() */
-    r->pid = r->pgid = pid;
-    return 0;
 }
 
 static int bind_socket(struct remote *r)
 {
     int64_t max = REMOTE_MSG_MAX;
-    int zero = 0;
-    size_t len = sizeof r->endpoint;
+    int zero = 0, one = 1;
     r->ctx = zmq_ctx_new();
-    r->sock = r->ctx ? zmq_socket(r->ctx, ZMQ_DEALER) : NULL;
+    r->sock = r->ctx ? zmq_socket(r->ctx, ZMQ_ROUTER) : NULL;
     if (!r->sock)
         return ERR_IO;
     zmq_setsockopt(r->sock, ZMQ_MAXMSGSIZE, &max, sizeof max);
     zmq_setsockopt(r->sock, ZMQ_LINGER, &zero, sizeof zero);
-    if (zmq_bind(r->sock, "tcp://127.0.0.1:*") ||
-        zmq_getsockopt(r->sock, ZMQ_LAST_ENDPOINT, r->endpoint, &len))
-        return ERR_IO;
-    return 0;
+    zmq_setsockopt(r->sock, ZMQ_ROUTER_MANDATORY, &one, sizeof one);
+    return zmq_bind(r->sock, r->endpoint) ? ERR_IO : 0;
 }
 
-/* Waits up to ms for one message into buf (REMOTE_MSG_MAX bytes); *len
- * gets its length. Returns 0, ERR_TIMEOUT, ERR_IO (process gone) or
- * ERR_PROTO (too long). */
+/* Runs the command under its supervisor with the endpoint and secret in
+ * its environment (through env(1): the child of a threaded process must
+ * not setenv). */
+static int spawn(struct remote *r)
+{
+    char ep[sizeof r->endpoint + 32], sec[sizeof r->secret + 32];
+    struct botproc_limits lim;
+    snprintf(ep, sizeof ep, "%s=%s", REMOTE_ENDPOINT_ENV, r->endpoint);
+    snprintf(sec, sizeof sec, "%s=%s", REMOTE_SECRET_ENV, r->secret);
+    botproc_limits_from_env(&lim);
+    return botproc_start(&r->proc, r->cmd, (const char *const[]){ep, sec}, 2,
+                         &lim);
+}
+
+/* Reads one message: its sender's routing id into from (ID_MAX), the
+ * message into buf (REMOTE_MSG_MAX, *len its length). Returns true when
+ * it has exactly those two frames. */
+static bool read_one(struct remote *r, uint8_t *from, size_t *fromlen,
+                     char *buf, size_t *len)
+{
+    char scratch[1];
+    int more = 0, n = zmq_recv(r->sock, from, ID_MAX, ZMQ_DONTWAIT), parts = 1;
+    size_t sz = sizeof more;
+    *fromlen = n > 0 && n <= ID_MAX ? (size_t)n : 0;
+    *len = 0;
+    for (zmq_getsockopt(r->sock, ZMQ_RCVMORE, &more, &sz); more;
+         zmq_getsockopt(r->sock, ZMQ_RCVMORE, &more, &sz)) {
+        n = zmq_recv(r->sock, parts == 1 ? buf : scratch,
+                     parts == 1 ? REMOTE_MSG_MAX : 0, ZMQ_DONTWAIT);
+        if (n < 0)
+            return false;
+        if (parts++ == 1)
+            *len = (size_t)n < REMOTE_MSG_MAX ? (size_t)n : REMOTE_MSG_MAX;
+    }
+    return *fromlen && parts == 2;
+}
+
+/* Whether a message from `from` is the bot's: once it said hello, only
+ * its connection is; before, only a hello that carries the secret (whose
+ * sender then is the bot). Anyone else is ignored. */
+static bool from_bot(struct remote *r, const uint8_t *from, size_t fromlen,
+                     const char *buf, size_t len)
+{
+    char name[BOTMSG_NAME_MAX];
+    if (r->botlen)
+        return fromlen == r->botlen && !memcmp(from, r->bot, fromlen);
+    if (botmsg_read_hello(buf, len, name) ||
+        !botmsg_hello_has_secret(buf, len, r->secret))
+        return false;
+    memcpy(r->bot, from, fromlen);
+    r->botlen = fromlen;
+    return true;
+}
+
+/* Waits up to ms for the bot's next message into buf (REMOTE_MSG_MAX
+ * bytes); *len gets its length. Returns 0, ERR_TIMEOUT or ERR_IO (the
+ * process is gone). */
 static int receive(struct remote *r, int ms, char *buf, size_t *len)
 {
-    *len = REMOTE_MSG_MAX;
+    uint8_t from[ID_MAX];
+    size_t fromlen;
+    int64_t end = now_ms() + ms;
     zmq_pollitem_t it = {.socket = r->sock, .events = ZMQ_POLLIN};
-    for (int left = ms; left > 0; left -= POLL_SLICE_MS) {
+    for (int64_t left = ms; left > 0; left = end - now_ms()) {
         int n = zmq_poll(&it, 1, left < POLL_SLICE_MS ? left : POLL_SLICE_MS);
-        if (n > 0) {
-            int got = zmq_recv(r->sock, buf, *len, ZMQ_DONTWAIT);
-            if (got < 0)
-                return ERR_IO;
-            if ((size_t)got > *len)
-                return ERR_PROTO;
-            *len = (size_t)got;
+        if (n > 0 && read_one(r, from, &fromlen, buf, len) &&
+            from_bot(r, from, fromlen, buf, *len))
             return 0;
-        }
-        if (n < 0 || !alive(r))
+        if (n < 0 || !botproc_alive(&r->proc))
             return ERR_IO;
     }
     return ERR_TIMEOUT;
@@ -129,20 +178,22 @@ static int receive(struct remote *r, int ms, char *buf, size_t *len)
 
 static int send_out(struct remote *r)
 {
-    return zmq_send(r->sock, r->out.data, r->out.size, ZMQ_DONTWAIT) < 0
+    return zmq_send(r->sock, r->bot, r->botlen, ZMQ_SNDMORE | ZMQ_DONTWAIT) <
+                       0 ||
+                   zmq_send(r->sock, r->out.data, r->out.size, ZMQ_DONTWAIT) < 0
                ? ERR_IO
                : 0;
 }
 
-/* Binds, spawns, waits for the hello and welcomes the bot. */
+/* Makes the channel, spawns, waits for the hello and welcomes the bot. */
 static int start(struct remote *r, const struct game *g)
 {
-    char buf[REMOTE_MSG_MAX], name[BOTMSG_NAME_MAX];
+    char buf[REMOTE_MSG_MAX];
     size_t len;
-    int rc = bind_socket(r);
+    int rc = make_channel(r);
+    rc = rc ? rc : bind_socket(r);
     rc = rc ? rc : spawn(r);
     rc = rc ? rc : receive(r, REMOTE_HELLO_MS, buf, &len);
-    rc = rc ? rc : botmsg_read_hello(buf, len, name);
     if (!rc)
         botmsg_welcome(&r->out, g->spec);
     return rc ? rc : send_out(r);
@@ -189,7 +240,8 @@ static void say_bye(struct remote *r)
     botmsg_bye(&r->out);
     if (send_out(r))
         return;
-    for (int ms = 0; ms < REMOTE_BYE_MS && alive(r); ms += POLL_SLICE_MS / 5)
+    for (int ms = 0; ms < REMOTE_BYE_MS && botproc_alive(&r->proc);
+         ms += POLL_SLICE_MS / 5)
         nanosleep(&(struct timespec){0, POLL_SLICE_MS / 5 * 1000000L}, NULL);
 }
 
@@ -198,7 +250,7 @@ static void remote_destroy(void *self)
     struct remote *r = self;
     if (!r)
         return;
-    if (!r->broken && r->sock && alive(r))
+    if (!r->broken && r->botlen && botproc_alive(&r->proc))
         say_bye(r);
     stop(r);
     msgpack_sbuffer_destroy(&r->out);

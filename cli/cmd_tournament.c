@@ -7,10 +7,12 @@
  * games, pairwise wins, draws and losses, score and mean return per seat.
  */
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../agents/botproc.h"
 #include "../agents/remote.h"
 #include "../common/err.h"
 #include "../common/mem.h"
@@ -153,6 +155,17 @@ static int set_move_time(const char *arg)
     return setenv(REMOTE_MOVE_ENV, ms, 1) ? -1 : 0;
 }
 
+/* --bot-memory MB / --bot-cpu SEC: limits of each spawned bot's
+ * processes, handed to them (agents/botproc.h) through the environment.
+ * Returns 0 or -1. */
+static int set_bot_limit(const char *var, const char *arg, uint64_t max)
+{
+    uint64_t v;
+    if (!cli_parse_u64(arg, &v) || v < 1 || v > max)
+        return -1;
+    return setenv(var, arg, 1) ? -1 : 0;
+}
+
 /* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
 static int parse_args(int argc, char **argv, struct tour_args *a)
 {
@@ -170,6 +183,10 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
         {"move-time", required_argument, NULL, 'm'},
         {"arena", required_argument, NULL, 'A'},
         {"bot-wait", required_argument, NULL, 'w'},
+        {"curve-secret", required_argument, NULL, 'C'},
+        {"allow", required_argument, NULL, 'L'},
+        {"bot-memory", required_argument, NULL, 'M'},
+        {"bot-cpu", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -203,6 +220,26 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
             break;
         case 'A':
             a->o.arena = optarg;
+            break;
+        case 'C':
+            a->o.curve_secret = optarg;
+            break;
+        case 'L':
+            a->o.allow_dir = optarg;
+            break;
+        case 'M':
+            if (set_bot_limit(BOTPROC_MEMORY_ENV, optarg, 1u << 20))
+                return cli_usage_error(CMD,
+                                       "--bot-memory wants MiB from 1 to "
+                                       "1048576, got '%s'",
+                                       optarg);
+            break;
+        case 'P':
+            if (set_bot_limit(BOTPROC_CPU_ENV, optarg, 86400))
+                return cli_usage_error(CMD,
+                                       "--bot-cpu wants seconds from 1 to "
+                                       "86400, got '%s'",
+                                       optarg);
             break;
         case 'w':
             if (parse_seconds(optarg, &a->o.bot_wait_ms))
@@ -240,7 +277,30 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
     return CLI_OK;
 }
 
-/* --resume: fills the options left out from the journal's header. */
+/* A journal is a file anyone with write access may have edited: the
+ * commands of its cmd: agents run only when the command line repeats them
+ * with --agents. Returns CLI_OK, or CLI_USAGE naming them. */
+static int check_no_commands(const struct roster *r)
+{
+    size_t pre = strlen(REMOTE_CMD_PREFIX);
+    int n = 0;
+    for (int i = 0; i < r->n; i++)
+        if (!strncmp(r->a[i].spec, REMOTE_CMD_PREFIX, pre) && !n++)
+            fprintf(stderr,
+                    "parlor %s: the journal names external commands, which "
+                    "--resume runs only when --agents repeats them:\n",
+                    CMD);
+    for (int i = 0; n && i < r->n; i++)
+        if (!strncmp(r->a[i].spec, REMOTE_CMD_PREFIX, pre))
+            fprintf(stderr, "  %s\n", r->a[i].spec);
+    if (n)
+        fprintf(stderr, "(give --agents with the journal's whole agent list "
+                        "to run them)\n");
+    return n ? CLI_USAGE : CLI_OK;
+}
+
+/* --resume: fills the options left out from the journal's header; a
+ * journal with cmd: agents needs them on the command line. */
 static int from_header(struct tour_args *a)
 {
     char path[JOURNAL_PATH_MAX], err[1024];
@@ -251,6 +311,11 @@ static int from_header(struct tour_args *a)
         !info.has_header) {
         mem_free(h);
         return CLI_OK; /* nothing to resume: a fresh start */
+    }
+    int rc = a->o.agents ? CLI_OK : check_no_commands(&h->roster);
+    if (rc) {
+        mem_free(h);
+        return rc;
     }
     snprintf(a->game, sizeof a->game, "%s", h->game);
     size_t used = 0;

@@ -79,7 +79,8 @@ static const struct cli_cmd commands[] = {
     {"tournament", cmd_tournament,
      "--game SPEC --agents LIST --out DIR [--deals N] [--jobs J] [--seed S] "
      "[--lineups N] [--shard I/N|auto] [--resume] [--move-time SEC] "
-     "[--arena ENDPOINT [--bot-wait SEC]] [--quiet]",
+     "[--arena ENDPOINT [--bot-wait SEC] [--curve-secret FILE --allow DIR]] "
+     "[--bot-memory MB] [--bot-cpu SEC] [--quiet]",
      "round-robin of agents over duplicate deals, into a crash-safe journal",
      "  --game SPEC     the game, e.g. 'thirty_one(players=2)'\n"
      "  --agents LIST   agent specs, comma-separated (commas inside\n"
@@ -106,6 +107,15 @@ static const struct cli_cmd commands[] = {
      "                  the tournament, e.g. tcp://0.0.0.0:5599\n"
      "  --bot-wait SEC  how long after the start a bot:NAME agent waits\n"
      "                  for its bot to connect before forfeiting (default 10)\n"
+     "  --curve-secret FILE  the arena's key pair (parlor keygen): CURVE\n"
+     "                  encryption for the bots' connections\n"
+     "  --allow DIR     with --curve-secret: only the keys DIR/NAME.key may\n"
+     "                  connect, each only as bot NAME (without: names are\n"
+     "                  not authenticated, and a warning says so)\n"
+     "  --bot-memory MB address space of each process of a cmd: bot\n"
+     "                  (default: no limit); past it allocations fail\n"
+     "  --bot-cpu SEC   CPU time of each process of a cmd: bot (default: no\n"
+     "                  limit); past it the bot is killed and forfeits\n"
      "  --shard I/N     play only shard I of N (1 <= I <= N); the shards'\n"
      "                  journals merge in parlor rate and parlor plot;\n"
      "                  auto: this Slurm array task's shard (task ID-MIN+1\n"

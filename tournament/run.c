@@ -376,6 +376,14 @@ static int check_opts(const struct run_opts *o, char *err, size_t errlen)
         return err_set(err, errlen, ERR_RANGE,
                        "shard must be I/N with 1 <= I <= N, got %d/%d",
                        o->shard, o->nshards);
+    if ((o->curve_secret || o->allow_dir) && !o->arena)
+        return err_set(err, errlen, ERR_INVAL,
+                       "--curve-secret and --allow secure the arena: give "
+                       "--arena ENDPOINT too");
+    if (o->allow_dir && !o->curve_secret)
+        return err_set(err, errlen, ERR_INVAL,
+                       "--allow needs --curve-secret FILE (the arena's key "
+                       "pair, from parlor keygen)");
     return 0;
 }
 
@@ -396,11 +404,15 @@ static int open_arena(struct run *run, char *err, size_t errlen)
                        run->roster.a[i].spec);
     if (!o->arena)
         return 0;
+    struct arena_auth auth = {o->curve_secret, o->allow_dir};
     run->arena = arena_new(o->arena, run->g.spec,
                            o->bot_wait_ms > 0 ? o->bot_wait_ms : ARENA_WAIT_MS,
-                           err, errlen);
+                           &auth, err, errlen);
     if (!run->arena)
         return ERR_IO;
+    if (arena_warning(run->arena))
+        fprintf(stderr, "parlor tournament: warning: %s\n",
+                arena_warning(run->arena));
     if (o->progress)
         fprintf(o->progress, "parlor tournament: bots connect to %s\n",
                 arena_endpoint(run->arena));

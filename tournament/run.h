@@ -37,6 +37,8 @@ struct run_opts {
     FILE *progress;      /* progress line goes here; NULL: none */
     const char *arena;   /* where bot:NAME agents connect; NULL: none */
     int bot_wait_ms;     /* their time to connect (0: ARENA_WAIT_MS) */
+    const char *curve_secret; /* the arena's CURVE key pair; NULL: none */
+    const char *allow_dir; /* bots' public keys (NAME.key); NULL: any key */
     struct results *results; /* if set, gets every game of the journal
                               * (those found there and those played), as
                               * results_load would read it; the caller

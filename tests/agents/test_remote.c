@@ -5,9 +5,15 @@
  * tables at once; bots that hang, exit, send garbage, answer illegal
  * actions or flood each forfeit every game they play with the matching
  * reason, while the run completes; a named bot that never comes forfeits
- * once the arena's wait is over. The bots are small Python scripts
- * (pyzmq, msgpack) written to a scratch directory; every wait is bounded
- * by the move time. */
+ * once the arena's wait is over. And the attacks of issue 12: an intruder
+ * on a spawned bot's channel, bots that leave processes behind (at the
+ * end, and after kill -9 of the tournament), a bot past its memory limit,
+ * a late answer, junk hellos filling the arena, and a hello under another
+ * bot's name with CURVE. The bots are small Python scripts (pyzmq,
+ * msgpack) written to a scratch directory. Nothing depends on speed: the
+ * move time is a minute unless a test is about missing it, named bots
+ * have a minute to connect, and waits for files and process ends only
+ * bound a hang. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -20,13 +26,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agents/agent.h"
 #include "agents/arena.h"
+#include "agents/botproc.h"
 #include "agents/remote.h"
 #include "common/err.h"
+#include "protocol/auth.h"
 #include "tournament/run.h"
 
 #define GAME "thirty_one(players=2)"
@@ -35,6 +44,10 @@
 #define GAMES (DEALS * 2)
 
 #define DIR_MAX 256
+#define LONG_MS "60000"  /* a move time no answering bot can miss */
+#define SHORT_MS "300"   /* one that a bot that never answers costs */
+#define HANG_MS 60000    /* bound of every wait for an event */
+#define CONNECT_MS 60000 /* named bots' time to connect */
 
 /* Makes a fresh scratch directory into buf (DIR_MAX). */
 static void tmp_dir(char *buf)
@@ -45,7 +58,7 @@ static void tmp_dir(char *buf)
         fail_msg("mkdtemp failed");
 }
 
-/* Removes dir and the plain files in it. */
+/* Removes dir and what is in it. */
 static void rm_tree(const char *dir)
 {
     char path[DIR_MAX * 2];
@@ -54,7 +67,8 @@ static void rm_tree(const char *dir)
     while (d && (e = readdir(d)))
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
             snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
-            remove(path);
+            if (remove(path))
+                rm_tree(path);
         }
     if (d)
         closedir(d);
@@ -62,15 +76,27 @@ static void rm_tree(const char *dir)
 }
 
 /* Every test bot connects (to PARLOR_ENDPOINT when spawned, else to its
- * first argument) and says hello (as its second argument, or "test");
- * msgs() yields what the arena sends until its bye, acts() only the act
- * requests. */
+ * first argument; with CURVE keys when PARLOR_SERVER_KEY names the
+ * arena's) and says hello (as its second argument, or "test", with the
+ * secret of a spawned bot); msgs() yields what the arena sends until its
+ * bye, acts() only the act requests. */
 static const char preamble[] =
-    "import os, sys, time, zmq, msgpack\n"
-    "s = zmq.Context().socket(zmq.DEALER)\n"
-    "s.connect(os.environ.get('PARLOR_ENDPOINT') or sys.argv[1])\n"
-    "s.send(msgpack.packb({'v': 1, 'id': 0, 'type': 'hello', 'name':"
-    " sys.argv[2] if len(sys.argv) > 2 else 'test', 'version': '0'}))\n"
+    "import os, sys, time, zmq, zmq.auth, msgpack\n"
+    "ep = os.environ.get('PARLOR_ENDPOINT') or sys.argv[1]\n"
+    "def sock(key):\n"
+    "    k = zmq.Context.instance().socket(zmq.DEALER)\n"
+    "    if os.environ.get('PARLOR_SERVER_KEY'):\n"
+    "        k.curve_serverkey = zmq.auth.load_certificate("
+    "os.environ['PARLOR_SERVER_KEY'])[0]\n"
+    "        k.curve_publickey, k.curve_secretkey ="
+    " zmq.auth.load_certificate(key)\n"
+    "    k.connect(ep)\n"
+    "    return k\n"
+    "def hello(k, name, secret=os.environ.get('PARLOR_SECRET', '')):\n"
+    "    k.send(msgpack.packb({'v': 1, 'id': 0, 'type': 'hello', 'name':"
+    " name, 'version': '0', 'secret': secret}))\n"
+    "s = sock(os.environ.get('PARLOR_KEY'))\n"
+    "hello(s, sys.argv[2] if len(sys.argv) > 2 else 'test')\n"
     "def ans(m, a):\n"
     "    s.send(msgpack.packb({'v': 1, 'id': m['id'], 'type': 'action',"
     " 'action': a}))\n"
@@ -97,10 +123,12 @@ static void write_bot(const char *dir, const char *name, const char *body)
 
 /* How a test tournament is run. */
 struct setup {
-    const char *agents; /* the agent list */
-    const char *arena;  /* arena endpoint, or NULL */
-    int wait_ms;        /* bots' time to connect to it */
-    int jobs;           /* worker threads */
+    const char *agents;       /* the agent list */
+    const char *arena;        /* arena endpoint, or NULL */
+    int wait_ms;              /* bots' time to connect to it */
+    int jobs;                 /* worker threads */
+    const char *curve_secret; /* the arena's key pair, or NULL */
+    const char *allow_dir;    /* the bots' public keys, or NULL */
 };
 
 /* Runs the tournament su describes; returns the journal's text
@@ -109,10 +137,19 @@ static char *run(const struct setup *su, struct run_stats *st)
 {
     char dir[DIR_MAX], err[1024];
     tmp_dir(dir);
-    struct run_opts o = {.game = GAME, .agents = su->agents, .deals = DEALS,
-                         .max_lineups = 120, .seed = 7, .jobs = su->jobs,
-                         .out_dir = dir, .shard = 1, .nshards = 1,
-                         .arena = su->arena, .bot_wait_ms = su->wait_ms};
+    struct run_opts o = {.game = GAME,
+                         .agents = su->agents,
+                         .deals = DEALS,
+                         .max_lineups = 120,
+                         .seed = 7,
+                         .jobs = su->jobs,
+                         .out_dir = dir,
+                         .shard = 1,
+                         .nshards = 1,
+                         .arena = su->arena,
+                         .bot_wait_ms = su->wait_ms,
+                         .curve_secret = su->curve_secret,
+                         .allow_dir = su->allow_dir};
     int rc = run_tournament(&o, st, err, sizeof err);
     if (rc)
         fail_msg("run_tournament: %s", err);
@@ -134,6 +171,21 @@ static char *play(const char *cmd, struct run_stats *st)
     return run(&su, st);
 }
 
+/* Writes the bot dir/name.py (preamble + body) and plays random against
+ * it, spawned with VAR=dir/name.txt (the file it reports to: its path goes
+ * to path, DIR_MAX * 2) in its environment; returns the journal's text. */
+static char *play_reporting(const char *dir, const char *name,
+                            const char *body, const char *var, char *path,
+                            struct run_stats *st)
+{
+    char cmd[DIR_MAX * 5];
+    write_bot(dir, name, body);
+    snprintf(path, DIR_MAX * 2, "%s/%s.txt", dir, name);
+    snprintf(cmd, sizeof cmd, "%s=%s /usr/bin/python3 %s/%s.py", var, path,
+             dir, name);
+    return play(cmd, st);
+}
+
 /* Games the journal text records as forfeits. */
 static int count_forfeits(const char *text)
 {
@@ -150,6 +202,12 @@ static int count(const char *text, const char *s)
     for (const char *p = text; (p = strstr(p, s)); p++)
         n++;
     return n;
+}
+
+/* Sets the per-move limit of the bots created from now on. */
+static void move_ms(const char *ms)
+{
+    setenv(REMOTE_MOVE_ENV, ms, 1);
 }
 
 /* The bot in dir/name.py forfeits all GAMES games, each time with the
@@ -196,7 +254,8 @@ static char *play_named(const char *dir, const char *name, int wait_ms,
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
     snprintf(agents, sizeof agents, "random,bot:%s", name);
     pid_t pid = start_bot(dir, name, ep);
-    struct setup su = {agents, ep, wait_ms, 1};
+    struct setup su = {
+        .agents = agents, .arena = ep, .wait_ms = wait_ms, .jobs = 1};
     char *text = run(&su, st);
     stop_bot(pid);
     return text;
@@ -235,20 +294,70 @@ static void read_text(const char *path, char *buf, size_t cap)
     fclose(f);
 }
 
-/* Whether the process whose pid the bot wrote to PATH.pid has ended
- * (waiting up to a second for it to be reaped). */
-static bool process_gone(const char *path)
+/* The run whose journal is text (freed here) played all GAMES games
+ * without a forfeit, and its bot reported want in the file at path. */
+static void expect_clean_report(char *text, const struct run_stats *st,
+                                const char *path, const char *want)
 {
-    char pidfile[DIR_MAX * 3];
-    long pid = 0;
-    snprintf(pidfile, sizeof pidfile, "%s.pid", path);
-    FILE *f = fopen(pidfile, "r");
-    assert_non_null(f);
-    assert_int_equal(fscanf(f, "%ld", &pid), 1);
+    char got[256] = "";
+    assert_int_equal(st->played, GAMES);
+    assert_int_equal(count_forfeits(text), 0);
+    free(text);
+    read_text(path, got, sizeof got);
+    assert_string_equal(got, want);
+}
+
+/* Whether process pid runs (a zombie has ended: it only waits for its
+ * parent to read its status). */
+static bool pid_running(long pid)
+{
+    char path[64], buf[512];
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
     fclose(f);
-    for (int i = 0; i < 100 && kill((pid_t)pid, 0) == 0; i++)
+    const char *p = strrchr(buf, ')');
+    return p && p[1] && p[2] != 'Z' && p[2] != 'X';
+}
+
+/* Waits (bounded by HANG_MS, in 10 ms steps) until ready(arg) holds. */
+static bool wait_until(bool (*ready)(const void *), const void *arg)
+{
+    for (int ms = 0; ms < HANG_MS && !ready(arg); ms += 10)
         usleep(10000);
-    return kill((pid_t)pid, 0) != 0;
+    return ready(arg);
+}
+
+static bool pid_ended(const void *pid)
+{
+    return !pid_running(*(const long *)pid);
+}
+
+/* A file holds a whole line. */
+static bool has_line(const void *path)
+{
+    char buf[256] = "";
+    FILE *f = fopen(path, "r");
+    if (f) {
+        buf[fread(buf, 1, sizeof buf - 1, f)] = '\0';
+        fclose(f);
+    }
+    return strchr(buf, '\n') != NULL;
+}
+
+/* Reads the pids in the file at path (whitespace-separated) into pid
+ * (cap entries); returns how many. */
+static int read_pids(const char *path, long *pid, int cap)
+{
+    int n = 0;
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    while (n < cap && fscanf(f, "%ld", &pid[n]) == 1)
+        n++;
+    fclose(f);
+    return n;
 }
 
 /* The journal's games, in order: the seat "bot" sat in, its rank and
@@ -276,15 +385,11 @@ static void journal_view_of_bot(const char *text, char *out, size_t cap)
 static void test_bot_told_each_result(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2];
-    char told[4096] = "", expect[4096];
+    char dir[DIR_MAX], path[DIR_MAX * 2], told[4096] = "", expect[4096];
     struct run_stats st;
     tmp_dir(dir);
-    write_bot(dir, "results", results_bot);
-    snprintf(path, sizeof path, "%s/told.txt", dir);
-    snprintf(cmd, sizeof cmd, "RESULTS_OUT=%s /usr/bin/python3 %s/results.py",
-             path, dir);
-    char *text = play(cmd, &st);
+    char *text =
+        play_reporting(dir, "results", results_bot, "RESULTS_OUT", path, &st);
     assert_int_equal(count_forfeits(text), 0);
     journal_view_of_bot(text, expect, sizeof expect);
     read_text(path, told, sizeof told);
@@ -292,9 +397,13 @@ static void test_bot_told_each_result(void **state)
      * and return the journal holds. */
     assert_int_equal(count(told, "\n"), GAMES);
     assert_string_equal(told, expect);
-    /* The bot is gone when the run is over (it was started through a
-     * shell, which may fork it: the whole process group goes). */
-    assert_true(process_gone(path));
+    /* The bot is gone when the run is over: its supervisor has waited
+     * for it. */
+    char pidfile[DIR_MAX * 3];
+    long pid;
+    snprintf(pidfile, sizeof pidfile, "%s.pid", path);
+    assert_int_equal(read_pids(pidfile, &pid, 1), 1);
+    assert_false(pid_running(pid));
     free(text);
     rm_tree(dir);
 }
@@ -314,9 +423,10 @@ static void test_misbehaving_bots_forfeit(void **state)
               "    ans(m, next(a for a in range(9999)"
               " if a not in m['legal']))\n");
     /* Answers nobody asked for: the first one read is not the answer. */
-    write_bot(dir, "flood",
-              "while True:\n    ans({'id': 123456}, 0)\n");
+    write_bot(dir, "flood", "while True:\n    ans({'id': 123456}, 0)\n");
+    move_ms(SHORT_MS); /* it never answers: each game costs the limit */
     expect_forfeits(dir, "sleeper", ERR_TIMEOUT);
+    move_ms(LONG_MS);
     expect_forfeits(dir, "exiter", ERR_IO);
     expect_forfeits(dir, "garbage", ERR_PROTO);
     expect_forfeits(dir, "illegal", ERR_ILLEGAL_ACTION);
@@ -333,7 +443,7 @@ static void test_named_bot_plays_and_is_told(void **state)
     write_bot(dir, "results", results_bot);
     snprintf(path, sizeof path, "%s/told.txt", dir);
     setenv("RESULTS_OUT", path, 1);
-    char *text = play_named(dir, "results", 10000, &st);
+    char *text = play_named(dir, "results", CONNECT_MS, &st);
     unsetenv("RESULTS_OUT");
     assert_int_equal(st.played, GAMES);
     assert_int_equal(count_forfeits(text), 0);
@@ -359,7 +469,10 @@ static void test_named_bot_serves_many_tables(void **state)
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
     write_bot(dir, "first", "for m in acts():\n    ans(m, m['legal'][0])\n");
     pid_t pid = start_bot(dir, "first", ep);
-    struct setup su = {"random,x=bot:first,y=bot:first", ep, 10000, 2};
+    struct setup su = {.agents = "random,x=bot:first,y=bot:first",
+                       .arena = ep,
+                       .wait_ms = CONNECT_MS,
+                       .jobs = 2};
     char *text = run(&su, &st);
     stop_bot(pid);
     /* Three agents, two seats: 3 line-ups x 2 rotations per deal. */
@@ -370,7 +483,9 @@ static void test_named_bot_serves_many_tables(void **state)
 }
 
 /* Connected bots that misbehave forfeit with the reason a spawned one
- * would get; the exiting one is gone after its first game. */
+ * would get; the exiting one is gone after its first game. Each has a
+ * minute to connect (a request waits for it), and those that answer have
+ * a minute to do so: only the two that never answer get a short limit. */
 static void test_named_bots_misbehave(void **state)
 {
     (void)state;
@@ -388,20 +503,22 @@ static void test_named_bots_misbehave(void **state)
     const int code[] = {ERR_TIMEOUT, ERR_PROTO, ERR_ILLEGAL_ACTION, ERR_PROTO,
                         ERR_IO};
     for (int i = 0; i < 5; i++) {
-        char *text = play_named(dir, name[i], 300, &st);
+        move_ms(code[i] == ERR_TIMEOUT || code[i] == ERR_IO ? SHORT_MS
+                                                            : LONG_MS);
+        char *text = play_named(dir, name[i], CONNECT_MS, &st);
         assert_int_equal(st.played, GAMES);
         assert_int_equal(count_forfeits(text), GAMES);
         if (code[i] != ERR_IO)
             assert_int_equal(count(text, err_name(code[i])), GAMES);
         else /* the arena cannot tell a bot that died while asked from a
-              * slow one; then it is gone, then absent */
+              * slow one; then its connection is gone */
             assert_int_equal(count(text, err_name(ERR_TIMEOUT)) +
-                                 count(text, err_name(ERR_IO)) +
-                                 count(text, err_name(ERR_NOTFOUND)),
+                                 count(text, err_name(ERR_IO)),
                              GAMES);
 
         free(text);
     }
+    move_ms(LONG_MS);
     rm_tree(dir);
 }
 
@@ -413,11 +530,275 @@ static void test_absent_bot_forfeits(void **state)
     struct run_stats st;
     tmp_dir(dir);
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
-    struct setup su = {"random,bot:ghost", ep, 200, 1};
+    struct setup su = {
+        .agents = "random,bot:ghost", .arena = ep, .wait_ms = 200, .jobs = 1};
     char *text = run(&su, &st);
     assert_int_equal(st.played, GAMES);
     assert_int_equal(count(text, err_name(ERR_NOTFOUND)), GAMES);
     free(text);
+    rm_tree(dir);
+}
+
+/* ---- issue 12 ---------------------------------------------------------- */
+
+/* A second connection to a spawned bot's channel, made by the bot itself
+ * (so that it surely connects while the bot plays), says hello without
+ * the secret and answers every act first, illegally. It must get nothing
+ * and change nothing; the channel must be an ipc path in a directory only
+ * this user may open. The bot writes "MODE RECEIVED" to INTRUDER_OUT. */
+static const char intruder_bot[] =
+    "import stat\n"
+    "i = sock(None)\n"
+    "hello(i, 'test', 'not-the-secret')\n"
+    "got = 0\n"
+    "mode = stat.S_IMODE(os.stat(os.path.dirname(ep[6:])).st_mode)"
+    " if ep.startswith('ipc://') else 0\n"
+    "def note():\n"
+    "    global got\n"
+    "    while i.poll(0):\n"
+    "        i.recv()\n"
+    "        got += 1\n"
+    "    open(os.environ['INTRUDER_OUT'], 'w').write('%o %d\\n' % (mode, "
+    "got))\n"
+    "for m in acts():\n"
+    "    i.send(msgpack.packb({'v': 1, 'id': m['id'], 'type': 'action',"
+    " 'action': -1}))\n"
+    "    ans(m, m['legal'][0])\n"
+    "    note()\n";
+
+static void test_spawned_channel_is_private(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], path[DIR_MAX * 2];
+    struct run_stats st;
+    tmp_dir(dir);
+    char *text = play_reporting(dir, "intruder", intruder_bot, "INTRUDER_OUT",
+                                path, &st);
+    expect_clean_report(text, &st, path, "700 0\n");
+    rm_tree(dir);
+}
+
+/* A bot that forks a sleeper, and a child that calls setsid() and forks
+ * again (its own child then sleeps in another session and process
+ * group), writes the three pids to PIDS_OUT, then plays, or with HANG
+ * set, hangs at its first act. */
+static const char forking_bot[] =
+    "if os.fork() == 0:\n"
+    "    time.sleep(1000)\n"
+    "    os._exit(0)\n"
+    "kid = None\n"
+    "r, w = os.pipe()\n"
+    "p1 = os.fork()\n"
+    "if p1 == 0:\n"
+    "    os.setsid()\n"
+    "    if os.fork() == 0:\n"
+    "        os.write(w, str(os.getpid()).encode())\n"
+    "        time.sleep(1000)\n"
+    "    os._exit(0)\n"
+    "os.close(w)\n"
+    "os.waitpid(p1, 0)\n"
+    "grand = int(os.read(r, 64))\n"
+    "with open(os.environ['PIDS_OUT'], 'a') as f:\n"
+    "    f.write('%d %d\\n' % (os.getpid(), grand))\n"
+    "for m in acts():\n"
+    "    if os.environ.get('HANG'):\n"
+    "        time.sleep(1000)\n"
+    "    ans(m, m['legal'][0])\n";
+
+/* Every pid in the file at path is gone, at once: the tournament waited
+ * for the bots' supervisors, which wait for every process they kill. */
+static void expect_no_process(const char *path)
+{
+    long pid[64];
+    int n = read_pids(path, pid, 64);
+    assert_true(n >= 2);
+    for (int i = 0; i < n; i++)
+        if (pid_running(pid[i]))
+            fail_msg("process %ld of a bot outlived the tournament", pid[i]);
+}
+
+static void test_bot_processes_end_with_run(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], path[DIR_MAX * 2];
+    struct run_stats st;
+    tmp_dir(dir);
+    char *text =
+        play_reporting(dir, "forker", forking_bot, "PIDS_OUT", path, &st);
+    assert_int_equal(count_forfeits(text), 0);
+    expect_no_process(path);
+    free(text);
+    rm_tree(dir);
+}
+
+/* kill -9 of the tournament (a child process playing it) ends its bot
+ * and everything the bot started. */
+static void test_bot_processes_end_with_killed_run(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2];
+    long pid[8];
+    tmp_dir(dir);
+    write_bot(dir, "forker", forking_bot);
+    snprintf(path, sizeof path, "%s/pids.txt", dir);
+    snprintf(cmd, sizeof cmd,
+             "HANG=1 PIDS_OUT=%s /usr/bin/python3 %s/forker.py", path, dir);
+    pid_t run_pid = fork();
+    assert_true(run_pid >= 0);
+    if (run_pid == 0) {
+        struct run_stats st;
+        free(play(cmd, &st));
+        _exit(0);
+    }
+    assert_true(wait_until(has_line, path));
+    kill(run_pid, SIGKILL);
+    assert_int_equal(waitpid(run_pid, NULL, 0), run_pid);
+    int n = read_pids(path, pid, 8);
+    assert_int_equal(n, 2);
+    for (int i = 0; i < n; i++)
+        assert_true(wait_until(pid_ended, &pid[i]));
+    rm_tree(dir);
+}
+
+/* A bot that allocates past --bot-memory fails (and forfeits) instead of
+ * growing. */
+static void test_bot_memory_limit(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX];
+    tmp_dir(dir);
+    write_bot(dir, "hog",
+              "for m in acts():\n"
+              "    try:\n"
+              "        hog = bytearray(1 << 30)\n"
+              "    except MemoryError:\n"
+              "        sys.exit(9)\n"
+              "    ans(m, m['legal'][0])\n");
+    setenv(BOTPROC_MEMORY_ENV, "256", 1);
+    expect_forfeits(dir, "hog", ERR_IO);
+    unsetenv(BOTPROC_MEMORY_ENV);
+    rm_tree(dir);
+}
+
+/* A named bot answers its first act after the deadline (once the next
+ * game's act has come), then plays: only that first game forfeits. */
+static void test_late_answer_not_charged_to_next_game(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX];
+    struct run_stats st;
+    tmp_dir(dir);
+    write_bot(dir, "late",
+              "first = next(acts())\n"
+              "second = next(acts())\n"
+              "ans(first, first['legal'][0])\n"
+              "ans(second, second['legal'][0])\n"
+              "for m in acts():\n"
+              "    ans(m, m['legal'][0])\n");
+    move_ms("10000"); /* missed once on purpose; ample for the rest */
+    char *text = play_named(dir, "late", CONNECT_MS, &st);
+    move_ms(LONG_MS);
+    assert_int_equal(st.played, GAMES);
+    assert_int_equal(count_forfeits(text), 1);
+    assert_int_equal(count(text, err_name(ERR_TIMEOUT)), 1);
+    free(text);
+    rm_tree(dir);
+}
+
+/* After its welcome, a bot opens JUNK more connections, each saying hello
+ * under a name of its own and reading the reply, writes "WELCOMES ERRORS"
+ * to JUNK_OUT, and plays. */
+#define JUNK (ARENA_BOTS_MAX + 6)
+static const char junk_bot[] =
+    "assert msgpack.unpackb(s.recv())['type'] == 'welcome'\n"
+    "kind = []\n"
+    "junk = [sock(None) for i in range(int(os.environ['JUNK']))]\n"
+    "for i, j in enumerate(junk):\n"
+    "    hello(j, 'junk%d' % i)\n"
+    "    kind.append(msgpack.unpackb(j.recv())['type'])\n"
+    "open(os.environ['JUNK_OUT'], 'w').write('%d %d\\n' %"
+    " (kind.count('welcome'), kind.count('error')))\n"
+    "for m in acts():\n"
+    "    ans(m, m['legal'][0])\n";
+
+static void test_full_arena_keeps_connected_bot(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], path[DIR_MAX * 2], want[64], n[16];
+    struct run_stats st;
+    tmp_dir(dir);
+    write_bot(dir, "alice", junk_bot);
+    snprintf(path, sizeof path, "%s/junk.txt", dir);
+    snprintf(n, sizeof n, "%d", JUNK);
+    setenv("JUNK", n, 1);
+    setenv("JUNK_OUT", path, 1);
+    char *text = play_named(dir, "alice", CONNECT_MS, &st);
+    unsetenv("JUNK");
+    unsetenv("JUNK_OUT");
+    /* alice holds one of the slots; the rest go to the first junk
+     * connections, and the others are refused. */
+    snprintf(want, sizeof want, "%d %d\n", ARENA_BOTS_MAX - 1,
+             JUNK - (ARENA_BOTS_MAX - 1));
+    expect_clean_report(text, &st, path, want);
+    rm_tree(dir);
+}
+
+/* With CURVE and an allow directory, mallory (an allowed key) saying
+ * hello as alice is refused and gets nothing of alice's; alice plays.
+ * The bot connects as alice, then as mallory, and writes the reply
+ * mallory got to MALLORY_OUT. */
+static const char impostor_bot[] =
+    "assert msgpack.unpackb(s.recv())['type'] == 'welcome'\n"
+    "m = sock(os.environ['MALLORY_KEY'])\n"
+    "hello(m, 'alice')\n"
+    "open(os.environ['MALLORY_OUT'], 'w').write("
+    "msgpack.unpackb(m.recv())['type'] + '\\n')\n"
+    "for a in acts():\n"
+    "    ans(a, a['legal'][0])\n";
+
+/* Writes key pairs dir/arena and dir/allow/NAME for each name. */
+static void make_keys(const char *dir, const char *const *names, int n)
+{
+    char base[DIR_MAX * 2], err[256];
+    snprintf(base, sizeof base, "%s/allow", dir);
+    assert_int_equal(mkdir(base, 0700), 0);
+    snprintf(base, sizeof base, "%s/arena", dir);
+    assert_int_equal(auth_keygen(base, err, sizeof err), 0);
+    for (int i = 0; i < n; i++) {
+        snprintf(base, sizeof base, "%s/allow/%s", dir, names[i]);
+        assert_int_equal(auth_keygen(base, err, sizeof err), 0);
+    }
+}
+
+static void test_curve_binds_name_to_key(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], ep[DIR_MAX * 2], path[DIR_MAX * 2];
+    char sec[DIR_MAX * 2], allow[DIR_MAX * 2], key[3][DIR_MAX * 2];
+    struct run_stats st;
+    tmp_dir(dir);
+    make_keys(dir, (const char *const[]){"alice", "mallory"}, 2);
+    write_bot(dir, "alice", impostor_bot);
+    snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
+    snprintf(sec, sizeof sec, "%s/arena.key_secret", dir);
+    snprintf(allow, sizeof allow, "%s/allow", dir);
+    snprintf(key[0], sizeof key[0], "%s/arena.key", dir);
+    snprintf(key[1], sizeof key[1], "%s/allow/alice.key_secret", dir);
+    snprintf(key[2], sizeof key[2], "%s/allow/mallory.key_secret", dir);
+    snprintf(path, sizeof path, "%s/mallory.txt", dir);
+    setenv("PARLOR_SERVER_KEY", key[0], 1);
+    setenv("PARLOR_KEY", key[1], 1);
+    setenv("MALLORY_KEY", key[2], 1);
+    setenv("MALLORY_OUT", path, 1);
+    pid_t pid = start_bot(dir, "alice", ep);
+    struct setup su = {"random,bot:alice", ep, CONNECT_MS, 1, sec, allow};
+    char *text = run(&su, &st);
+    stop_bot(pid);
+    unsetenv("PARLOR_SERVER_KEY");
+    unsetenv("PARLOR_KEY");
+    unsetenv("MALLORY_KEY");
+    unsetenv("MALLORY_OUT");
+    expect_clean_report(text, &st, path, "error\n");
     rm_tree(dir);
 }
 
@@ -444,6 +825,10 @@ static void test_bad_specs_rejected(void **state)
                          .out_dir = dir, .shard = 1, .nshards = 1};
     assert_int_equal(run_tournament(&o, &st, err, sizeof err), ERR_INVAL);
     assert_non_null(strstr(err, "--arena"));
+    o.allow_dir = dir;
+    assert_int_equal(run_tournament(&o, &st, err, sizeof err), ERR_INVAL);
+    assert_non_null(strstr(err, "--curve-secret"));
+    o.allow_dir = NULL;
     o.arena = "nonsense://x";
     assert_int_equal(run_tournament(&o, &st, err, sizeof err), ERR_IO);
     assert_non_null(strstr(err, "nonsense://x"));
@@ -452,8 +837,7 @@ static void test_bad_specs_rejected(void **state)
 
 int main(void)
 {
-    /* Short moves keep the hanging bot's games quick. */
-    setenv(REMOTE_MOVE_ENV, "300", 1);
+    move_ms(LONG_MS);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_example_bot_plays_clean),
         cmocka_unit_test(test_bot_told_each_result),
@@ -462,6 +846,13 @@ int main(void)
         cmocka_unit_test(test_named_bot_serves_many_tables),
         cmocka_unit_test(test_named_bots_misbehave),
         cmocka_unit_test(test_absent_bot_forfeits),
+        cmocka_unit_test(test_spawned_channel_is_private),
+        cmocka_unit_test(test_bot_processes_end_with_run),
+        cmocka_unit_test(test_bot_processes_end_with_killed_run),
+        cmocka_unit_test(test_bot_memory_limit),
+        cmocka_unit_test(test_late_answer_not_charged_to_next_game),
+        cmocka_unit_test(test_full_arena_keeps_connected_bot),
+        cmocka_unit_test(test_curve_binds_name_to_key),
         cmocka_unit_test(test_bad_specs_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

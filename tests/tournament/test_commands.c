@@ -143,6 +143,44 @@ static void test_tournament_and_resume(void **state)
     free(o);
 }
 
+/* A hand-edited journal naming a cmd: agent: --resume refuses to run the
+ * command unless --agents repeats it (finding 6 of issue 12). */
+static void test_resume_runs_no_journal_command(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char out[1200], path[1300], mark[1300], agents[1400];
+    snprintf(out, sizeof out, "%s/edited", dir);
+    snprintf(mark, sizeof mark, "%s/ran", dir);
+    snprintf(agents, sizeof agents, "random,x=cmd:touch %s", mark);
+    assert_int_equal(mkdir(out, 0700), 0);
+    snprintf(path, sizeof path, "%s/journal.jsonl", out);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"journal\":\"parlor-tournament\",\"format\":1,\"game\":"
+            "\"thirty_one(players=2)\",\"agents\":[{\"name\":\"random\","
+            "\"spec\":\"random\"},{\"name\":\"x\",\"spec\":\"cmd:touch %s\"}"
+            "],\"deals\":1,\"seed\":\"7\",\"max_lineups\":120,\"lineups\":1,"
+            "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":2,\"shard\":1,"
+            "\"shards\":1}\n",
+            mark);
+    fclose(f);
+    RUN(o, "tournament", "--out", out, "--resume", "--quiet");
+    expect(o, 2, "cmd:touch");
+    assert_non_null(strstr(o->text, "--agents"));
+    assert_int_equal(access(mark, F_OK), -1);
+    /* Named on the command line, it runs (and forfeits: it is no bot). */
+    RUN(o, "tournament", "--out", out, "--resume", "--agents", agents,
+        "--quiet");
+    expect(o, 0, "2 games played now");
+    assert_int_equal(access(mark, F_OK), 0);
+    remove(mark);
+    remove(path);
+    rmdir(out);
+    free(o);
+}
+
 static void test_rate(void **state)
 {
     (void)state;
@@ -288,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_tournament_refusals),
         cmocka_unit_test(test_shard_auto),
         cmocka_unit_test(test_tournament_and_resume),
+        cmocka_unit_test(test_resume_runs_no_journal_command),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),

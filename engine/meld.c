@@ -1,0 +1,379 @@
+/* meld.c — faces, trick order, the follow-and-head duty, meld counting and
+ * hidden deals for the Bezique-family games (see meld.h). */
+#include "meld.h"
+
+#include <string.h>
+
+#include "../common/err.h"
+#include "view.h"
+
+#define PINOCHLE_PLACES 0x3fu /* A 10 K Q J 9 */
+#define BINOKEL_PLACES 0x9fu  /* A 10 K Q J 7 */
+#define BINOCLE_PLACES 0xffu  /* A 10 K Q J 9 8 7 */
+#define DEAL_TRIES 48         /* draws per seat before starting over */
+#define DEAL_ROUNDS 24        /* start-overs before giving up */
+
+/* ==== names ============================================================ */
+
+static const uint8_t place_rank[8] = {ACE, 10, KING, QUEEN, JACK, 9, 8, 7};
+
+int meld_face_name(int f, char *buf, size_t len)
+{
+    return card_name(card_make(place_rank[meld_place(f)], meld_suit(f)), buf,
+                     len);
+}
+
+/* The face of a standard card, or -1 when its rank has no place. */
+static int face_of(int card)
+{
+    for (int p = 0; p < 8; p++)
+        if (place_rank[p] == card_rank(card))
+            return meld_face(card_suit(card), p);
+    return -1;
+}
+
+static int parse_in(const char *s, const char **end, unsigned places)
+{
+    int c = card_parse(s, end);
+    if (c < 0)
+        return c;
+    int f = face_of(c);
+    return f >= 0 && (places >> meld_place(f) & 1) ? f : ERR_SYNTAX;
+}
+
+static int parse_pinochle(const char *s, const char **end)
+{
+    return parse_in(s, end, PINOCHLE_PLACES);
+}
+
+const struct card_codec meld_codec_pinochle = {MELD_FACES, 4, meld_face_name,
+                                               parse_pinochle};
+
+static int parse_binokel(const char *s, const char **end)
+{
+    return parse_in(s, end, BINOKEL_PLACES);
+}
+
+const struct card_codec meld_codec_binokel = {MELD_FACES, 2, meld_face_name,
+                                              parse_binokel};
+
+static int parse_binocle(const char *s, const char **end)
+{
+    return parse_in(s, end, BINOCLE_PLACES);
+}
+
+const struct card_codec meld_codec_binocle = {MELD_FACES, 1, meld_face_name,
+                                              parse_binocle};
+
+void meld_counts(uint32_t set, uint8_t *hand)
+{
+    for (int f = 0; f < MELD_FACES; f++)
+        hand[f] = (uint8_t)(set >> f & 1);
+}
+
+int meld_pack_build(uint8_t *pack, unsigned places, int copies,
+                    const uint8_t *pre, int npre, struct rng *rng)
+{
+    uint8_t left[MELD_FACES] = {0};
+    int n = 0, k = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        if (places >> meld_place(f) & 1)
+            left[f] = (uint8_t)copies;
+    for (int i = 0; i < npre; i++) {
+        if (pre[i] >= MELD_FACES || !left[pre[i]])
+            return ERR_INVAL;
+        left[pre[i]]--;
+        pack[n++] = pre[i];
+    }
+    k = n;
+    for (int f = 0; f < MELD_FACES; f++)
+        while (left[f]--)
+            pack[n++] = (uint8_t)f;
+    rng_shuffle_u8(rng, pack + k, n - k);
+    return n;
+}
+
+/* ==== tricks =========================================================== */
+
+bool meld_beats(int a, int b, int trump)
+{
+    if (meld_suit(a) == meld_suit(b))
+        return meld_place(a) < meld_place(b);
+    return meld_suit(a) == trump;
+}
+
+int meld_best(const uint8_t *trick, int n, int trump)
+{
+    int best = 0;
+    for (int i = 1; i < n; i++)
+        if (meld_beats(trick[i], trick[best], trump))
+            best = i;
+    return best;
+}
+
+/* Faces of suit s that beat card w. */
+static uint32_t beaters(int s, int w, int trump)
+{
+    uint32_t out = 0;
+    for (int p = 0; p < 8; p++)
+        if (meld_beats(meld_face(s, p), w, trump))
+            out |= 1u << meld_face(s, p);
+    return out;
+}
+
+static uint32_t held(const uint8_t *hand)
+{
+    uint32_t h = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        if (hand[f])
+            h |= 1u << f;
+    return h;
+}
+
+uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
+                       int trump)
+{
+    uint32_t h = held(hand);
+    if (n == 0)
+        return h;
+    int led = meld_suit(trick[0]), w = trick[meld_best(trick, n, trump)];
+    uint32_t follow = h & meld_suit_set(led);
+    if (!follow && trump != MELD_NO)
+        follow = h & meld_suit_set(trump);
+    if (!follow)
+        return h;
+    int s = meld_suit(__builtin_ctz(follow));
+    uint32_t head = follow & beaters(s, w, trump);
+    return head ? head : follow;
+}
+
+uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump)
+{
+    int led = meld_suit(trick[0]), s = meld_suit(c);
+    int w = trick[meld_best(trick, n, trump)];
+    uint32_t lack = 0;
+    if (s != led) {
+        lack |= meld_suit_set(led);
+        if (trump != MELD_NO && s != trump)
+            lack |= meld_suit_set(trump);
+    }
+    if ((s == led || s == trump) && !meld_beats(c, w, trump))
+        lack |= beaters(s, w, trump);
+    return lack;
+}
+
+/* ==== melds ============================================================ */
+
+int meld_around(const uint8_t *hand, int place)
+{
+    int k = 255;
+    for (int s = 0; s < 4; s++)
+        if (hand[meld_face(s, place)] < k)
+            k = hand[meld_face(s, place)];
+    return k;
+}
+
+int meld_runs(const uint8_t *hand, int s, unsigned places)
+{
+    int k = 255;
+    for (int p = 0; p < 8; p++)
+        if (places >> p & 1 && hand[meld_face(s, p)] < k)
+            k = hand[meld_face(s, p)];
+    return k;
+}
+
+/* ==== views ============================================================ */
+
+void meld_pack_face(msgpack_packer *pk, int f)
+{
+    char name[8];
+    int len = meld_face_name(f, name, sizeof name);
+    msgpack_pack_str_with_body(pk, name, (size_t)len);
+}
+
+void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
+                     int leader, int np)
+{
+    msgpack_pack_array(pk, (size_t)n);
+    for (int i = 0; i < n; i++) {
+        msgpack_pack_array(pk, 2);
+        msgpack_pack_int(pk, (leader + i) % np);
+        meld_pack_face(pk, trick[i]);
+    }
+}
+
+void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand)
+{
+    msgpack_pack_array(pk, (size_t)meld_size(hand));
+    for (int f = 0; f < MELD_FACES; f++)
+        for (int i = 0; i < hand[f]; i++)
+            meld_pack_face(pk, f);
+}
+
+void meld_format_hand(const uint8_t *hand, char *buf, size_t len)
+{
+    char name[8];
+    size_t k = 0;
+    if (len)
+        buf[0] = '\0';
+    for (int f = 0; f < MELD_FACES; f++)
+        for (int i = 0; i < hand[f]; i++) {
+            meld_face_name(f, name, sizeof name);
+            text_appendf(buf, len, &k, "%s%s", k ? " " : "", name);
+        }
+}
+
+void meld_put_counts(float *out, const uint8_t *hand, float scale)
+{
+    for (int f = 0; f < MELD_FACES; f++)
+        out[f] = hand[f] / scale;
+}
+
+/* ==== hidden deals ===================================================== */
+
+/* Draws room cards for one seat from pool (left intact) avoiding lacks;
+ * false if the pool has too few allowed cards. */
+static bool draw(const uint8_t *pool, int room, uint32_t lacks,
+                 struct rng *rng, uint8_t *got)
+{
+    uint8_t cards[MELD_FACES * 4];
+    int n = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        if (!(lacks >> f & 1))
+            for (int i = 0; i < pool[f] && n < (int)sizeof cards; i++)
+                cards[n++] = (uint8_t)f;
+    if (n < room)
+        return false;
+    memset(got, 0, MELD_FACES);
+    for (int i = 0; i < room; i++) {
+        int j = i + (int)rng_below(rng, (uint32_t)(n - i));
+        uint8_t t = cards[i];
+        cards[i] = cards[j];
+        cards[j] = t;
+        got[cards[i]]++;
+    }
+    return true;
+}
+
+/* One attempt at the whole deal; seats in order, the last takes all. */
+static bool deal_round(const uint8_t *pool, int np, const int *room,
+                       const uint32_t *lacks, meld_accept_fn accept,
+                       const void *ctx, struct rng *rng,
+                       uint8_t (*out)[MELD_FACES])
+{
+    uint8_t left[MELD_FACES];
+    int last = -1;
+    memcpy(left, pool, sizeof left);
+    for (int s = 0; s < np; s++)
+        if (room[s] > 0)
+            last = s;
+    for (int s = 0; s < np; s++) {
+        memset(out[s], 0, MELD_FACES);
+        if (room[s] <= 0)
+            continue;
+        int tries = s == last ? 1 : DEAL_TRIES;
+        bool ok = false;
+        for (int t = 0; t < tries && !ok; t++)
+            ok = draw(left, room[s], lacks[s], rng, out[s]) &&
+                 (!accept || accept(ctx, s, out[s]));
+        if (!ok)
+            return false;
+        for (int f = 0; f < MELD_FACES; f++)
+            left[f] = (uint8_t)(left[f] - out[s][f]);
+    }
+    return true;
+}
+
+bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
+                      const uint32_t *lacks, meld_accept_fn accept,
+                      const void *ctx, struct rng *rng,
+                      uint8_t (*out)[MELD_FACES])
+{
+    for (int r = 0; r < DEAL_ROUNDS; r++)
+        if (deal_round(pool, np, room, lacks, accept, ctx, rng, out))
+            return true;
+    return false;
+}
+
+/* ==== the trick in play ================================================ */
+
+const char *meld_suit_word(int s)
+{
+    static const char *const words[4] = {"clubs", "diamonds", "hearts",
+                                         "spades"};
+    return words[s];
+}
+
+void meld_table_start(struct meld_table *t, int seat)
+{
+    t->turn = t->leader = (uint8_t)seat;
+    t->ntrick = t->tricks = 0;
+    t->last_leader = MELD_NO;
+}
+
+bool meld_table_put(struct meld_table *t, int f, int np)
+{
+    t->trick[t->ntrick++] = (uint8_t)f;
+    if (t->ntrick == np)
+        return true;
+    t->turn = (uint8_t)(t->turn + 1 == np ? 0 : t->turn + 1);
+    return false;
+}
+
+int meld_table_close(struct meld_table *t, int np, int trump, int per_deal,
+                     int last_bonus, int *points)
+{
+    int w = (t->leader + meld_best(t->trick, np, trump)) % np;
+    *points = 0;
+    for (int i = 0; i < np; i++)
+        *points += meld_card_points(t->trick[i]);
+    if (++t->tricks == per_deal)
+        *points += last_bonus;
+    memcpy(t->last, t->trick, sizeof t->last);
+    t->last_leader = t->leader;
+    t->ntrick = 0;
+    t->leader = t->turn = (uint8_t)w;
+    return w;
+}
+
+void meld_take(uint8_t *hand, uint8_t *known, uint8_t *played, int f)
+{
+    hand[f]--;
+    played[f]++;
+    if (known[f]) /* all saw one copy go: any of them may be the shown one */
+        known[f]--;
+}
+
+void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
+                     bool show_leader)
+{
+    view_pack_str(pk, "trick");
+    meld_pack_trick(pk, t->trick, t->ntrick, t->leader, np);
+    view_pack_str(pk, "leader");
+    view_pack_seat(pk, show_leader ? t->leader : -1);
+    view_pack_str(pk, "last_trick");
+    meld_pack_trick(pk, t->last, t->last_leader == MELD_NO ? 0 : np,
+                    t->last_leader, np);
+}
+
+void meld_observe_trick(float *out, const struct meld_table *t, int seat,
+                        int np)
+{
+    for (int i = 0; i < t->ntrick; i++) {
+        int s = (t->leader + i) % np, r = s < seat ? s - seat + np : s - seat;
+        out[32 * r + t->trick[i]] = 1;
+    }
+}
+
+bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
+                      const uint8_t *played, int trump, int value,
+                      const uint8_t *shown,
+                      int (*value_fn)(const uint8_t *h, int trump,
+                                      uint8_t *shown))
+{
+    uint8_t h[MELD_FACES], got[MELD_FACES] = {0};
+    for (int f = 0; f < MELD_FACES; f++)
+        h[f] = (uint8_t)(known[f] + hidden[f] + played[f]);
+    return value_fn(h, trump, got) == value &&
+           !memcmp(got, shown, sizeof got);
+}

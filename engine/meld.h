@@ -1,0 +1,212 @@
+/* meld.h — what the Bezique-family games (Pinochle for six or eight, and
+ * the Binokel and Binocle to come) share: packs with duplicate cards held
+ * as counts of faces, the A 10 K Q J 9 8 7 trick order, the follow-and-
+ * head duty, meld counting helpers, and dealing hidden duplicate cards
+ * consistently for determinization.
+ *
+ * A face is suit * 8 + place, places 0..7 being A 10 K Q J 9 8 7 (the
+ * trick order, highest first) and suits clubs, diamonds, hearts, spades
+ * as in cards.h. A hand is uint8_t n[MELD_FACES], the copies held of
+ * each face; a face set is a uint32_t with bit f for face f. Plain data.
+ */
+#ifndef PARLOR_MELD_H
+#define PARLOR_MELD_H
+
+#include <msgpack.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../common/rng.h"
+#include "cards.h"
+
+#define MELD_FACES 32
+#define MELD_MAXP 8
+#define MELD_NO 0xff /* "no face" / "no seat" in uint8_t slots */
+
+enum { MELD_A, MELD_T, MELD_K, MELD_Q, MELD_J, MELD_9, MELD_8, MELD_7 };
+
+static inline int meld_face(int suit, int place)
+{
+    return suit * 8 + place;
+}
+static inline int meld_suit(int f)
+{
+    return f >> 3;
+}
+static inline int meld_place(int f)
+{
+    return f & 7;
+}
+/* Every face of suit s. */
+static inline uint32_t meld_suit_set(int s)
+{
+    return 0xffu << (8 * s);
+}
+
+/* Card codecs for the faces of a pack: names as cards.h ("10♥"), parse
+ * refusing faces the pack lacks. */
+extern const struct card_codec meld_codec_pinochle; /* A..9, 4 copies */
+extern const struct card_codec meld_codec_binokel;  /* A..J, 7; 2 copies */
+extern const struct card_codec meld_codec_binocle;  /* A..7, one pack */
+
+/* The counts of a one-pack hand held as a face set. */
+void meld_counts(uint32_t set, uint8_t *hand);
+
+/* Writes face f's name ("A♠"); returns its length. */
+int meld_face_name(int f, char *buf, size_t len);
+
+/* Fills pack with `copies` of every face whose place is in `places`, in
+ * face order; pre[0..npre) (faces) first, in that order, the rest shuffled
+ * from rng. Returns the pack's size, or ERR_INVAL if pre asks for a face
+ * outside the pack or more copies than there are. */
+int meld_pack_build(uint8_t *pack, unsigned places, int copies,
+                    const uint8_t *pre, int npre, struct rng *rng);
+
+/* Whether card a, played after b, beats it (equal cards: the first
+ * played wins). trump may be MELD_NO. */
+bool meld_beats(int a, int b, int trump);
+
+/* Index in trick[0..n) of the card winning it so far (n >= 1). */
+int meld_best(const uint8_t *trick, int n, int trump);
+
+/* The faces a hand may play to trick[0..n) under the follow-and-head duty
+ * (RULES.md §6.1 G5, §6.2, §6.3 G5): any face when leading; else follow
+ * suit and beat the winning card if possible; void, trump, beating the
+ * winning trump if possible; else any. */
+uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
+                       int trump);
+
+/* The faces the card c played to trick[0..n) shows the player not to hold
+ * (all copies): a suit he did not follow, trumps he did not play when void,
+ * the cards that would have beaten the winner when he did not. */
+uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump);
+
+/* How many sets of one face of each suit at place p ("four Aces" is one,
+ * "eight Aces" two when each suit is held twice). */
+int meld_around(const uint8_t *hand, int place);
+
+/* How many runs of the faces of suit s at the places in `places`. */
+int meld_runs(const uint8_t *hand, int s, unsigned places);
+
+/* min(a, b), for pairs such as marriages and pinochles. */
+static inline int meld_pairs(const uint8_t *hand, int a, int b)
+{
+    return hand[a] < hand[b] ? hand[a] : hand[b];
+}
+
+/* Cards in a hand of counts. */
+static inline int meld_size(const uint8_t *hand)
+{
+    int n = 0;
+    for (int f = 0; f < MELD_FACES; f++)
+        n += hand[f];
+    return n;
+}
+
+/* Raises shown[f] to k: a meld needs k copies of face f on show. */
+static inline void meld_need(uint8_t *shown, int f, int k)
+{
+    if (k > shown[f])
+        shown[f] = (uint8_t)k;
+}
+
+/* Card points of face f: A 11, 10 10, K 4, Q 3, J 2, others 0. */
+static inline int meld_card_points(int f)
+{
+    static const uint8_t pts[8] = {11, 10, 4, 3, 2, 0, 0, 0};
+    return pts[meld_place(f)];
+}
+
+/* v clamped to [0, 1], for observation tensors. */
+static inline float meld_unit(float v)
+{
+    return v < 0 ? 0 : v > 1 ? 1 : v;
+}
+
+/* "clubs", "diamonds", "hearts", "spades". */
+const char *meld_suit_word(int s);
+
+/* ---- the trick in play ------------------------------------------------ */
+
+/* The trick in play and the last one; games embed it as "tb". */
+struct meld_table {
+    uint8_t turn;                /* seat to act */
+    uint8_t leader;              /* who led the trick in play */
+    uint8_t ntrick;              /* cards in it */
+    uint8_t tricks;              /* finished tricks this deal */
+    uint8_t last_leader;         /* who led the last trick, MELD_NO before */
+    uint8_t trick[MELD_MAXP];    /* the trick in play, from its leader */
+    uint8_t last[MELD_MAXP];     /* the last finished trick */
+};
+
+/* Starts a deal's play: no tricks yet, seat leads. */
+void meld_table_start(struct meld_table *t, int seat);
+
+/* Adds face f, played by the seat to act, to the trick among np seats;
+ * passes the turn on and returns false, or returns true once it is full. */
+bool meld_table_put(struct meld_table *t, int f, int np);
+
+/* Closes a full trick: the winner (first of equal cards) leads next.
+ * *points gets its card points, plus last_bonus when it was trick
+ * number `per_deal`. Returns the winner's seat. */
+int meld_table_close(struct meld_table *t, int np, int trump, int per_deal,
+                     int last_bonus, int *points);
+
+/* Takes one copy of face f out of a counts hand that a seat plays, noting
+ * it in played; known (what all know is held) loses a copy too, since the
+ * copy played may be the one shown. */
+void meld_take(uint8_t *hand, uint8_t *known, uint8_t *played, int f);
+
+/* Packs the keys "trick", "leader" (nil unless show_leader) and
+ * "last_trick" with their values. */
+void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
+                     bool show_leader);
+
+/* Sets the trick in play into out (np x 32 floats, seat first). */
+void meld_observe_trick(float *out, const struct meld_table *t, int seat,
+                        int np);
+
+/* Whether a redealt hand (known + hidden + played) melds exactly value
+ * and shows exactly shown under value_fn (a game's meld table). */
+bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
+                      const uint8_t *played, int trump, int value,
+                      const uint8_t *shown,
+                      int (*value_fn)(const uint8_t *h, int trump,
+                                      uint8_t *shown));
+
+/* Packs face f by name. */
+void meld_pack_face(msgpack_packer *pk, int f);
+
+/* Packs trick[0..n), led by seat leader among np, as [[seat, card], ...]. */
+void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
+                     int leader, int np);
+
+/* Packs a hand of counts as an array of face names, duplicates repeated. */
+void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand);
+
+/* Writes the hand's names space-separated into buf. */
+void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
+
+/* Sets out[f] = copies / scale for every face. */
+void meld_put_counts(float *out, const uint8_t *hand, float scale);
+
+/* ---- dealing hidden duplicate cards (determinization) ---------------- */
+
+/* Accepts or refuses the hidden cards drawn for seat (counts per face);
+ * ctx is the caller's. */
+typedef bool (*meld_accept_fn)(const void *ctx, int seat,
+                               const uint8_t *hidden);
+
+/* Deals pool (counts per face) among the seats with room[s] > 0: each
+ * seat gets room[s] cards, none of the faces in lacks[s], and each seat's
+ * draw must pass accept (NULL: any). Seats are drawn one at a time with a
+ * bounded number of retries, the last seat taking what is left. Fills
+ * out[s][face]; returns false if no fitting deal was found (the caller
+ * keeps the true one). */
+bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
+                      const uint32_t *lacks, meld_accept_fn accept,
+                      const void *ctx, struct rng *rng,
+                      uint8_t (*out)[MELD_FACES]);
+
+#endif

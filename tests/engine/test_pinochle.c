@@ -1,0 +1,336 @@
+/* test_pinochle.c — Pinochle for six or eight: the seed's meld rows (seed
+ * 003), the upper rows RULES.md §6.1 G2 adds, the dix exchange, the play
+ * duties (follow and head, trump and overtrump, equal cards), the 490
+ * card points of a deal and the scoring.
+ *
+ * Decks are explicit: seat 0 deals, cards go in blocks of 16 (12 for
+ * eight) from the dealer's left, and the dealer's last card is turned.
+ * build() places the cards a test names and fills each hand from the rest
+ * of the pack in face order, only with faces the test allows that seat
+ * (tests/engine/meld_steps.h), so every hand is known. Meld values are the rule book's table rows.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include "common/err.h"
+#include "engine/conformance.h"
+#include "engine/game.h"
+#include "engine/meld.h"
+#include "game_steps.h"
+#include "meld_steps.h"
+
+extern const struct game_def pinochle_game;
+
+#define ANY MELD_ANY
+
+struct tp {
+    struct game g;
+    unsigned char st[4096];
+};
+
+/* Makes spec and deals: seat s gets want[s] (may be NULL) topped up from
+ * the rest of the pack with faces in allow[s]; seat 0 deals and its last
+ * card is turned (NULL: auction, the dealer's block is full). */
+static void build(struct tp *t, const char *spec, const char *const *want,
+                  const uint32_t *allow, const char *turned)
+{
+    char err[256];
+    uint8_t deck[96];
+    int room[8];
+    memset(t, 0, sizeof *t);
+    assert_int_equal(conformance_game_make(&t->g, &pinochle_game, spec, err,
+                                           sizeof err),
+                     0);
+    assert_true(t->g.def->state_size <= sizeof t->st);
+    for (int s = 0; s < t->g.dims.players; s++)
+        room[s] = 96 / t->g.dims.players - (s == 0 && turned);
+    int n = meld_steps_deck(&t->g, 0x3f, 4, want, allow, room, turned, deck);
+    assert_int_equal(n, 96);
+    assert_int_equal(game_init(&t->g, t->st, 3, deck, n), 0);
+}
+
+static int view_at(struct tp *t, const char *key, int i, int j)
+{
+    return meld_steps_view_at(&t->g, t->st, 0, key, i, j);
+}
+
+/* Seat 1's meld when it holds `hand`, topped up to 16 with dead cards
+ * (10s and non-trump 9s), hearts turned with the 10♥ (dead for whoever
+ * takes it); seat 1 holds no 9♥ unless the hand names it. */
+static int meld_of(const char *hand)
+{
+    static const char *const dead[] = {"10♣", "10♦", "10♠", "9♣", "9♦", "9♠"};
+    struct tp t;
+    char text[256], copy[256];
+    int n = 0;
+    snprintf(text, sizeof text, "%s", hand);
+    snprintf(copy, sizeof copy, "%s", hand);
+    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
+        n++;
+    for (int i = 0; n < 16; i++, n++) {
+        strcat(text, " ");
+        strcat(text, dead[i / 4]);
+    }
+    const char *want[6] = {NULL, text, NULL, NULL, NULL, NULL};
+    const uint32_t only[6] = {ANY, 0, ANY, ANY, ANY, ANY};
+    build(&t, "pinochle", want, only, "10♥");
+    return view_at(&t, "melds", 1, 0);
+}
+
+/* The seed's rows: pinochles, four to sixteen of a kind, dixes. */
+static void test_seed_meld_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(meld_of("Q♠ J♦"), 40);
+    assert_int_equal(meld_of("Q♠ Q♠ J♦ J♦"), 300);
+    assert_int_equal(meld_of("Q♠ Q♠ Q♠ J♦ J♦ J♦"), 600);
+    assert_int_equal(meld_of("Q♠ Q♠ Q♠ Q♠ J♦ J♦ J♦ J♦"), 1200);
+    assert_int_equal(meld_of("A♣ A♦ A♥ A♠"), 100);
+    assert_int_equal(meld_of("A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠"), 1000);
+    assert_int_equal(meld_of("A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠"), 2000);
+    assert_int_equal(meld_of("A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠ "
+                             "A♣ A♦ A♥ A♠"),
+                     3000);
+    assert_int_equal(meld_of("K♣ K♦ K♥ K♠"), 80);
+    assert_int_equal(meld_of("K♣ K♦ K♥ K♠ K♣ K♦ K♥ K♠"), 800);
+    assert_int_equal(meld_of("K♣ K♦ K♥ K♠ K♣ K♦ K♥ K♠ K♣ K♦ K♥ K♠"), 1600);
+    assert_int_equal(meld_of("K♣ K♦ K♥ K♠ K♣ K♦ K♥ K♠ K♣ K♦ K♥ K♠ "
+                             "K♣ K♦ K♥ K♠"),
+                     2400);
+    /* Queens and Jacks without the other half of a pinochle. */
+    assert_int_equal(meld_of("Q♣ Q♦ Q♥ Q♠"), 60);
+    assert_int_equal(meld_of("Q♣ Q♦ Q♥ Q♠ Q♣ Q♦ Q♥ Q♠"), 600);
+    assert_int_equal(meld_of("Q♣ Q♦ Q♥ Q♠ Q♣ Q♦ Q♥ Q♠ Q♣ Q♦ Q♥ Q♠"), 1200);
+    assert_int_equal(meld_of("Q♣ Q♦ Q♥ Q♠ Q♣ Q♦ Q♥ Q♠ Q♣ Q♦ Q♥ Q♠ "
+                             "Q♣ Q♦ Q♥ Q♠"),
+                     1800);
+    assert_int_equal(meld_of("J♣ J♦ J♥ J♠"), 40);
+    assert_int_equal(meld_of("J♣ J♦ J♥ J♠ J♣ J♦ J♥ J♠"), 400);
+    assert_int_equal(meld_of("J♣ J♦ J♥ J♠ J♣ J♦ J♥ J♠ J♣ J♦ J♥ J♠"), 800);
+    assert_int_equal(meld_of("J♣ J♦ J♥ J♠ J♣ J♦ J♥ J♠ J♣ J♦ J♥ J♠ "
+                             "J♣ J♦ J♥ J♠"),
+                     1200);
+    /* Three Aces of each suit and one King of each: 2000 + 80. */
+    assert_int_equal(meld_of("A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠ A♣ A♦ A♥ A♠ "
+                             "K♣ K♦ K♠ K♥"),
+                     2000 + 80);
+}
+
+/* Dixes: seat 1, first dix holder left of the dealer, gives one 9♥ for
+ * the turned 10♥ and counts 10 for it; each dix kept counts 10 more. */
+static void test_dixes(void **state)
+{
+    (void)state;
+    assert_int_equal(meld_of("9♥"), 10);
+    assert_int_equal(meld_of("9♥ 9♥"), 20);
+    assert_int_equal(meld_of("9♥ 9♥ 9♥"), 30);
+    assert_int_equal(meld_of("9♥ 9♥ 9♥ 9♥"), 40);
+}
+
+/* RULES.md §6.1 G2: flushes, royal marriage, marriage, additive. */
+static void test_upper_meld_rows(void **state)
+{
+    (void)state;
+    assert_int_equal(meld_of("A♥ 10♥ K♥ Q♥ J♥"), 150);
+    assert_int_equal(meld_of("A♥ 10♥ K♥ Q♥ J♥ A♥ 10♥ K♥ Q♥ J♥"), 1500);
+    assert_int_equal(meld_of("A♥ 10♥ K♥ Q♥ J♥ A♥ 10♥ K♥ Q♥ J♥ "
+                             "A♥ 10♥ K♥ Q♥ J♥"),
+                     3000);
+    /* One 10♥ short of a triple: a double flush and a royal marriage. */
+    assert_int_equal(meld_of("A♥ 10♥ K♥ Q♥ J♥ A♥ 10♥ K♥ Q♥ J♥ "
+                             "A♥ K♥ Q♥ J♥"),
+                     1500 + 40);
+    assert_int_equal(meld_of("K♥ Q♥"), 40);
+    assert_int_equal(meld_of("K♣ Q♣"), 20);
+    assert_int_equal(meld_of("K♣ Q♣ K♣ Q♣ K♦ Q♦"), 60);
+    /* A flush with a second K♥ Q♥: 150 + a royal marriage. */
+    assert_int_equal(meld_of("A♥ 10♥ K♥ Q♥ J♥ K♥ Q♥"), 190);
+    /* Marriage and pinochle share the Q♠: 20 + 40. */
+    assert_int_equal(meld_of("K♠ Q♠ J♦"), 60);
+}
+
+/* The dix exchange is public: the holder gets the turned card, the
+ * dealer the dix; seats before the holder are known to lack the dix. */
+static void test_dix_exchange(void **state)
+{
+    (void)state;
+    struct tp t;
+    const char *want[6] = {NULL, "A♠", "9♥ K♣", NULL, NULL, NULL};
+    /* seats 1 and 2 hold no other heart */
+    const uint32_t allow[6] = {ANY, ANY & ~0xff0000u, ANY & ~0xff0000u, ANY,
+                               ANY, ANY};
+    build(&t, "pinochle", want, allow, "A♥");
+    steps_view_is(&t.g, t.st, 0, "dix_exchange", "2");
+    steps_view_is(&t.g, t.st, 0, "turned", "\"A♥\"");
+    steps_view_is(&t.g, t.st, 0, "trump", "\"hearts\"");
+    steps_view_is(&t.g, t.st, 0, "leader", "1");
+}
+
+/* One trick: K♣ led; seat 2 must head (A♣ or 10♣, not Q♣); seat 3,
+ * void, must trump; seat 4 must overtrump; seat 5 cannot overtrump the
+ * J♥ with its J♥ (equal: the first wins) and must still trump. */
+static void test_play_duties(void **state)
+{
+    (void)state;
+    struct tp t;
+    const uint32_t clubs = 0xffu, hearts = 0xff0000u, nine_h = 1u << 21;
+    const char *want[6] = {"10♣", "K♣", "A♣ 10♣ Q♣", "9♥ 9♥ Q♥", "10♥ J♥",
+                           "J♥ 9♥"};
+    const uint32_t allow[6] = {ANY, ANY & ~hearts, hearts & ~nine_h,
+                               ANY & ~clubs & ~hearts, ANY & ~clubs & ~hearts,
+                               ANY & ~clubs & ~hearts};
+    build(&t, "pinochle", want, allow, "K♥");
+    /* Seat 3 is the first holder of a dix: it gets the K♥. */
+    steps_view_is(&t.g, t.st, 0, "dix_exchange", "3");
+    steps_act(&t.g, t.st, 1, "play K♣");
+    steps_legal_is(&t.g, t.st, "play A♣, play 10♣");
+    steps_act(&t.g, t.st, 2, "play 10♣");
+    steps_legal_is(&t.g, t.st, "play K♥, play Q♥, play 9♥");
+    steps_act(&t.g, t.st, 3, "play 9♥");
+    steps_legal_is(&t.g, t.st, "play 10♥, play J♥");
+    steps_act(&t.g, t.st, 4, "play J♥");
+    steps_legal_is(&t.g, t.st, "play J♥, play 9♥");
+    steps_act(&t.g, t.st, 5, "play J♥");
+    /* The dealer follows clubs; nothing of his can head a trumped trick. */
+    int ids[64], n = t.g.def->legal(&t.g, t.st, 0, ids);
+    assert_true(n >= 1);
+    for (int i = 0; i < n; i++)
+        assert_int_equal(meld_suit(ids[i]), CLUBS);
+    steps_act(&t.g, t.st, 0, "play 10♣");
+    /* Seat 4's J♥ was first: it wins 10+4+2+2+0+10 = 28 for team 1. */
+    assert_int_equal(game_current_seat(&t.g, t.st), 4);
+    steps_view_is(&t.g, t.st, 0, "taken", "[0, 28, 0]");
+}
+
+/* Plays the 96 cards of a deal, each seat its first legal card. */
+static void play_out(struct tp *t)
+{
+    int ids[160];
+    for (int i = 0; i < 96; i++) {
+        int seat = game_current_seat(&t->g, t->st);
+        assert_true(t->g.def->legal(&t->g, t->st, seat, ids) > 0);
+        assert_int_equal(game_apply(&t->g, t->st, seat, ids[0]), 0);
+    }
+}
+
+/* A deal's card points: 4 copies x 4 suits x (11+10+4+3+2) = 480 plus
+ * the last trick, 490 (500 with last_trick=20). Each team scores its meld
+ * and its cards (turned trump), so the scores less the team melds (read
+ * before the last card: the next deal melds anew) add up to that. */
+static void check_deal_total(const char *spec, int total)
+{
+    struct tp t;
+    int ids[160], meld[4], sum = 0;
+    const char *want[8] = {NULL};
+    const uint32_t allow[8] = {ANY, ANY, ANY, ANY, ANY, ANY, ANY, ANY};
+    build(&t, spec, want, allow, "A♥");
+    int teams = t.g.dims.players / 2;
+    for (int i = 0; i < 95; i++) {
+        int seat = game_current_seat(&t.g, t.st);
+        assert_true(t.g.def->legal(&t.g, t.st, seat, ids) > 0);
+        assert_int_equal(game_apply(&t.g, t.st, seat, ids[0]), 0);
+    }
+    for (int k = 0; k < teams; k++)
+        meld[k] = view_at(&t, "team_meld", k, -1);
+    int seat = game_current_seat(&t.g, t.st);
+    assert_int_equal(t.g.def->legal(&t.g, t.st, seat, ids), 1);
+    assert_int_equal(game_apply(&t.g, t.st, seat, ids[0]), 0);
+    for (int k = 0; k < teams; k++)
+        sum += view_at(&t, "scores", k, -1) - meld[k];
+    assert_int_equal(sum, total);
+}
+
+static void test_card_points_490(void **state)
+{
+    (void)state;
+    check_deal_total("pinochle", 490);
+    check_deal_total("pinochle(players=8)", 490);
+    check_deal_total("pinochle(last_trick=20)", 500);
+}
+
+/* One-bid auction: each bids once; all pass to the dealer, who must bid
+ * the minimum; the bidder names trumps and leads. */
+static void test_auction(void **state)
+{
+    (void)state;
+    struct tp t;
+    const char *want[6] = {NULL};
+    const uint32_t allow[6] = {ANY, ANY, ANY, ANY, ANY, ANY};
+    build(&t, "pinochle(trump=auction)", want, allow, NULL);
+    steps_view_is(&t.g, t.st, 0, "turned", "nil");
+    steps_act(&t.g, t.st, 1, "bid 520");
+    steps_act(&t.g, t.st, 2, "pass");
+    steps_act(&t.g, t.st, 3, "bid 600");
+    steps_act(&t.g, t.st, 4, "pass");
+    steps_act(&t.g, t.st, 5, "pass");
+    steps_act(&t.g, t.st, 0, "pass");
+    steps_legal_is(&t.g, t.st,
+                   "name clubs, name diamonds, name hearts, name spades");
+    steps_act(&t.g, t.st, 3, "name spades");
+    steps_view_is(&t.g, t.st, 0, "leader", "3");
+    steps_view_is(&t.g, t.st, 0, "high_bid", "600");
+
+    build(&t, "pinochle(trump=auction)", want, allow, NULL);
+    for (int s = 1; s <= 5; s++)
+        steps_act(&t.g, t.st, s, "pass");
+    steps_legal_is(&t.g, t.st, "bid 500");
+}
+
+/* A failed bid loses the bid; the other teams score meld and cards. */
+static void test_auction_failed(void **state)
+{
+    (void)state;
+    struct tp t;
+    const char *want[6] = {NULL};
+    const uint32_t allow[6] = {ANY, ANY, ANY, ANY, ANY, ANY};
+    build(&t, "pinochle(trump=auction,min_bid=4000)", want, allow, NULL);
+    for (int s = 1; s <= 5; s++)
+        steps_act(&t.g, t.st, s, "pass");
+    steps_act(&t.g, t.st, 0, "bid 4000");
+    steps_act(&t.g, t.st, 0, "name clubs");
+    int meld0 = view_at(&t, "team_meld", 0, -1);
+    assert_true(meld0 + 490 < 4000);
+    play_out(&t);
+    assert_int_equal(view_at(&t, "scores", 0, -1), -4000);
+}
+
+static void run_conformance(const char *spec)
+{
+    meld_steps_conformance(&pinochle_game, spec, 12);
+}
+
+static void test_conformance(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    assert_int_equal(conformance_game_make(&g, &pinochle_game,
+                                           "pinochle(players=7)", err,
+                                           sizeof err),
+                     ERR_INVAL);
+    run_conformance("pinochle");
+    run_conformance("pinochle(players=8,trump=auction)");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_seed_meld_rows),
+        cmocka_unit_test(test_dixes),
+        cmocka_unit_test(test_upper_meld_rows),
+        cmocka_unit_test(test_dix_exchange),
+        cmocka_unit_test(test_play_duties),
+        cmocka_unit_test(test_card_points_490),
+        cmocka_unit_test(test_auction),
+        cmocka_unit_test(test_auction_failed),
+        cmocka_unit_test(test_conformance),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
