@@ -23,11 +23,18 @@ fail() { echo "tests/report: FAIL: $*" >&2; exit 1; }
 # A bot that plays the first legal action three times, then sends bytes
 # that are not msgpack: it forfeits with its fourth move.
 cat >"$tmp/garbage.py" <<'PY'
-import os, zmq, msgpack
+import os, zmq, zmq.auth, msgpack
+# Connects as parlor tells a spawned bot to (protocol/PROTOCOL.md).
 s = zmq.Context().socket(zmq.DEALER)
+if os.environ.get('PARLOR_SERVER_KEY'):
+    s.curve_serverkey = zmq.auth.load_certificate(
+        os.environ['PARLOR_SERVER_KEY'])[0]
+    s.curve_publickey, s.curve_secretkey = zmq.auth.load_certificate(
+        os.environ['PARLOR_KEY'])
 s.connect(os.environ['PARLOR_ENDPOINT'])
 s.send(msgpack.packb({'v': 1, 'id': 0, 'type': 'hello', 'name': 'garbage',
-                      'version': '0'}))
+                      'version': '0',
+                      'secret': os.environ.get('PARLOR_SECRET', '')}))
 moves = 0
 while True:
     m = msgpack.unpackb(s.recv())
@@ -51,7 +58,8 @@ timeout $HANG "$bin" tournament --game 'thirty_one(players=2)' \
 # Prints "deal lineup rotation length forfeit returns..." per journal game.
 games() {
     /usr/bin/python3 -c '
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 for line in list(open(sys.argv[1]))[1:]:
     g = json.loads(line)
     print(g["deal"], g["lineup"], g["rotation"], g["length"],
@@ -121,7 +129,8 @@ if grep -E 'CONSOLE|Uncaught' "$tmp/browser.log"; then
     fail "console messages while loading the report"
 fi
 /usr/bin/python3 - "$tmp/dom.html" "$tmp/rate.json" <<'PY' || fail "the page does not show parlor rate's numbers"
-import json, sys
+import json, signal, sys
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 from html.parser import HTMLParser
 
 class Cells(HTMLParser):
