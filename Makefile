@@ -80,6 +80,8 @@ $(BUILD)/tests/%: tests/%.c $(LIB) | $(DEPS_OK)
 PYTESTS ?= 1
 test: $(TESTS) $(BIN)
 	@scripts/run-tests.sh $(TESTS)
+	@echo "== Replays and the report (tests/report)"
+	@tests/report/run.sh $(BIN)
 ifeq ($(PYTESTS),1)
 	@echo "== Python client (protocol/python)"
 	@protocol/python/run-tests.sh $(BIN)

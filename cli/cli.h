@@ -43,6 +43,35 @@ int cmd_rate(int argc, char **argv);
 int cmd_plot(int argc, char **argv);
 int cmd_keygen(int argc, char **argv);
 int cmd_agents(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+
+struct results;
+struct ratings;
+struct rate_opts;
+
+/* Everything `parlor rate --json` prints about r rated as t (anchor: the
+ * anchor's name, NULL for none); the caller owns the result. */
+json_t *cli_rate_json(const struct results *r, const struct ratings *t,
+                      const char *anchor, const struct rate_opts *o);
+
+/* Writes the plot tables of r rated as t into out and draws them with the
+ * gnuplot scripts in scripts (NULL: found as parlor plot finds them),
+ * listing each file written to log (NULL: silent). Returns CLI_OK or
+ * CLI_FAIL (message printed). */
+int cli_plot_all(const char *out, const char *scripts,
+                 const struct results *r, const struct ratings *t,
+                 const struct rate_opts *o, FILE *log);
+
+/* Replays g from deal seed with the recorded moves (one per step, one per
+ * acting seat of a joint step), printing every step and the result as
+ * `parlor play` does, labels[seat] naming the seats. A record that stops
+ * before the end (a forfeit) is played up to there. Fills ret (returns
+ * per seat where it stopped) and *steps. Returns CLI_OK, or CLI_FAIL when
+ * the game refuses a move or moves are left over (message printed). */
+int cli_play_moves(const struct game *g, uint64_t seed,
+                   const char *const *labels, const int *moves, int nmoves,
+                   double *ret, int *steps);
 
 /* Prints an option table (a game's or an agent's; spec NAME(...)). */
 void cli_print_options(const char *name, const struct param_def *params, int n);

@@ -39,6 +39,9 @@ struct play {
     bool quiet;                              /* no step trace */
     char *line;                              /* a person's input, getline's */
     size_t cap;                              /* bytes allocated for line */
+    const int *moves;                        /* replaying these; NULL: play */
+    int nmoves, next;                        /* their count, the next one */
+    int steps;                               /* steps applied so far */
 };
 
 /* Why read_choice() did not return an action. */
@@ -201,6 +204,10 @@ static int human_turn(struct play *p, int seat, int *action)
 
 static int choose(struct play *p, int seat, int *action)
 {
+    if (p->moves) {
+        *action = p->moves[p->next++];
+        return CLI_OK;
+    }
     if (!p->agent[seat])
         return human_turn(p, seat, action);
     int rc = agent_act(p->agent[seat], p->st, seat, action);
@@ -270,7 +277,13 @@ static int run(struct play *p, const struct play_opts *o)
     int rc = start(p, o);
     for (int n = 0; !rc; n++) {
         uint32_t acting = p->g.def->to_move(&p->g, p->st);
+        p->steps = n;
         if (!acting) {
+            report(p, o->seed);
+            return CLI_OK;
+        }
+        if (p->moves && p->nmoves - p->next < __builtin_popcount(acting)) {
+            printf("\nthe recorded moves end here, after %d steps\n", n);
             report(p, o->seed);
             return CLI_OK;
         }
@@ -283,6 +296,33 @@ static int run(struct play *p, const struct play_opts *o)
 }
 
 /* ---- API --------------------------------------------------------------- */
+
+int cli_play_moves(const struct game *g, uint64_t seed,
+                   const char *const *labels, const int *moves, int nmoves,
+                   double *ret, int *steps)
+{
+    struct play_opts o = {.spec = g->spec, .seed = seed};
+    struct play *p = mem_alloc(sizeof *p);
+    p->g = *g;
+    p->st = mem_alloc(g->def->state_size);
+    p->moves = moves;
+    p->nmoves = nmoves;
+    for (int s = 0; s < g->dims.players; s++)
+        snprintf(p->label[s], sizeof p->label[s], "%s", labels[s]);
+    int rc = run(p, &o);
+    if (!rc && p->next < nmoves)
+        rc = cli_fail("replay",
+                      "the game ended after %d of the %d recorded moves",
+                      p->next, nmoves);
+    if (!rc) {
+        g->def->returns(&p->g, p->st, ret);
+        *steps = p->steps;
+    }
+    mem_free(p->st);
+    mem_free(p);
+    return rc;
+}
+
 
 /* Returns CLI_OK, CLI_USAGE, or -1 when --help was printed. */
 static int parse_args(int argc, char **argv, struct play_opts *o)

@@ -86,23 +86,24 @@ struct plot_frame {
     int top;                 /* agents sharing the top rating */
 };
 
-static int write_tables(const struct plot_args *a, const struct results *r,
+static int write_tables(const char *out, const struct results *r,
                         const struct ratings *t, const struct rate_opts *o,
-                        struct plot_frame *fr, char *err, size_t errlen)
+                        struct plot_frame *fr, FILE *log, char *err,
+                        size_t errlen)
 {
     char path[JOURNAL_PATH_MAX + 32];
     double span[2] = {INFINITY, -INFINITY}, pspan[2] = {INFINITY, -INFINITY};
-    int rc = run_make_dirs(a->out, err, errlen);
+    int rc = run_make_dirs(out, err, errlen);
     plot_span(t, span);
     plot_axis(span, fr->ratings_axis);
     fr->top = plot_top_ties(t);
     for (int k = 0; !rc && k < NPLOTS; k++) {
-        snprintf(path, sizeof path, "%s/%s.tsv", a->out, plot_names[k]);
+        snprintf(path, sizeof path, "%s/%s.tsv", out, plot_names[k]);
         rc = k == 0   ? plot_write_ratings(path, r, t, err, errlen)
              : k == 1 ? plot_write_progress(path, r, t, o, pspan, err, errlen)
                       : plot_write_h2h(path, r, t, err, errlen);
-        if (!rc)
-            printf("%s\n", path);
+        if (!rc && log)
+            fprintf(log, "%s\n", path);
     }
     plot_axis(pspan, fr->progress_axis);
     return rc;
@@ -135,7 +136,7 @@ static int assign_range(char *buf, size_t len, const char *lo, const char *hi,
 }
 
 /* The gnuplot -e text for plot k. */
-static int assignments(const struct plot_args *a, const struct results *r,
+static int assignments(const char *out, const struct results *r,
                        const struct ratings *t, const struct plot_frame *fr,
                        int anchor, int k, char *buf, size_t len)
 {
@@ -143,9 +144,9 @@ static int assignments(const struct plot_args *a, const struct results *r,
     char best[ROSTER_MAX * (ROSTER_NAME_MAX + 2) + 32];
     int rc;
     buf[0] = '\0';
-    snprintf(path, sizeof path, "%s/%s.tsv", a->out, plot_names[k]);
+    snprintf(path, sizeof path, "%s/%s.tsv", out, plot_names[k]);
     rc = gnuplot_assign(buf, len, "data", path);
-    snprintf(path, sizeof path, "%s/%s", a->out, plot_names[k]);
+    snprintf(path, sizeof path, "%s/%s", out, plot_names[k]);
     rc = rc ? rc : gnuplot_assign(buf, len, "out", path);
     verdict(r, t, fr->top, best, sizeof best);
     rc = rc ? rc : gnuplot_assign(buf, len, "best", best);
@@ -163,28 +164,39 @@ static int assignments(const struct plot_args *a, const struct results *r,
     return rc ? rc : gnuplot_assign(buf, len, "anchor", path);
 }
 
-static int draw(const struct plot_args *a, const struct results *r,
+static int draw(const char *out, const char *scripts, const struct results *r,
                 const struct ratings *t, const struct plot_frame *fr,
-                int anchor)
+                int anchor, FILE *log)
 {
     char dir[JOURNAL_PATH_MAX], script[JOURNAL_PATH_MAX + 32], err[1024];
     char *buf = mem_alloc(ASSIGN_MAX);
-    int rc = gnuplot_scripts(a->scripts, dir, sizeof dir, err, sizeof err);
+    int rc = gnuplot_scripts(scripts, dir, sizeof dir, err, sizeof err);
     for (int k = 0; !rc && k < NPLOTS; k++) {
         snprintf(script, sizeof script, "%s/%s.gp", dir, plot_names[k]);
-        if (assignments(a, r, t, fr, anchor, k, buf, ASSIGN_MAX))
+        if (assignments(out, r, t, fr, anchor, k, buf, ASSIGN_MAX))
             rc = err_set(err, sizeof err, ERR_INVAL,
                          "a path or name holds a control character or is "
                          "too long for gnuplot");
         rc = rc ? rc : gnuplot_run(script, buf, err, sizeof err);
-        if (!rc)
-            printf("%s/%s.png\n%s/%s.svg\n", a->out, plot_names[k], a->out,
-                   plot_names[k]);
+        if (!rc && log)
+            fprintf(log, "%s/%s.png\n%s/%s.svg\n", out, plot_names[k], out,
+                    plot_names[k]);
     }
     mem_free(buf);
     if (rc)
-        return cli_fail(CMD, "%s (the tables are written in %s)", err, a->out);
+        return cli_fail(CMD, "%s (the tables are written in %s)", err, out);
     return CLI_OK;
+}
+
+int cli_plot_all(const char *out, const char *scripts,
+                 const struct results *r, const struct ratings *t,
+                 const struct rate_opts *o, FILE *log)
+{
+    char err[1024];
+    struct plot_frame fr;
+    if (write_tables(out, r, t, o, &fr, log, err, sizeof err))
+        return cli_fail(CMD, "%s", err);
+    return draw(out, scripts, r, t, &fr, o->anchor, log);
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -199,7 +211,6 @@ int cmd_plot(int argc, char **argv)
     struct results *r = mem_alloc(sizeof *r);
     struct ratings *t = mem_alloc(sizeof *t);
     struct rate_opts o = {a.bootstrap, a.prior, -1, 1, 0.95};
-    struct plot_frame fr;
     if (results_load(r, (const char *const *)argv + optind, argc - optind, err,
                      sizeof err))
         rc = cli_fail(CMD, "%s", err);
@@ -210,10 +221,9 @@ int cmd_plot(int argc, char **argv)
                              "--anchor: no agent named '%s' in the "
                              "journal",
                              a.anchor);
-    if (!rc && (rate_compute(r, r->ndeals, &o, t, err, sizeof err) ||
-                write_tables(&a, r, t, &o, &fr, err, sizeof err)))
+    if (!rc && rate_compute(r, r->ndeals, &o, t, err, sizeof err))
         rc = cli_fail(CMD, "%s", err);
-    rc = rc ? rc : draw(&a, r, t, &fr, o.anchor);
+    rc = rc ? rc : cli_plot_all(a.out, a.scripts, r, t, &o, stdout);
     results_fini(r);
     mem_free(r);
     mem_free(t);

@@ -221,7 +221,7 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
     return list;
 }
 
-static int print_json(const struct results *r, const struct ratings *t,
+json_t *cli_rate_json(const struct results *r, const struct ratings *t,
                       const char *anchor, const struct rate_opts *o)
 {
     char note[RATE_NOTES][RATE_NOTE_MAX];
@@ -229,16 +229,14 @@ static int print_json(const struct results *r, const struct ratings *t,
     json_t *notes = json_array();
     for (int k = 0; k < nnotes; k++)
         json_array_append_new(notes, json_string(note[k]));
-    return cli_json_emit(
-        CMD,
-        json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:i, s:o, s:o, s:o, s:o}",
+    return json_pack("{s:s, s:I, s:I, s:I, s:o, s:i, s:i, s:o, s:o, s:o, s:o}",
                   "game", r->h.game, "games", (json_int_t)r->games, "deals",
                   (json_int_t)t->deals, "forfeits", (json_int_t)r->forfeits,
                   "anchor", cli_json_str(anchor), "bootstrap",
                   t->resamples + t->failed, "unfittable_resamples", t->failed,
                   "prior", cli_json_real(o->prior), "level",
                   cli_json_real(o->level), "notes", notes, "ratings",
-                  json_ratings(r, t)));
+                  json_ratings(r, t));
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -278,7 +276,7 @@ int cmd_rate(int argc, char **argv)
     if (!rc && a.format == FMT_CSV)
         rc = print_csv(r, t);
     else if (!rc && a.format == FMT_JSON)
-        rc = print_json(r, t, anchor, &o);
+        rc = cli_json_emit(CMD, cli_rate_json(r, t, anchor, &o));
     else if (!rc) {
         text_ratings(r, t, anchor, &o);
         if (a.bootstrap)

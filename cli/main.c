@@ -149,6 +149,18 @@ static const struct cli_cmd commands[] = {
      "  --anchor, --bootstrap, --prior  as for parlor rate\n"
      "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
      "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
+    {"replay", cmd_replay, "JOURNAL|DIR DEAL LINEUP ROTATION",
+     "show a tournament game again, move by move, and check it",
+     "The game is the journal line with those \"deal\", \"lineup\" and\n"
+     "\"rotation\" values; it is dealt again from its seed and its recorded\n"
+     "moves are applied and printed as parlor play prints them. Exits 1\n"
+     "if the replay does not reach the journal's steps and returns.\n"},
+    {"report", cmd_report, "DIR [--out FILE]",
+     "one self-contained HTML page of a tournament (default DIR/report.html)",
+     "The page shows the settings, the ratings with intervals and forfeits\n"
+     "(as parlor rate --json, its defaults), LOS and the crosstable, the\n"
+     "forfeits with their reasons, the plots of parlor plot as inline SVG,\n"
+     "and every game with its replay (the first 200 in full). Needs gnuplot.\n"},
     {"agents", cmd_agents, "[NAME] [--json]",
      "list the built-in agents and their options, and the external bots",
      "  --json     print JSON instead of text\n"

@@ -3,6 +3,7 @@
  * line is journal_line.c's. */
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 
 #include "../common/err.h"
+#include "../common/mem.h"
 #include "journal_int.h"
 
 /* ---- reading ------------------------------------------------------------ */
@@ -27,11 +29,16 @@ static int read_line(const char *line, size_t len, int64_t lineno,
         info->has_header = !rc;
         return rc;
     }
-    int rc = journal__parse_record(line, len, h, &r, err, errlen);
-    if (rc)
-        return rc;
-    info->records++;
-    return fn(ctx, h, &r, err, errlen);
+    /* The moves are shorter than their line, which getline sized. */
+    char *moves = mem_alloc(len + 1);
+    int rc = journal__parse_record(line, len, h, &r, moves, len + 1, err,
+                                   errlen);
+    if (!rc) {
+        info->records++;
+        rc = fn(ctx, h, &r, err, errlen);
+    }
+    mem_free(moves);
+    return rc;
 }
 
 int journal_read(const char *path, struct journal_header *h,
@@ -68,6 +75,48 @@ int journal_read(const char *path, struct journal_header *h,
     free(line);
     fclose(f);
     return rc;
+}
+
+int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
+                      char *err, size_t errlen)
+{
+    struct stat sb;
+    char pattern[JOURNAL_PATH_MAX];
+    glob_t g;
+    if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
+        return fn(ctx, path, err, errlen);
+    snprintf(pattern, sizeof pattern, "%s/journal*.jsonl", path);
+    if (glob(pattern, 0, NULL, &g))
+        return err_set(err, errlen, ERR_INVAL,
+                       "%s: no journal*.jsonl in this directory", path);
+    int rc = 0;
+    for (size_t i = 0; !rc && i < g.gl_pathc; i++)
+        rc = fn(ctx, g.gl_pathv[i], err, errlen);
+    globfree(&g);
+    return rc;
+}
+
+/* journal_read_all's walk: the callback and its context. */
+struct read_all {
+    journal_record_fn fn; /* called per record */
+    void *ctx;            /* its context */
+};
+
+static int read_one(void *ctx, const char *file, char *err, size_t errlen)
+{
+    struct read_all *ra = ctx;
+    struct journal_read_info info;
+    struct journal_header *h = mem_alloc(sizeof *h);
+    int rc = journal_read(file, h, ra->fn, ra->ctx, &info, err, errlen);
+    mem_free(h);
+    return rc;
+}
+
+int journal_read_all(const char *path, journal_record_fn fn, void *ctx,
+                     char *err, size_t errlen)
+{
+    struct read_all ra = {fn, ctx};
+    return journal_each_file(path, read_one, &ra, err, errlen);
 }
 
 int journal_same(const struct journal_header *a, const struct journal_header *b,

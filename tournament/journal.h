@@ -12,10 +12,18 @@
  *   {"type":"game","spec":"thirty_one(players=2)","deal":3,"lineup":0,
  *    "rotation":1,"seed":"c2b6e5a1d3f40011","seats":["random","pimc"],
  *    "returns":[-3,3],"ranks":[2,1],"length":57,"wall_us":812,
- *    "end":"normal"}
+ *    "end":"normal","digits":2,"moves":"0b1r0002..."}
  * A forfeit ends with "end":"forfeit","forfeit":[1],"reason":"seat 1: ...",
  * the seats that forfeited (with their partners) and why; returns are
- * then those at the moment of the forfeit. (deal, lineup, rotation) is the
+ * then those at the moment of the forfeit. "moves" holds every action id
+ * applied (up to a forfeit), in base 36 (0-9a-z), each padded to "digits"
+ * characters: one id a step, one per acting seat in seat order for a
+ * joint step of a simultaneous game. Every default game fits (the longest,
+ * Rover's 41,320 steps, takes 83 kB of the 1 MiB line); moves that would
+ * not fit JOURNAL_MOVES_MAX (options far past the defaults) are left out,
+ * as in journals written before moves were recorded, and such a game
+ * cannot be replayed. The agents' seeds are not written: each is
+ * schedule_agent_seed(seed, seat), derived from the deal's seed. (deal, lineup, rotation) is the
  * game's key: a journal holds each key at most once.
  *
  * Appending is one write() of whole lines followed by fdatasync(), on a
@@ -36,7 +44,8 @@
 
 #define JOURNAL_FORMAT 1         /* version of the line layout */
 #define JOURNAL_PATH_MAX 4096    /* longest journal path */
-#define JOURNAL_RECORD_MAX 65536 /* longest record line */
+#define JOURNAL_RECORD_MAX (1 << 20) /* longest record line */
+#define JOURNAL_MOVES_MAX (JOURNAL_RECORD_MAX - 8192) /* longest moves text */
 
 /* The first line: who plays what. Identity is game, roster, deals, seed
  * and max_lineups; the rest follows from them, except the shard. */
@@ -60,7 +69,11 @@ struct journal_record {
     int lineup, rotation;           /* its line-up and rotation */
     uint64_t seed;                  /* the deal's seed */
     int8_t agent[GAME_MAX_PLAYERS]; /* seat -> roster index */
-    struct match_result res;        /* the outcome */
+    struct match_result res;        /* the outcome; res.moves unused */
+    const char *moves; /* read: the moves text, NULL if none; borrowed,
+                        * valid during the callback only */
+    size_t moves_len;  /* its length */
+    int digits;        /* read: characters per move */
 };
 
 /* Called for every game line read; a non-zero return (with a message in
@@ -101,6 +114,22 @@ int journal_read(const char *path, struct journal_header *h,
                  journal_record_fn fn, void *ctx,
                  struct journal_read_info *info, char *err, size_t errlen);
 
+/* Called with each journal file of a path; a non-zero return stops. */
+typedef int (*journal_file_fn)(void *ctx, const char *file, char *err,
+                               size_t errlen);
+
+/* Calls fn with path, or with every journal*.jsonl in it when it is a
+ * directory (shards, resumed runs). Returns 0, ERR_INVAL (a directory
+ * without journals) or fn's code. */
+int journal_each_file(const char *path, journal_file_fn fn, void *ctx,
+                      char *err, size_t errlen);
+
+/* Reads every game line of path (a journal, or a directory's journals)
+ * to fn, each with its file's header. Returns 0 or journal_read's or
+ * journal_each_file's code with a message. */
+int journal_read_all(const char *path, journal_record_fn fn, void *ctx,
+                     char *err, size_t errlen);
+
 /* Checks that a (read from a journal named path) and b describe the same
  * tournament. Returns 0 or ERR_INVAL naming the first difference. */
 int journal_same(const struct journal_header *a, const struct journal_header *b,
@@ -122,6 +151,12 @@ int journal_open(struct journal_writer *w, const char *path,
 size_t journal_format(const struct journal_writer *w,
                       const struct journal_header *h,
                       const struct journal_record *r, char *buf, size_t len);
+
+/* Decodes the moves text of a record (digits characters each) into out
+ * (cap entries). Returns the number of moves, or ERR_SYNTAX / ERR_RANGE
+ * (more than cap) with a message. */
+int journal_moves_decode(const char *text, size_t len, int digits, int *out,
+                         int cap, char *err, size_t errlen);
 
 /* Appends len bytes of whole lines with one write() (continued only if the
  * kernel takes less) and flushes them to disk. Returns 0 or ERR_IO. */

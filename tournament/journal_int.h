@@ -18,11 +18,14 @@ char *journal__header_line(const struct journal_header *h);
 int journal__parse_header(const char *line, size_t len,
                           struct journal_header *h, char *err, size_t errlen);
 
-/* Decodes a game line of the journal of h into r. Returns 0 or ERR_SYNTAX
- * / ERR_INVAL with a message (without the file name). */
+/* Decodes a game line of the journal of h into r; its moves text (if
+ * any) is copied into moves_buf (moves_cap bytes), which r->moves then
+ * borrows. Returns 0 or ERR_SYNTAX / ERR_INVAL with a message (without
+ * the file name). */
 int journal__parse_record(const char *line, size_t len,
                           const struct journal_header *h,
-                          struct journal_record *r, char *err, size_t errlen);
+                          struct journal_record *r, char *moves_buf,
+                          size_t moves_cap, char *err, size_t errlen);
 
 /* s as a quoted, escaped JSON string (jansson's escaping); the caller
  * frees it with free(). NULL when out of memory. */

@@ -112,6 +112,36 @@ static void put_forfeit(struct out *o, const struct journal_header *h,
     free(reason);
 }
 
+/* Characters to write every one of the n moves in base 36. */
+static int move_digits(const int *moves, int n)
+{
+    int top = 0, d = 1;
+    for (int i = 0; i < n; i++)
+        top = moves[i] > top ? moves[i] : top;
+    for (; top >= 36; top /= 36)
+        d++;
+    return d;
+}
+
+static void put_moves(struct out *o, const struct match_result *res)
+{
+    static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    int d = move_digits(res->moves, res->nmoves);
+    if ((size_t)res->nmoves * (size_t)d > JOURNAL_MOVES_MAX)
+        return; /* documented: such a game is journalled without moves */
+    PUT_LIT(o, ",\"digits\":");
+    put_i64(o, d);
+    PUT_LIT(o, ",\"moves\":\"");
+    for (int i = 0; i < res->nmoves && !o->full; i++) {
+        char tmp[8];
+        unsigned v = (unsigned)res->moves[i];
+        for (int k = d - 1; k >= 0; k--, v /= 36)
+            tmp[k] = digit[v % 36];
+        put(o, tmp, (size_t)d);
+    }
+    PUT_LIT(o, "\"");
+}
+
 size_t journal_format(const struct journal_writer *w,
                       const struct journal_header *h,
                       const struct journal_record *r, char *buf, size_t len)
@@ -152,6 +182,8 @@ size_t journal_format(const struct journal_writer *w,
         put_forfeit(&o, h, r);
     else
         PUT_LIT(&o, "\"normal\"");
+    if (r->res.moves)
+        put_moves(&o, &r->res);
     PUT_LIT(&o, "}\n");
     return o.full ? 0 : (size_t)(o.p - buf);
 }
@@ -398,12 +430,69 @@ static int record_key(const char *type, const char *spec, const char *seed,
     return 0;
 }
 
+int journal_moves_decode(const char *text, size_t len, int digits, int *out,
+                         int cap, char *err, size_t errlen)
+{
+    if (digits < 1 || digits > 5 || len % (size_t)digits)
+        return err_set(err, errlen, ERR_SYNTAX,
+                       "moves: %zu characters are not moves of %d digits",
+                       len, digits);
+    if (len / (size_t)digits > (size_t)cap)
+        return err_set(err, errlen, ERR_RANGE,
+                       "moves: %zu moves, more than the %d this game allows",
+                       len / (size_t)digits, cap);
+    for (size_t i = 0; i < len; i += (size_t)digits) {
+        int v = 0;
+        for (int k = 0; k < digits; k++) {
+            char c = text[i + (size_t)k];
+            int x = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'z' ? c - 'a' + 10
+                                           : -1;
+            if (x < 0)
+                return err_set(err, errlen, ERR_SYNTAX,
+                               "moves: '%c' is not a base-36 digit (0-9a-z)",
+                               c);
+            v = v * 36 + x;
+        }
+        out[i / (size_t)digits] = v;
+    }
+    return (int)(len / (size_t)digits);
+}
+
+/* Reads the optional moves of a game line into r (borrowing moves_buf,
+ * cap bytes), checking their syntax. */
+static int record_moves(json_t *moves, int digits, struct journal_record *r,
+                        char *moves_buf, size_t cap, char *err, size_t errlen)
+{
+    if (!moves)
+        return 0;
+    size_t n = json_is_string(moves) ? json_string_length(moves) : cap;
+    if (n >= cap || digits < 1 || digits > 5 || n % (size_t)digits)
+        return err_set(err, errlen, ERR_SYNTAX,
+                       "moves must be a string of ids of \"digits\" (1-5) "
+                       "base-36 characters each, shorter than %zu",
+                       cap);
+    memcpy(moves_buf, json_string_value(moves), n + 1);
+    for (size_t i = 0; i < n; i++)
+        if (!(moves_buf[i] >= '0' && moves_buf[i] <= '9') &&
+            !(moves_buf[i] >= 'a' && moves_buf[i] <= 'z'))
+            return err_set(err, errlen, ERR_SYNTAX,
+                           "moves: '%c' is not a base-36 digit (0-9a-z)",
+                           moves_buf[i]);
+    r->moves = moves_buf;
+    r->moves_len = n;
+    r->digits = digits;
+    return 0;
+}
+
 int journal__parse_record(const char *line, size_t len,
                           const struct journal_header *h,
-                          struct journal_record *r, char *err, size_t errlen)
+                          struct journal_record *r, char *moves_buf,
+                          size_t moves_cap, char *err, size_t errlen)
 {
     const char *type, *spec, *seed, *end, *reason = NULL;
-    json_t *seats, *rets, *ranks, *forfeit = NULL;
+    json_t *seats, *rets, *ranks, *forfeit = NULL, *moves = NULL;
+    int digits = 0;
     json_int_t deal, wall;
     int rc;
     memset(r, 0, sizeof *r);
@@ -412,12 +501,13 @@ int journal__parse_record(const char *line, size_t len,
         return ERR_SYNTAX;
     if (json_unpack(root,
                     "{s:s, s:s, s:I, s:i, s:i, s:s, s:o, s:o, s:o, s:i, s:I, "
-                    "s:s, s?:o, s?:s}",
+                    "s:s, s?:o, s?:s, s?:i, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
                     &r->lineup, "rotation", &r->rotation, "seed", &seed,
                     "seats", &seats, "returns", &rets, "ranks", &ranks,
                     "length", &r->res.length, "wall_us", &wall, "end", &end,
-                    "forfeit", &forfeit, "reason", &reason)) {
+                    "forfeit", &forfeit, "reason", &reason, "digits", &digits,
+                    "moves", &moves)) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }
@@ -426,6 +516,9 @@ int journal__parse_record(const char *line, size_t len,
     rc = record_key(type, spec, seed, h, r, err, errlen);
     rc = rc ? rc : record_seats(seats, rets, ranks, h, r, err, errlen);
     rc = rc ? rc : record_end(end, forfeit, reason, h, r, err, errlen);
+    rc = rc ? rc
+            : record_moves(moves, digits, r, moves_buf, moves_cap, err,
+                           errlen);
     json_decref(root);
     return rc;
 }

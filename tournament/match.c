@@ -88,9 +88,10 @@ static bool choose(const struct game *g, const void *st,
  * past the game's max_length (a bug in the game). Kept tight: with a
  * random agent, a move costs little more than this loop. */
 static int play(const struct game *g, void *st, agent_t *const *agent,
-                struct match_result *r)
+                int *moves, struct match_result *r)
 {
     const struct game_def *def = g->def;
+    int n = 0;
     int joint[GAME_MAX_PLAYERS], length = 0, max = g->dims.max_length;
     uint32_t acting;
     while ((acting = def->to_move(g, st))) {
@@ -101,13 +102,17 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
             if (!ask(g, st, agent[seat], seat, &a, r))
                 break;
             def->apply(g, st, a);
+            moves[n++] = a;
         } else {
             if (!choose(g, st, agent, acting, joint, r))
                 break;
             def->apply_joint(g, st, joint);
+            for (; acting; acting &= acting - 1)
+                moves[n++] = joint[__builtin_ctz(acting)];
         }
         length++;
     }
+    r->nmoves = n;
     return length;
 }
 
@@ -130,13 +135,17 @@ int match_init(struct match *m, const struct game *g)
 {
     m->g = g;
     m->st = mem_alloc(g->def->state_size);
-    return m->st ? 0 : ERR_NOMEM;
+    m->moves_cap = g->dims.max_length * g->dims.players;
+    m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
+    return m->st && m->moves ? 0 : ERR_NOMEM;
 }
 
 void match_fini(struct match *m)
 {
     mem_free(m->st);
+    mem_free(m->moves);
     m->st = NULL;
+    m->moves = NULL;
 }
 
 void match_rank(const struct game *g, struct match_result *r)
@@ -160,6 +169,8 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
     const struct game *g = m->g;
     int64_t t0 = now_us();
     r->length = 0; /* ret and rank are filled at the end */
+    r->moves = m->moves;
+    r->nmoves = 0;
     r->forfeit = 0;
     r->reason[0] = '\0';
     if (g->def->init(g, m->st, seed, NULL, 0))
@@ -168,7 +179,7 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
         forfeit(g, r, __builtin_ctz(s), missing_reason);
     for (int s = 0; s < g->dims.players && !missing; s++)
         agent_reseed(agent[s], schedule_agent_seed(seed, s));
-    if (!missing && (r->length = play(g, m->st, agent, r)) < 0)
+    if (!missing && (r->length = play(g, m->st, agent, m->moves, r)) < 0)
         return err_set(err, errlen, ERR_STATE,
                        "%s: deal seed %016llx runs past max_length %d "
                        "(a bug in the game)",

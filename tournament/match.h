@@ -3,7 +3,9 @@
  *
  * The agents are reseeded from the deal seed and their seat before the
  * game (schedule_agent_seed), so a result depends only on the deal, the
- * seating and the agents, never on which worker played it.
+ * seating and the agents, never on which worker played it. The moves are
+ * kept in a buffer made once per match (no allocation per step), so the
+ * journal can record them and any game can be replayed.
  *
  * The agent contract: act returns 0 with a legal action, or an error code.
  * Built-in agents choose among the game's legal actions; the proxy of an
@@ -31,12 +33,17 @@ struct match_result {
     int64_t wall_us;               /* wall time of the game */
     uint32_t forfeit;              /* seats that forfeited; 0: normal end */
     char reason[MATCH_REASON_MAX]; /* why, when forfeit != 0 */
+    const int *moves; /* action ids applied, borrowed from the match */
+    int nmoves;       /* how many: one per step, one per acting seat of a
+                       * joint step (in seat order) */
 };
 
 /* A worker's table: the game and its buffers. */
 struct match {
     const struct game *g; /* borrowed, outlives the match */
     void *st;             /* state, owned */
+    int *moves;           /* moves of the game being played, owned */
+    int moves_cap;        /* max_length * players entries */
 };
 
 /* Prepares m for g. Returns 0 or ERR_NOMEM. */
@@ -49,7 +56,9 @@ void match_fini(struct match *m);
  * instance per seat). Seats in missing (bitmask) have no agent (it could
  * not be created; why is in missing_reason) and forfeit at once. Returns 0
  * with *r filled, or ERR_STATE with a message when the game itself goes
- * wrong (init fails, longer than max_length): a bug, not a forfeit. */
+ * wrong (init fails, longer than max_length): a bug, not a forfeit.
+ * r->moves lists the moves applied (up to a forfeit) and stays valid until
+ * the next match_play on m. */
 int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                const char *missing_reason, uint64_t seed,
                struct match_result *r, char *err, size_t errlen);

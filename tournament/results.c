@@ -96,9 +96,9 @@ static int add_record(void *ctx, const struct journal_header *h,
 
 /* ---- files --------------------------------------------------------------- */
 
-static int load_file(struct results_builder *l, const char *path, char *err,
-                     size_t errlen)
+static int load_file(void *ctx, const char *path, char *err, size_t errlen)
 {
+    struct results_builder *l = ctx;
     struct results *r = l->r;
     struct journal_header *h = malloc(sizeof *h);
     struct journal_read_info info;
@@ -118,26 +118,6 @@ static int load_file(struct results_builder *l, const char *path, char *err,
     r->journals += !rc;
     r->torn += !rc && info.torn;
     free(h);
-    return rc;
-}
-
-/* Loads path, or every journal*.jsonl in it when it is a directory. */
-static int load_path(struct results_builder *l, const char *path, char *err,
-                     size_t errlen)
-{
-    struct stat sb;
-    char pattern[JOURNAL_PATH_MAX];
-    glob_t g;
-    if (stat(path, &sb) || !S_ISDIR(sb.st_mode))
-        return load_file(l, path, err, errlen);
-    snprintf(pattern, sizeof pattern, "%s/journal*.jsonl", path);
-    if (glob(pattern, 0, NULL, &g))
-        return err_set(err, errlen, ERR_INVAL,
-                       "%s: no journal*.jsonl in this directory", path);
-    int rc = 0;
-    for (size_t i = 0; !rc && i < g.gl_pathc; i++)
-        rc = load_file(l, g.gl_pathv[i], err, errlen);
-    globfree(&g);
     return rc;
 }
 
@@ -241,7 +221,7 @@ int results_load(struct results *r, const char *const *paths, int npaths,
     l.r = r;
     int rc = npaths > 0 ? 0 : err_set(err, errlen, ERR_INVAL, "no journal");
     for (int i = 0; !rc && i < npaths; i++)
-        rc = load_path(&l, paths[i], err, errlen);
+        rc = journal_each_file(paths[i], load_file, &l, err, errlen);
     rc = rc ? rc : results_end(&l, err, errlen);
     results_builder_fini(&l);
     if (rc)

@@ -139,6 +139,55 @@ static void test_round_trip(void **state)
     free(got.r);
 }
 
+/* Appends every record's moves text (borrowed during the callback). */
+static int moves_cb(void *ctx, const struct journal_header *h,
+                    const struct journal_record *r, char *err, size_t errlen)
+{
+    (void)h;
+    (void)err;
+    (void)errlen;
+    char *out = ctx;
+    size_t used = strlen(out);
+    snprintf(out + used, 128 - used, "%d:%.*s;", r->digits,
+             r->moves ? (int)r->moves_len : 1, r->moves ? r->moves : "-");
+    return 0;
+}
+
+/* Moves are written in base 36, every id padded to the width of the
+ * largest (1296 = 36^2 needs three digits: "100"), and decode back; a
+ * record without moves (older journals) reads with none. */
+static void test_moves(void **state)
+{
+    struct fx *f = *state;
+    static const int moves[] = {0, 35, 36, 1295, 1296};
+    struct journal_record in[2] = {record(0, 0), record(1, 0)};
+    struct journal_read_info info;
+    struct journal_header h;
+    char text[128] = "", err[512];
+    int back[8];
+    in[0].res.moves = moves;
+    in[0].res.nmoves = 5;
+    write_journal(f, in, 2);
+    assert_int_equal(journal_read(f->path, &h, moves_cb, text, &info, err,
+                                  sizeof err),
+                     0);
+    assert_string_equal(text, "3:00000z0100zz100;0:-;");
+    assert_int_equal(journal_moves_decode(text + 2, 15, 3, back, 8, err,
+                                          sizeof err),
+                     5);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(back[i], moves[i]);
+    assert_int_equal(journal_moves_decode(text + 2, 15, 3, back, 4, err,
+                                          sizeof err),
+                     ERR_RANGE);
+    assert_int_equal(journal_moves_decode("0A", 2, 1, back, 8, err,
+                                          sizeof err),
+                     ERR_SYNTAX);
+    assert_int_equal(journal_moves_decode("012", 3, 2, back, 8, err,
+                                          sizeof err),
+                     ERR_SYNTAX);
+}
+
 /* A line cut short at the end is not a record: readers skip it, resuming
  * truncates the file to the last whole line. */
 static void test_torn_tail(void **state)
@@ -254,8 +303,12 @@ static void test_bad_records(void **state)
         "\"seats\":[\"random\",\"nobody\"]",
         "\"deal\":10",
         "\"seed\":\"xyz\"",
+        "\"digits\":1,\"moves\":\"01A\"",
+        "\"digits\":2,\"moves\":\"012\"",
+        "\"digits\":0,\"moves\":\"\"",
+        "\"digits\":1,\"moves\":[0,1]",
     };
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 7; i++) {
         char line[1024];
         write_journal(f, NULL, 0);
         snprintf(line, sizeof line,
@@ -283,6 +336,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_torn_header, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_middle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -70,7 +70,13 @@ static inline int collect(void *ctx, const struct journal_header *h,
         s->r = realloc(s->r, (size_t)s->cap * sizeof *s->r);
     }
     memcpy(&s->r[s->n], r, sizeof *r); /* padding included: memcmp later */
-    s->r[s->n++].res.wall_us = 0;      /* the one field that may differ */
+    /* wall_us, the one field that may differ, holds a hash of the moves
+     * instead, whose text is borrowed only during this call. */
+    uint64_t hash = 14695981039346656037u;
+    for (size_t i = 0; r->moves && i < r->moves_len; i++)
+        hash = (hash ^ (uint8_t)r->moves[i]) * 1099511628211u;
+    s->r[s->n].res.wall_us = (int64_t)(hash >> 1);
+    s->r[s->n++].moves = NULL;
     return 0;
 }
 
