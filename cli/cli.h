@@ -109,6 +109,12 @@ bool cli_parse_double(const char *s, double min, double max, double *out);
  * hex (params_parse_u64): seeds print in hex in journals and paste back. */
 bool cli_parse_u64(const char *s, uint64_t *out);
 
+/* Checks the port of a tcp:// endpoint given to cmd's option opt: it must
+ * be a decimal number from 1 to 65535 or '*' (ZeroMQ would silently wrap
+ * a larger one). Other transports pass. Returns CLI_OK, or prints a usage
+ * error naming the allowed ports and returns CLI_USAGE. */
+int cli_check_endpoint(const char *cmd, const char *opt, const char *endpoint);
+
 /* Returns the game's description of st for seat (-1: everything) as a
  * string the caller frees with mem_free. */
 char *cli_describe(const struct game *g, const void *st, int seat);

@@ -137,7 +137,7 @@ static int parse_args(int argc, char **argv, struct server_options *o,
         else if (c == 'q')
             a->quiet = true;
         else if (c == OPT_BIND)
-            o->endpoint = optarg;
+            rc = cli_check_endpoint("serve", "--bind", o->endpoint = optarg);
         else if (c == OPT_CURVE)
             a->curve_secret = optarg;
         else if (c == OPT_ALLOW)

@@ -219,6 +219,8 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
                                        optarg);
             break;
         case 'A':
+            if (cli_check_endpoint(CMD, "--arena", optarg))
+                return CLI_USAGE;
             a->o.arena = optarg;
             break;
         case 'C':
@@ -274,6 +276,10 @@ static int parse_args(int argc, char **argv, struct tour_args *a)
         return cli_usage_error(CMD, "unexpected argument '%s'", argv[optind]);
     if (!a->o.out_dir)
         return cli_usage_error(CMD, "--out DIR is required");
+    if (a->o.bot_wait_ms && !a->o.arena)
+        return cli_usage_error(CMD, "--bot-wait is the time bots have to "
+                                    "join the arena: it needs --arena "
+                                    "ENDPOINT");
     return CLI_OK;
 }
 
@@ -299,6 +305,15 @@ static int check_no_commands(const struct roster *r)
     return n ? CLI_USAGE : CLI_OK;
 }
 
+/* Accepts every record: from_header reads the whole journal so that a
+ * corrupt line is reported as a runtime error before the run starts. */
+static int any_record(void *ctx, const struct journal_header *h,
+                      const struct journal_record *r, char *err, size_t errlen)
+{
+    (void)ctx, (void)h, (void)r, (void)err, (void)errlen;
+    return 0;
+}
+
 /* --resume: fills the options left out from the journal's header; a
  * journal with cmd: agents needs them on the command line. */
 static int from_header(struct tour_args *a)
@@ -307,12 +322,25 @@ static int from_header(struct tour_args *a)
     struct journal_read_info info;
     struct journal_header *h = mem_alloc(sizeof *h);
     journal_path(a->o.out_dir, a->o.shard, a->o.nshards, path, sizeof path);
-    if (journal_read(path, h, NULL, NULL, &info, err, sizeof err) ||
-        !info.has_header) {
+    int rc = journal_read(path, h, any_record, NULL, &info, err, sizeof err);
+    bool missing = rc == ERR_IO && access(path, F_OK);
+    if (!rc && !info.has_header)
+        missing = true;
+    else if (rc && !missing) {
         mem_free(h);
-        return CLI_OK; /* nothing to resume: a fresh start */
+        return cli_fail(CMD, "%s", err); /* a corrupt journal: runtime */
     }
-    int rc = a->o.agents ? CLI_OK : check_no_commands(&h->roster);
+    if (missing) {
+        mem_free(h);
+        if (a->o.game && a->o.agents)
+            return CLI_OK; /* nothing to resume: a fresh start */
+        return cli_usage_error(CMD,
+                               "--resume: there is no journal to resume at "
+                               "%s; start one with parlor %s --game GAME "
+                               "--agents A,B,... --out %s",
+                               path, CMD, a->o.out_dir);
+    }
+    rc = a->o.agents ? CLI_OK : check_no_commands(&h->roster);
     if (rc) {
         mem_free(h);
         return rc;

@@ -311,6 +311,25 @@ bool cli_parse_u64(const char *s, uint64_t *out)
     return params_parse_u64(s, out);
 }
 
+int cli_check_endpoint(const char *cmd, const char *opt, const char *endpoint)
+{
+    if (strncmp(endpoint, "tcp://", 6))
+        return CLI_OK;
+    const char *port = strrchr(endpoint + 6, ':');
+    if (port && !strcmp(port + 1, "*"))
+        return CLI_OK;
+    long v = 0;
+    size_t n = port ? strspn(port + 1, "0123456789") : 0;
+    if (n && n <= 5 && !port[1 + n])
+        v = strtol(port + 1, NULL, 10);
+    if (v >= 1 && v <= 65535)
+        return CLI_OK;
+    return cli_usage_error(cmd,
+                           "%s %s: a tcp:// endpoint ends in :PORT, a port "
+                           "from 1 to 65535 or '*' for any free one",
+                           opt, endpoint);
+}
+
 char *cli_describe(const struct game *g, const void *st, int seat)
 {
     size_t len = 4096;

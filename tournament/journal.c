@@ -127,10 +127,14 @@ int journal_same(const struct journal_header *a, const struct journal_header *b,
         what = "game";
     else if (a->roster.n != b->roster.n)
         what = "number of agents";
-    for (int i = 0; !what && i < a->roster.n; i++)
-        if (strcmp(a->roster.a[i].name, b->roster.a[i].name) ||
-            strcmp(a->roster.a[i].spec, b->roster.a[i].spec))
-            what = "agents";
+    for (int i = 0; !what && i < a->roster.n; i++) {
+        const struct roster_entry *x = &a->roster.a[i], *y = &b->roster.a[i];
+        if (strcmp(x->name, y->name) || strcmp(x->spec, y->spec))
+            return err_set(err, errlen, ERR_INVAL,
+                           "%s belongs to another tournament (its agent %d "
+                           "differs: %s=%s there, %s=%s here)",
+                           path, i + 1, x->name, x->spec, y->name, y->spec);
+    }
     if (!what && a->deals != b->deals)
         what = "number of deals";
     else if (!what && a->seed != b->seed)

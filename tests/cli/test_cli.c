@@ -258,6 +258,28 @@ static void test_flag_combinations(void **state)
     run_free(&r);
 }
 
+/* ZeroMQ takes a tcp port modulo 65536 (99999 listens on 34463): ports
+ * outside 1..65535 and non-numeric ones other than '*' are refused. */
+static void test_endpoint_ports(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {"99999", "65536", "0", "http", "",
+                                      "12a"};
+    char args[256];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(args, sizeof args, "serve --bind tcp://127.0.0.1:%s", bad[i]);
+        expect_usage("1 to 65535", args);
+        snprintf(args, sizeof args,
+                 "tournament --game dice --agents random,random --out "
+                 "/nonexistent --arena tcp://127.0.0.1:%s",
+                 bad[i]);
+        expect_usage("1 to 65535", args);
+    }
+    expect_usage("needs --arena", "tournament --game dice --agents "
+                                  "random,random --out /nonexistent "
+                                  "--bot-wait 5");
+}
+
 static void test_games_list(void **state)
 {
     (void)state;
@@ -639,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_agents),
         cmocka_unit_test(test_flag_combinations),
         cmocka_unit_test(test_number_syntax),
+        cmocka_unit_test(test_endpoint_ports),
         cmocka_unit_test(test_games_list),
         cmocka_unit_test(test_games_list_json),
         cmocka_unit_test(test_games_describe),

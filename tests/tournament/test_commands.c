@@ -140,6 +140,40 @@ static void test_tournament_and_resume(void **state)
     expect(o, 0, "0 games played now");
     RUN(o, "tournament", "--out", out, "--resume", "--deals", "6", "--quiet");
     expect(o, 2, "another tournament");
+    /* The refusal names the agent that differs and both specs. */
+    RUN(o, "tournament", "--out", out, "--resume", "--quiet", "--game",
+        "thirty_one(players=2)", "--agents",
+        "random,p=pimc(samples=3,playouts=1)");
+    expect(o, 2, "agent 2 differs: p=pimc(samples=2,playouts=1) there, "
+                 "p=pimc(samples=3,playouts=1) here");
+    /* No journal: say so and how to start one, not "--game is required". */
+    snprintf(out, sizeof out, "%s/none", dir);
+    RUN(o, "tournament", "--out", out, "--resume", "--quiet");
+    expect(o, 2, "no journal to resume at");
+    assert_non_null(strstr(o->text, "--game GAME --agents"));
+    free(o);
+}
+
+/* A corrupt journal line is a runtime error (exit 1), as in `rate`, not a
+ * command-line mistake. */
+static void test_resume_corrupt_journal(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char out[1200], path[1300];
+    snprintf(out, sizeof out, "%s/corrupt", dir);
+    RUN(o, "tournament", "--game", "thirty_one(players=2)", "--agents",
+        "random,pimc", "--deals", "1", "--out", out, "--quiet");
+    expect(o, 0, "2 games played now");
+    snprintf(path, sizeof path, "%s/journal.jsonl", out);
+    FILE *f = fopen(path, "a");
+    assert_non_null(f);
+    fputs("{\"not\": a record}\n", f);
+    fclose(f);
+    RUN(o, "tournament", "--out", out, "--resume", "--quiet");
+    expect(o, 1, "line 4");
+    RUN(o, "rate", path);
+    expect(o, 1, "line 4");
     free(o);
 }
 
@@ -327,6 +361,7 @@ int main(void)
         cmocka_unit_test(test_shard_auto),
         cmocka_unit_test(test_tournament_and_resume),
         cmocka_unit_test(test_resume_runs_no_journal_command),
+        cmocka_unit_test(test_resume_corrupt_journal),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),
