@@ -353,9 +353,10 @@ static int unknown_type(struct proto_decoder *d, enum proto_dir dir,
         if (proto_msgs[i].dirs & dir)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   n ? ", " : "", proto_msgs[i].name);
-    int shown = (int)proto_utf8_prefix(o->via.str.ptr, o->via.str.size, 40);
+    const char *type = o->via.str.size ? o->via.str.ptr : "";
+    int shown = (int)proto_utf8_prefix(type, o->via.str.size, 40);
     return fail(d, PROTO_E_UNKNOWN_TYPE, "\"%.*s%s\" is not a %s type (%s)",
-                shown, o->via.str.ptr,
+                shown, type,
                 shown < (int)o->via.str.size ? "..." : "",
                 dir == PROTO_REQUEST ? "request" : "reply", list);
 }
@@ -382,7 +383,8 @@ static int cmp_keys(const void *a, const void *b)
     const msgpack_object_str *y = *(const msgpack_object_str *const *)b;
     if (x->size != y->size)
         return x->size < y->size ? -1 : 1;
-    return memcmp(x->ptr, y->ptr, x->size);
+    /* msgpack-c gives empty strs a null ptr: memcmp must not see it. */
+    return x->size ? memcmp(x->ptr, y->ptr, x->size) : 0;
 }
 
 /* Refuses keys that are not strs and any key given twice, known or not
@@ -674,12 +676,17 @@ const void *proto_bytes(const struct proto_in *in, enum proto_field f,
         return NULL;
     /* str and bin share their layout in msgpack_object's union, but the
      * members are read by name to stay within the standard. */
+    const char *p;
     if (o->type == MSGPACK_OBJECT_STR) {
         *len = o->via.str.size;
-        return o->via.str.ptr;
+        p = o->via.str.ptr;
+    } else {
+        *len = o->via.bin.size;
+        p = o->via.bin.ptr;
     }
-    *len = o->via.bin.size;
-    return o->via.bin.ptr;
+    /* msgpack-c gives an empty str or bin a null pointer; an empty value
+     * is present, not absent. */
+    return p ? p : "";
 }
 
 int proto_str_copy(const struct proto_in *in, enum proto_field f, char *buf,

@@ -114,7 +114,7 @@ static void test_manifest(void **state)
         free(bytes);
         checked++;
     }
-    assert_int_equal(checked, 35);
+    assert_int_equal(checked, 36);
     proto_decoder_fini(&d);
     free(man);
 }
@@ -186,6 +186,25 @@ static void test_request_values(void **state)
     assert_int_equal(proto_uint(&in, PROTO_Q_MAKE_SEAT, 0), 1);
     assert_int_equal(proto_uint(&in, PROTO_Q_MAKE_MAX_STEPS, 0), 200);
     free(b);
+    /* An empty str is present and empty, not absent (msgpack-c gives it a
+     * null pointer): make {game "", opponents ""}. */
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    start(&pk, &sb, "make", 2);
+    pk_str(&pk, "game");
+    pk_str(&pk, "");
+    pk_str(&pk, "opponents");
+    pk_str(&pk, "");
+    assert_int_equal(decode_sb(&d, &sb, &in), 0);
+    spec[0] = 'x';
+    assert_int_equal(proto_str_copy(&in, PROTO_Q_MAKE_GAME, spec, sizeof spec),
+                     0);
+    assert_string_equal(spec, "");
+    assert_int_equal(
+        proto_str_copy(&in, PROTO_Q_MAKE_OPPONENTS, spec, sizeof spec), 0);
+    msgpack_sbuffer_destroy(&sb);
     /* The actions [0, 2, -1, 54] arrive alike as a bin and as an array. */
     const char *forms[2] = {"step_actions_bin_request",
                             "step_actions_array_request"};
