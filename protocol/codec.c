@@ -126,6 +126,14 @@ static const char *object_kind(const msgpack_object *o)
     }
 }
 
+/* msgpack-c leaves an empty str's or bin's pointer unset: null when no
+ * sized item came before it in the message (as in {"": 1, "": 1}), else a
+ * stale pointer. Every empty value reads as "" through this. */
+static const char *nonnull(const char *p)
+{
+    return p ? p : "";
+}
+
 static bool str_is(const msgpack_object *o, const char *s)
 {
     size_t n = strlen(s);
@@ -353,7 +361,7 @@ static int unknown_type(struct proto_decoder *d, enum proto_dir dir,
         if (proto_msgs[i].dirs & dir)
             n += (size_t)snprintf(list + n, sizeof list - n, "%s%s",
                                   n ? ", " : "", proto_msgs[i].name);
-    const char *type = o->via.str.size ? o->via.str.ptr : "";
+    const char *type = nonnull(o->via.str.ptr);
     int shown = (int)proto_utf8_prefix(type, o->via.str.size, 40);
     return fail(d, PROTO_E_UNKNOWN_TYPE, "\"%.*s%s\" is not a %s type (%s)",
                 shown, type,
@@ -383,8 +391,7 @@ static int cmp_keys(const void *a, const void *b)
     const msgpack_object_str *y = *(const msgpack_object_str *const *)b;
     if (x->size != y->size)
         return x->size < y->size ? -1 : 1;
-    /* msgpack-c gives empty strs a null ptr: memcmp must not see it. */
-    return x->size ? memcmp(x->ptr, y->ptr, x->size) : 0;
+    return memcmp(nonnull(x->ptr), nonnull(y->ptr), x->size);
 }
 
 /* Refuses keys that are not strs and any key given twice, known or not
@@ -684,9 +691,7 @@ const void *proto_bytes(const struct proto_in *in, enum proto_field f,
         *len = o->via.bin.size;
         p = o->via.bin.ptr;
     }
-    /* msgpack-c gives an empty str or bin a null pointer; an empty value
-     * is present, not absent. */
-    return p ? p : "";
+    return nonnull(p); /* an empty value is present, not absent */
 }
 
 int proto_str_copy(const struct proto_in *in, enum proto_field f, char *buf,

@@ -186,8 +186,9 @@ static void test_request_values(void **state)
     assert_int_equal(proto_uint(&in, PROTO_Q_MAKE_SEAT, 0), 1);
     assert_int_equal(proto_uint(&in, PROTO_Q_MAKE_MAX_STEPS, 0), 200);
     free(b);
-    /* An empty str is present and empty, not absent (msgpack-c gives it a
-     * null pointer): make {game "", opponents ""}. */
+    /* An empty str is present and empty, not absent: make {game "",
+     * opponents ""}. (The null-pointer case msgpack-c makes of an empty
+     * key with nothing sized before it is the fixture bad_empty_key_twice.) */
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_sbuffer_init(&sb);
