@@ -167,6 +167,12 @@ void agent_game_over(agent_t *a, const void *st, int seat,
         a->def->game_over(a->self, &a->game, st, seat, o);
 }
 
+const char *agent_failure(const agent_t *a, bool *never_started)
+{
+    *never_started = false;
+    return a->def->failure ? a->def->failure(a->self, never_started) : NULL;
+}
+
 void agent_reseed(agent_t *a, uint64_t seed)
 {
     if (a->def->reseed)

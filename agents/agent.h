@@ -64,6 +64,11 @@ struct agent_def {
     int (*check_limits)(const struct param_values *p,
                         const struct agent_limits *lim, char *err,
                         size_t errlen);
+    /* Why the last act failed, in words (a bot's exit status, a missed
+     * hello), or NULL; *never_started is set when the agent never got
+     * going at all (an external bot that has not said hello). Optional:
+     * agents whose act cannot fail have none. */
+    const char *(*failure)(void *self, bool *never_started);
 };
 
 /* An agent: its kind, private data and the game it plays. The fields are
@@ -115,6 +120,12 @@ static inline int agent_act(agent_t *a, const void *st, int seat, int *action)
 }
 
 /* Tells a how the game in st, where it sat in seat, ended. */
+/* Why a's last agent_act failed, in words, or NULL when its code says
+ * all there is; *never_started tells whether a never got going (an
+ * external bot that could not be started or never said hello). The
+ * string lives until a's next call. */
+const char *agent_failure(const agent_t *a, bool *never_started);
+
 void agent_game_over(agent_t *a, const void *st, int seat,
                      const struct agent_outcome *o);
 

@@ -215,13 +215,17 @@ int botproc_start(struct botproc *p, const char *cmd, const char *const *env,
         supervise(&pl);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     p->pid = pid > 0 ? pid : 0;
+    p->status = -1;
     return pid > 0 ? 0 : ERR_IO;
 }
 
 bool botproc_alive(struct botproc *p)
 {
-    if (p->pid > 0 && waitpid(p->pid, NULL, WNOHANG) == p->pid)
+    int st;
+    if (p->pid > 0 && waitpid(p->pid, &st, WNOHANG) == p->pid) {
         p->pid = 0;
+        p->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+    }
     return p->pid > 0;
 }
 

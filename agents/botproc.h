@@ -32,7 +32,10 @@ struct botproc_limits {
 
 /* A running bot. pid 0: none. */
 struct botproc {
-    pid_t pid; /* the supervisor, 0 once reaped */
+    pid_t pid;  /* the supervisor, 0 once reaped */
+    int status; /* once reaped by botproc_alive: the bot's exit status
+                 * (the shell's 127: command not found; 128: killed by a
+                 * signal); -1 before */
 };
 
 /* The limits set in BOTPROC_MEMORY_ENV and BOTPROC_CPU_ENV (whole

@@ -36,6 +36,7 @@ struct remote {
     size_t botlen;         /* bytes of bot; 0 before the hello */
     msgpack_sbuffer out;   /* the message being built */
     struct botmsg_req req; /* the act request's buffers, move limit */
+    char failure[192];     /* why the last act failed, or "" */
 };
 
 static int64_t now_ms(void)
@@ -185,6 +186,23 @@ static int send_out(struct remote *r)
                : 0;
 }
 
+/* Puts into r->failure why the bot's process is gone, with what before
+ * (e.g. "exited before saying hello"). */
+static void gone(struct remote *r, const char *what)
+{
+    int st = r->proc.status;
+    if (st < 0) {
+        snprintf(r->failure, sizeof r->failure,
+                 "the bot's connection failed");
+        return;
+    }
+    snprintf(r->failure, sizeof r->failure, "the bot %s (exit status %d%s)",
+             what, st,
+             st == 127   ? ": the shell found no such command"
+             : st == 128 ? ": killed by a signal"
+                         : "");
+}
+
 /* Makes the channel, spawns, waits for the hello and welcomes the bot. */
 static int start(struct remote *r, const struct game *g)
 {
@@ -192,8 +210,22 @@ static int start(struct remote *r, const struct game *g)
     size_t len;
     int rc = make_channel(r);
     rc = rc ? rc : bind_socket(r);
-    rc = rc ? rc : spawn(r);
-    rc = rc ? rc : receive(r, REMOTE_HELLO_MS, buf, &len);
+    if (rc) {
+        snprintf(r->failure, sizeof r->failure,
+                 "could not open the bot's channel in %s", r->dir);
+        return rc;
+    }
+    if ((rc = spawn(r))) {
+        snprintf(r->failure, sizeof r->failure, "could not fork the bot");
+        return rc;
+    }
+    rc = receive(r, REMOTE_HELLO_MS, buf, &len);
+    if (rc == ERR_IO)
+        gone(r, "exited before saying hello");
+    else if (rc)
+        snprintf(r->failure, sizeof r->failure,
+                 "the bot did not say hello within %d s",
+                 REMOTE_HELLO_MS / 1000);
     if (!rc)
         botmsg_welcome(&r->out, g->spec);
     return rc ? rc : send_out(r);
@@ -210,15 +242,29 @@ static int remote_act(void *self, const struct game *g, const void *st,
     int rc = r->broken ? ERR_IO : 0;
     if (!rc && !r->sock)
         rc = start(r, g);
+    else if (!rc)
+        r->failure[0] = '\0';
     if (!rc) {
         r->req.id = r->next_id++;
         botmsg_act(&r->out, &r->req, g, st, seat);
         rc = send_out(r);
     }
     rc = rc ? rc : receive(r, r->req.deadline_ms, buf, &len);
+    if (rc == ERR_IO && !r->failure[0] && !botproc_alive(&r->proc))
+        gone(r, "exited");
+    else if (rc == ERR_TIMEOUT && !r->failure[0])
+        snprintf(r->failure, sizeof r->failure,
+                 "the bot did not answer within %d ms", r->req.deadline_ms);
     rc = rc ? rc : botmsg_read_answer(&r->req, buf, len, action);
     r->broken = rc != 0;
     return rc;
+}
+
+static const char *remote_failure(void *self, bool *never_started)
+{
+    struct remote *r = self;
+    *never_started = r->botlen == 0;
+    return r->failure[0] ? r->failure : NULL;
 }
 
 /* Tells a running bot the result; no answer is awaited. */
@@ -265,6 +311,7 @@ const struct agent_def remote_cmd_agent = {
     .act = remote_act,
     .game_over = remote_game_over,
     .destroy = remote_destroy,
+    .failure = remote_failure,
 };
 
 int remote_move_ms(void)

@@ -7,6 +7,7 @@
  * games, pairwise wins, draws and losses, score and mean return per seat.
  */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -388,8 +389,9 @@ static void print_summary(const struct results *r)
             order[k - 1] = t;
         }
     }
-    printf("\n%s: %lld games, %lld deals%s\n", r->h.game, (long long)r->games,
-           (long long)r->ndeals, r->forfeits ? "" : ", no forfeits");
+    printf("\n%s: %lld game%s, %lld deal%s%s\n", r->h.game,
+           (long long)r->games, r->games == 1 ? "" : "s", (long long)r->ndeals,
+           r->ndeals == 1 ? "" : "s", r->forfeits ? "" : ", no forfeits");
     printf("  %-28s %8s %9s %7s %11s %8s\n", "agent", "games", "pairwise",
            "score", "mean return", "forfeits");
     for (int k = 0; k < n; k++) {
@@ -407,13 +409,70 @@ static void print_summary(const struct results *r)
 static void summarize(const struct run_stats *st, const struct results *r)
 {
     print_summary(r);
-    printf("\njournal: %s\n  %lld games played now in %.2f s (%.1f games/s), "
-           "%lld found there\n",
-           st->journal, (long long)st->played, st->seconds,
-           st->seconds > 0 ? (double)st->played / st->seconds : 0,
+    printf("\njournal: %s\n  %lld game%s played now in %.2f s (%.1f "
+           "games/s), %lld found there\n",
+           st->journal, (long long)st->played, st->played == 1 ? "" : "s",
+           st->seconds, st->seconds > 0 ? (double)st->played / st->seconds : 0,
            (long long)st->already);
     printf("ratings: parlor rate %s    plots: parlor plot %s --out DIR\n",
            st->journal, st->journal);
+}
+
+/* ---- interruption ------------------------------------------------------ */
+
+/* The signal that asked the run to stop, 0: none (set by the handler). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+/* SIGINT and SIGTERM ask the run to stop and write what is finished; the
+ * handler is reset by its first call, so a second Ctrl-C ends the
+ * process at once. */
+static void catch_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+/* Writes s single-quoted for the shell. */
+static void put_quoted(const char *s, FILE *f)
+{
+    fputc('\'', f);
+    for (; *s; s++)
+        fputs(*s == '\'' ? "'\\''" : (char[]){*s, '\0'}, f);
+    fputc('\'', f);
+}
+
+/* Tells how far an interrupted run got and the command that finishes it:
+ * --out and --shard name the journal, and cmd: agents must be repeated
+ * (a journal's commands are not run on its word alone). */
+static void print_resume_hint(const struct tour_args *a,
+                              const struct run_stats *st)
+{
+    bool commands = strstr(a->o.agents, REMOTE_CMD_PREFIX) != NULL;
+    fprintf(stderr,
+            "\nparlor %s: stopped by %s: %lld of %lld games are in %s "
+            "(%lld played now); the games in play were given up.\n"
+            "Continue with:\n  parlor %s --resume --out ",
+            CMD, stop_signal == SIGTERM ? "SIGTERM" : "SIGINT",
+            (long long)(st->already + st->played), (long long)st->scheduled,
+            st->journal, (long long)st->played, CMD);
+    put_quoted(a->o.out_dir, stderr);
+    if (a->o.nshards > 1)
+        fprintf(stderr, " --shard %d/%d", a->o.shard, a->o.nshards);
+    if (commands) {
+        fputs(" --agents ", stderr);
+        put_quoted(a->o.agents, stderr);
+    }
+    fputc('\n', stderr);
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -446,7 +505,11 @@ int cmd_tournament(int argc, char **argv)
     struct results *res = mem_alloc(sizeof *res);
     memset(res, 0, sizeof *res);
     a->o.results = res;
+    a->o.interrupt = &stop_signal;
+    catch_signals();
     rc = run_tournament(&a->o, &st, err, sizeof err);
+    if (rc == ERR_INTERRUPTED)
+        print_resume_hint(a, &st);
     mem_free(a);
     if (!rc) {
         if (st.torn)
@@ -459,6 +522,8 @@ int cmd_tournament(int argc, char **argv)
     }
     results_fini(res);
     mem_free(res);
+    if (rc == ERR_INTERRUPTED)
+        return 128 + stop_signal; /* as the shell reports a signal's end */
     if (rc == ERR_INVAL || rc == ERR_RANGE || rc == ERR_NOTFOUND ||
         rc == ERR_SYNTAX)
         return fprintf(stderr, "parlor %s: %s\n", CMD, err), CLI_USAGE;

@@ -19,7 +19,8 @@
     XX(STATE, -7, "operation not allowed in this state")                   \
     XX(IO, -8, "input/output error")                                       \
     XX(TIMEOUT, -9, "timed out")                                           \
-    XX(SYNTAX, -10, "syntax error")
+    XX(SYNTAX, -10, "syntax error")                                        \
+    XX(INTERRUPTED, -11, "interrupted")
 
 enum err_code {
 #define XX(name, val, text) ERR_##name = (val),

@@ -39,17 +39,26 @@ static uint32_t side_seats(const struct game *g, int seat)
 static void forfeit(const struct game *g, struct match_result *r, int seat,
                     const char *why)
 {
-    if (!r->forfeit)
+    if (!r->forfeit) {
         snprintf(r->reason, sizeof r->reason, "seat %d: %s", seat, why);
+        r->culprit = seat;
+    }
     r->forfeit |= side_seats(g, seat);
 }
 
-/* Records why seat's agent failed: its code rc, or action a out of range. */
-static void failed(const struct game *g, struct match_result *r, int seat,
-                   int rc, int a)
+/* Records why seat's agent failed: its code rc (with the agent's own
+ * words when it has them), or action a out of range. */
+static void failed(const struct game *g, agent_t *agent,
+                   struct match_result *r, int seat, int rc, int a)
 {
     char why[MATCH_REASON_MAX];
-    if (rc)
+    bool never = false;
+    const char *words = rc ? agent_failure(agent, &never) : NULL;
+    if (never)
+        r->never_started |= 1u << seat;
+    if (words)
+        snprintf(why, sizeof why, "%s (%s)", words, err_name(rc));
+    else if (rc)
         snprintf(why, sizeof why, "%s (%s)", err_str(rc), err_name(rc));
     else
         snprintf(why, sizeof why, "action %d out of range (%s)", a,
@@ -66,7 +75,7 @@ static inline bool ask(const struct game *g, const void *st, agent_t *agent,
     int rc = agent_act(agent, st, seat, a);
     if (!rc && (unsigned)*a < (unsigned)g->dims.num_actions)
         return true;
-    failed(g, r, seat, rc, *a);
+    failed(g, agent, r, seat, rc, *a);
     return false;
 }
 
@@ -84,11 +93,12 @@ static bool choose(const struct game *g, const void *st,
     return ok;
 }
 
-/* Plays st to its end, or to a forfeit; returns the steps applied, or -1
- * past the game's max_length (a bug in the game). Kept tight: with a
- * random agent, a move costs little more than this loop. */
+/* Plays st to its end, or to a forfeit; returns the steps applied, -1
+ * past the game's max_length (a bug in the game), or -2 when stop is set
+ * (checked before each move). Kept tight: with a random agent, a move
+ * costs little more than this loop. */
 static int play(const struct game *g, void *st, agent_t *const *agent,
-                int *moves, struct match_result *r)
+                const atomic_bool *stop, int *moves, struct match_result *r)
 {
     const struct game_def *def = g->def;
     int n = 0;
@@ -97,6 +107,8 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
     while ((acting = def->to_move(g, st))) {
         if (length >= max)
             return -1;
+        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+            return -2;
         if (!(acting & (acting - 1))) { /* one seat: the usual case */
             int seat = __builtin_ctz(acting), a;
             if (!ask(g, st, agent[seat], seat, &a, r))
@@ -134,6 +146,7 @@ static void finish(struct match *m, agent_t *const *agent, uint32_t missing,
 int match_init(struct match *m, const struct game *g)
 {
     m->g = g;
+    m->stop = NULL;
     m->st = mem_alloc(g->def->state_size);
     m->moves_cap = g->dims.max_length * g->dims.players;
     m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
@@ -172,6 +185,7 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
     r->moves = m->moves;
     r->nmoves = 0;
     r->forfeit = 0;
+    r->never_started = missing;
     r->reason[0] = '\0';
     if (g->def->init(g, m->st, seed, NULL, 0))
         return err_set(err, errlen, ERR_STATE, "%s: init failed", g->spec);
@@ -179,7 +193,12 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
         forfeit(g, r, __builtin_ctz(s), missing_reason);
     for (int s = 0; s < g->dims.players && !missing; s++)
         agent_reseed(agent[s], schedule_agent_seed(seed, s));
-    if (!missing && (r->length = play(g, m->st, agent, m->moves, r)) < 0)
+    if (!missing) {
+        r->length = play(g, m->st, agent, m->stop, m->moves, r);
+        if (r->length == -2)
+            return err_set(err, errlen, ERR_INTERRUPTED, "stopped");
+    }
+    if (r->length < 0)
         return err_set(err, errlen, ERR_STATE,
                        "%s: deal seed %016llx runs past max_length %d "
                        "(a bug in the game)",

@@ -18,6 +18,7 @@
 #ifndef PARLOR_MATCH_H
 #define PARLOR_MATCH_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "../agents/agent.h"
@@ -32,7 +33,10 @@ struct match_result {
     int length;                    /* steps applied */
     int64_t wall_us;               /* wall time of the game */
     uint32_t forfeit;              /* seats that forfeited; 0: normal end */
+    uint32_t never_started;        /* seats whose agent never got going:
+                                    * missing, or a bot with no hello */
     char reason[MATCH_REASON_MAX]; /* why, when forfeit != 0 */
+    int culprit;                   /* the seat reason is about */
     const int *moves; /* action ids applied, borrowed from the match */
     int nmoves;       /* how many: one per step, one per acting seat of a
                        * joint step (in seat order) */
@@ -44,6 +48,8 @@ struct match {
     void *st;             /* state, owned */
     int *moves;           /* moves of the game being played, owned */
     int moves_cap;        /* max_length * players entries */
+    const atomic_bool *stop; /* when set, match_play gives up between
+                              * moves; NULL: never (borrowed) */
 };
 
 /* Prepares m for g. Returns 0 or ERR_NOMEM. */
@@ -56,7 +62,9 @@ void match_fini(struct match *m);
  * instance per seat). Seats in missing (bitmask) have no agent (it could
  * not be created; why is in missing_reason) and forfeit at once. Returns 0
  * with *r filled, or ERR_STATE with a message when the game itself goes
- * wrong (init fails, longer than max_length): a bug, not a forfeit.
+ * wrong (init fails, longer than max_length): a bug, not a forfeit, or
+ * ERR_INTERRUPTED when m->stop was set before the game ended (the game
+ * counts for nothing: it is played again on resume).
  * r->moves lists the moves applied (up to a forfeit) and stays valid until
  * the next match_play on m. */
 int match_play(struct match *m, agent_t *const *agent, uint32_t missing,

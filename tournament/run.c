@@ -37,6 +37,7 @@ struct run {
     struct journal_writer w;    /* the journal */
     struct results_builder rb;  /* gathers o->results; under mu */
     uint8_t *done;              /* bit per game index: in the journal */
+    atomic_bool started[ROSTER_MAX]; /* agent finished a game this run */
     atomic_llong next;          /* next game index to consider */
     atomic_bool stop;           /* an error happened: stop playing */
     pthread_mutex_t mu;         /* guards what follows */
@@ -46,6 +47,9 @@ struct run {
     size_t len, cap;            /* bytes queued, allocated */
     int64_t queued;             /* records queued */
     int workers_left;           /* workers still running */
+    bool warned[ROSTER_MAX];    /* agent's first forfeit reported */
+    char warn[2048];            /* reports for the writer to print */
+    size_t warn_len;            /* bytes in warn */
     int error;                  /* first error; 0: none */
     char errmsg[1024];          /* its message */
 };
@@ -98,6 +102,21 @@ static int enqueue(struct run *run, const struct journal_record *rec,
     int rc = run->o->results
                  ? results_add(&run->rb, &run->h, rec, err, sizeof err)
                  : 0;
+    int a = rec->res.forfeit ? rec->agent[rec->res.culprit] : -1;
+    if (a >= 0 && !run->warned[a]) {
+        int n = snprintf(run->warn + run->warn_len,
+                         sizeof run->warn - run->warn_len,
+                         "parlor tournament: warning: %s forfeited deal "
+                         "%lld: %s (its further forfeits are counted in "
+                         "the results)\n",
+                         run->roster.a[a].name, (long long)rec->deal,
+                         rec->res.reason);
+        run->warned[a] = true;
+        if (n > 0 && (size_t)n < sizeof run->warn - run->warn_len)
+            run->warn_len += (size_t)n;
+        else
+            run->warn[run->warn_len] = '\0'; /* no room: dropped */
+    }
     while (run->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
         pthread_cond_wait(&run->space, &run->mu);
     if (run->len + len > run->cap) {
@@ -159,6 +178,24 @@ static void drop_forfeiters(struct worker *wk, const struct schedule_game *sg,
     }
 }
 
+/* The agent of a seat in r that never got going, if it has not finished
+ * a game in this run either; -1 when there is none. */
+static int never_started(struct run *run, const struct schedule_game *sg,
+                         const struct match_result *r)
+{
+    for (uint32_t s = r->never_started; s; s &= s - 1) {
+        int a = sg->agent[__builtin_ctz(s)];
+        if (!atomic_load_explicit(&run->started[a], memory_order_relaxed))
+            return a;
+    }
+    return -1;
+}
+
+/* Plays game index and queues its record. A game in which an agent that
+ * has not yet got going in this run cannot start (a command that is not
+ * there, a bot that dies before its hello) is played again with a fresh
+ * instance, up to RUN_START_TRIES times; then the run stops rather than
+ * fill the journal with forfeits nobody played. */
 static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
 {
     struct run *run = wk->run;
@@ -168,13 +205,29 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
     char why[MATCH_REASON_MAX] = "";
     uint32_t missing;
     schedule_game(&run->sched, &wk->cur, index, &sg);
-    seat_agents(wk, &sg, seat, &missing, why, sizeof why);
-    int rc =
-        match_play(&wk->m, seat, missing, why, sg.seed, &rec.res, err, errlen);
-    if (rc)
-        return rc;
-    if (rec.res.forfeit)
-        drop_forfeiters(wk, &sg, rec.res.forfeit);
+    for (int tries = 1;; tries++) {
+        seat_agents(wk, &sg, seat, &missing, why, sizeof why);
+        int rc = match_play(&wk->m, seat, missing, why, sg.seed, &rec.res,
+                            err, errlen);
+        if (rc)
+            return rc;
+        if (rec.res.forfeit)
+            drop_forfeiters(wk, &sg, rec.res.forfeit);
+        int a = never_started(run, &sg, &rec.res);
+        if (a < 0)
+            break;
+        if (tries == RUN_START_TRIES)
+            return err_set(err, errlen, ERR_STATE,
+                           "agent %s could not start (%d tries on deal "
+                           "%lld): %s. Nothing was recorded for those "
+                           "tries; check that it runs by hand, then run "
+                           "again (--resume keeps what is done)",
+                           run->roster.a[a].name, tries, (long long)sg.deal,
+                           rec.res.reason);
+    }
+    for (int s = 0; !rec.res.forfeit && s < run->g.dims.players; s++)
+        atomic_store_explicit(&run->started[sg.agent[s]], true,
+                              memory_order_relaxed);
     rec.deal = sg.deal;
     rec.lineup = sg.lineup;
     rec.rotation = sg.rotation;
@@ -238,22 +291,55 @@ struct progress {
     int64_t written; /* written by this run */
 };
 
+size_t run__progress_text(char *buf, size_t len, int64_t done, int64_t total,
+                          int64_t written, double elapsed)
+{
+    double rate = elapsed > 0 ? (double)written / elapsed : 0;
+    int64_t left = total - done;
+    int n;
+    if (left > 0 && rate <= 0) /* nothing finished yet: no rate to go by */
+        n = snprintf(buf, len,
+                     "parlor tournament: %lld/%lld games  ETA unknown (no "
+                     "game finished yet)",
+                     (long long)done, (long long)total);
+    else {
+        double eta = left > 0 ? (double)left / rate : 0;
+        n = snprintf(buf, len,
+                     "parlor tournament: %lld/%lld games  %.1f games/s  "
+                     "ETA %d:%02d:%02d",
+                     (long long)done, (long long)total, rate,
+                     (int)(eta / 3600), (int)(eta / 60) % 60, (int)eta % 60);
+    }
+    return n < 0 ? 0 : (size_t)n < len ? (size_t)n : len - 1;
+}
+
 static void progress_draw(struct progress *p, bool final)
 {
-    double t = now_s(), el = t - p->t0;
+    double t = now_s();
+    char line[160];
     if (!p->out || (!final && t - p->last < (p->tty ? 0.25 : 10)))
         return;
     p->last = t;
-    double rate = el > 0 ? (double)p->written / el : 0;
-    int64_t left = p->total - p->before - p->written;
-    double eta = rate > 0 ? (double)left / rate : 0;
-    fprintf(p->out,
-            "%sparlor tournament: %lld/%lld games  %.1f games/s  ETA "
-            "%d:%02d:%02d%s",
-            p->tty ? "\r" : "", (long long)(p->before + p->written),
-            (long long)p->total, rate, (int)(eta / 3600), (int)(eta / 60) % 60,
-            (int)eta % 60, p->tty && !final ? "  " : "\n");
+    run__progress_text(line, sizeof line, p->before + p->written, p->total,
+                       p->written, t - p->t0);
+    /* On a terminal the line is redrawn in place; "\033[K" clears what a
+     * longer line left behind. */
+    fprintf(p->out, "%s%s%s", p->tty ? "\r" : "", line,
+            p->tty && !final ? "\033[K" : "\n");
     fflush(p->out);
+}
+
+/* Prints the forfeit reports the workers left (taken under the lock). */
+static void print_warnings(struct run *run, struct progress *p, char *text)
+{
+    if (!text[0])
+        return;
+    FILE *f = run->o->warnings ? run->o->warnings : stderr;
+    if (p->tty && f == p->out)
+        fputs("\r\033[K", f); /* over the progress line */
+    fputs(text, f);
+    fflush(f);
+    p->last = 0; /* redraw the progress line below */
 }
 
 /* Waits for work; returns false once the workers are gone and the queue
@@ -273,11 +359,21 @@ static bool wait_work(struct run *run)
 /* Writes the queue to the journal until the workers are done. */
 static void writer_loop(struct run *run, struct progress *p)
 {
-    char err[1024], *mine = NULL;
+    char err[1024], *mine = NULL, warn[sizeof run->warn];
     size_t mine_cap = 0;
     bool io_failed = false;
+    const volatile sig_atomic_t *interrupt = run->o->interrupt;
     pthread_mutex_lock(&run->mu);
     while (wait_work(run)) {
+        if (interrupt && *interrupt && !run->error) {
+            pthread_mutex_unlock(&run->mu);
+            fail(run, ERR_INTERRUPTED,
+                 "interrupted: the games in play were given up");
+            pthread_mutex_lock(&run->mu);
+        }
+        memcpy(warn, run->warn, run->warn_len + 1);
+        run->warn_len = 0;
+        run->warn[0] = '\0';
         char *tmp = run->buf;
         size_t len = run->len, cap = run->cap;
         int64_t n = run->queued;
@@ -293,6 +389,7 @@ static void writer_loop(struct run *run, struct progress *p)
             (io_failed = journal_append(&run->w, mine, len, err, sizeof err)))
             fail(run, ERR_IO, err);
         p->written += n;
+        print_warnings(run, p, warn);
         progress_draw(p, false);
         pthread_mutex_lock(&run->mu);
     }
@@ -472,7 +569,7 @@ static int play(struct run *run, struct run_stats *st)
                          st->scheduled,
                          st->already,
                          0};
-    p.last = p.t0;
+    p.last = p.t0 - 3600; /* the first line comes at once */
     int started = 0;
     if (!wk)
         return fail(run, ERR_NOMEM, "out of memory"), ERR_NOMEM;
@@ -482,10 +579,13 @@ static int play(struct run *run, struct run_stats *st)
     run->workers_left = o->jobs;
     pthread_mutex_unlock(&run->mu);
     for (; started < o->jobs; started++) {
-        wk[started].run = run;
-        if (match_init(&wk[started].m, &run->g) ||
-            schedule_cursor_init(&wk[started].cur, &run->sched) ||
-            pthread_create(&wk[started].tid, NULL, worker_main, &wk[started]))
+        struct worker *w = &wk[started];
+        w->run = run;
+        if (match_init(&w->m, &run->g) ||
+            schedule_cursor_init(&w->cur, &run->sched))
+            break;
+        w->m.stop = &run->stop; /* games in play end on an error or signal */
+        if (pthread_create(&w->tid, NULL, worker_main, w))
             break;
     }
     if (started < o->jobs) {

@@ -14,6 +14,7 @@
 #ifndef PARLOR_RUN_H
 #define PARLOR_RUN_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,8 @@
 #include "results.h"
 
 #define RUN_JOBS_MAX 256 /* worker threads */
+#define RUN_START_TRIES 3 /* plays of a game before an agent that never
+                           * got going in this run stops it */
 
 /* What to run. */
 struct run_opts {
@@ -35,6 +38,13 @@ struct run_opts {
     bool resume;         /* finish an existing journal */
     int shard, nshards;  /* this shard, 1-based, of nshards (1/1: all) */
     FILE *progress;      /* progress line goes here; NULL: none */
+    FILE *warnings;      /* an agent's first forfeit is reported here;
+                          * NULL: stderr */
+    const volatile sig_atomic_t *interrupt; /* once nonzero (a signal
+                          * handler sets it), games in play are given up
+                          * (resume plays them), finished ones written,
+                          * and the run returns ERR_INTERRUPTED; NULL:
+                          * never */
     const char *arena;   /* where bot:NAME agents connect; NULL: none */
     int bot_wait_ms;     /* their time to connect (0: ARENA_WAIT_MS) */
     const char *curve_secret; /* the arena's CURVE key pair; NULL: none */
@@ -58,10 +68,22 @@ struct run_stats {
 /* Runs the tournament o describes until every game of its shard is in
  * the journal. Returns 0, ERR_INVAL / ERR_RANGE / ERR_NOTFOUND /
  * ERR_SYNTAX (bad game, agents, numbers: the caller's fault), ERR_STATE
- * (journal exists without resume, locked, or a game misbehaved), ERR_IO,
- * ERR_NOMEM, with a message. */
+ * (journal exists without resume, locked, a game misbehaved, or an agent
+ * that never got going in this run failed to start RUN_START_TRIES times
+ * in a row on one game: those tries are not recorded), ERR_INTERRUPTED
+ * (o->interrupt), ERR_IO, ERR_NOMEM, with a message.
+ *
+ * An agent's first forfeit of the run is reported on o->warnings with
+ * its reason; later ones are counted in the results. */
 int run_tournament(const struct run_opts *o, struct run_stats *st, char *err,
                    size_t errlen);
+
+/* The progress line's text (no line end) into buf: done of total games,
+ * written of them in elapsed seconds by this run. Before any game of the
+ * run is written, there is no rate to go by and the ETA says so. Returns
+ * its length. (For run.c and its tests.) */
+size_t run__progress_text(char *buf, size_t len, int64_t done, int64_t total,
+                          int64_t written, double elapsed);
 
 /* Creates dir and its missing parents. Returns 0, ERR_RANGE or ERR_IO
  * with a message. */

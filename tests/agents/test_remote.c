@@ -129,6 +129,7 @@ struct setup {
     int jobs;                 /* worker threads */
     const char *curve_secret; /* the arena's key pair, or NULL */
     const char *allow_dir;    /* the bots' public keys, or NULL */
+    FILE *warnings;           /* forfeit reports; NULL: stderr */
 };
 
 /* Runs the tournament su describes; returns the journal's text
@@ -149,7 +150,8 @@ static char *run(const struct setup *su, struct run_stats *st)
                          .arena = su->arena,
                          .bot_wait_ms = su->wait_ms,
                          .curve_secret = su->curve_secret,
-                         .allow_dir = su->allow_dir};
+                         .allow_dir = su->allow_dir,
+                         .warnings = su->warnings};
     int rc = run_tournament(&o, st, err, sizeof err);
     if (rc)
         fail_msg("run_tournament: %s", err);
@@ -432,6 +434,74 @@ static void test_misbehaving_bots_forfeit(void **state)
     expect_forfeits(dir, "illegal", ERR_ILLEGAL_ACTION);
     expect_forfeits(dir, "flood", ERR_PROTO);
     rm_tree(dir);
+}
+
+/* The run reports a bot's first forfeit, with the bot's exit status, at
+ * once and only once; every forfeit's reason in the journal has it. */
+static void test_first_forfeit_is_reported(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], cmd[DIR_MAX * 2], agents[DIR_MAX * 3], said[4096];
+    struct run_stats st;
+    tmp_dir(dir);
+    write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
+    snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/exiter.py", dir);
+    snprintf(agents, sizeof agents, "random,bot=cmd:%s", cmd);
+    FILE *w = tmpfile();
+    assert_non_null(w);
+    struct setup su = {.agents = agents, .jobs = 1, .warnings = w};
+    char *text = run(&su, &st);
+    rewind(w);
+    said[fread(said, 1, sizeof said - 1, w)] = '\0';
+    fclose(w);
+    assert_int_equal(count(said, "warning:"), 1);
+    if (!strstr(said, "parlor tournament: warning: bot forfeited deal 0: "
+                      "seat ") ||
+        !strstr(said, "the bot exited (exit status 3) (IO) (its further "
+                      "forfeits are counted in the results)\n"))
+        fail_msg("reported:\n%s", said);
+    assert_int_equal(count_forfeits(text), GAMES);
+    assert_int_equal(count(text, "the bot exited (exit status 3)"), GAMES);
+    free(text);
+    rm_tree(dir);
+}
+
+/* A spawned bot that never says hello (no such command, a crash at
+ * start) stops the run after RUN_START_TRIES plays of its first game,
+ * naming it and why; none of those tries is recorded. */
+static void expect_no_start(const char *cmd, const char *why)
+{
+    char dir[DIR_MAX], agents[DIR_MAX * 2], err[1024], path[DIR_MAX * 2];
+    struct run_stats st;
+    tmp_dir(dir);
+    snprintf(agents, sizeof agents, "random,bot=cmd:%s", cmd);
+    struct run_opts o = {.game = GAME, .agents = agents, .deals = DEALS,
+                         .max_lineups = 120, .seed = 7, .jobs = 2,
+                         .out_dir = dir, .shard = 1, .nshards = 1};
+    assert_int_equal(run_tournament(&o, &st, err, sizeof err), ERR_STATE);
+    if (!strstr(err, "agent bot could not start (3 tries on deal ") ||
+        !strstr(err, why))
+        fail_msg("error: %s (wanted '%s')", err, why);
+    assert_int_equal(st.played, 0);
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    int lines = 0;
+    for (int c; (c = getc(f)) != EOF;)
+        lines += c == '\n';
+    fclose(f);
+    assert_int_equal(lines, 1); /* the header alone */
+    rm_tree(dir);
+}
+
+static void test_unstartable_bot_stops_run(void **state)
+{
+    (void)state;
+    expect_no_start("/nonexistent/bot",
+                    "the bot exited before saying hello (exit status 127: "
+                    "the shell found no such command) (IO)");
+    expect_no_start("/usr/bin/python3 -c 'import sys; sys.exit(5)'",
+                    "the bot exited before saying hello (exit status 5)");
 }
 
 static void test_named_bot_plays_and_is_told(void **state)
@@ -791,7 +861,8 @@ static void test_curve_binds_name_to_key(void **state)
     setenv("MALLORY_KEY", key[2], 1);
     setenv("MALLORY_OUT", path, 1);
     pid_t pid = start_bot(dir, "alice", ep);
-    struct setup su = {"random,bot:alice", ep, CONNECT_MS, 1, sec, allow};
+    struct setup su = {"random,bot:alice", ep, CONNECT_MS, 1, sec, allow,
+                       NULL};
     char *text = run(&su, &st);
     stop_bot(pid);
     unsetenv("PARLOR_SERVER_KEY");
@@ -842,6 +913,8 @@ int main(void)
         cmocka_unit_test(test_example_bot_plays_clean),
         cmocka_unit_test(test_bot_told_each_result),
         cmocka_unit_test(test_misbehaving_bots_forfeit),
+        cmocka_unit_test(test_first_forfeit_is_reported),
+        cmocka_unit_test(test_unstartable_bot_stops_run),
         cmocka_unit_test(test_named_bot_plays_and_is_told),
         cmocka_unit_test(test_named_bot_serves_many_tables),
         cmocka_unit_test(test_named_bots_misbehave),

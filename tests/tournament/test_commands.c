@@ -11,6 +11,8 @@
 #include <cmocka.h> /* after the headers it needs */
 
 #include <jansson.h>
+#include <signal.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -154,6 +156,71 @@ static void test_tournament_and_resume(void **state)
     free(o);
 }
 
+/* Lines in the file at path (0 if it is not there). */
+static long lines_in(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long n = 0;
+    for (int c; f && (c = getc(f)) != EOF;)
+        n += c == '\n';
+    if (f)
+        fclose(f);
+    return n;
+}
+
+/* A tournament stopped by sig once its journal holds a finished game
+ * exits 128 + sig, keeps what it wrote, and says how to continue. */
+static void interrupt_with(int sig, const char *name)
+{
+    struct out *o = malloc(sizeof *o);
+    char out[1200], journal[1300], err_path[1200], want[1500];
+    int status;
+    snprintf(out, sizeof out, "%s/stopped", dir);
+    snprintf(journal, sizeof journal, "%s/journal.jsonl", out);
+    snprintf(err_path, sizeof err_path, "%s/stderr", dir);
+    rm_tree(out);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stdout) ||
+            !freopen(err_path, "w", stderr))
+            _exit(99);
+        execl(PARLOR_BIN, PARLOR_BIN, "tournament", "--game", "spoil_five",
+              "--agents", "random,pimc", "--deals", "100000", "--jobs", "2",
+              "--out", out, (char *)NULL);
+        _exit(98);
+    }
+    /* The event waited for: the header and a game on disk (the bounded
+     * sleeps only pace the polling; 100000 deals take hours). */
+    for (int i = 0; i < 60000 && lines_in(journal) < 2; i++)
+        nanosleep(&(struct timespec){0, 10000000L}, NULL);
+    assert_true(lines_in(journal) >= 2);
+    kill(pid, sig);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 128 + sig);
+    slurp(err_path, o->text, sizeof o->text);
+    snprintf(want, sizeof want, "stopped by %s: ", name);
+    if (!strstr(o->text, want))
+        fail_msg("no '%s' in:\n%s", want, o->text);
+    snprintf(want, sizeof want, "parlor tournament --resume --out '%s'\n",
+             out);
+    if (!strstr(o->text, want))
+        fail_msg("no '%s' in:\n%s", want, o->text);
+    /* What was written is whole: rate reads it. */
+    RUN(o, "rate", journal);
+    expect(o, 0, "pimc");
+    rm_tree(out);
+    free(o);
+}
+
+static void test_interrupt_says_how_to_resume(void **state)
+{
+    (void)state;
+    interrupt_with(SIGINT, "SIGINT");
+    interrupt_with(SIGTERM, "SIGTERM");
+}
+
 /* A corrupt journal line is a runtime error (exit 1), as in `rate`, not a
  * command-line mistake. */
 static void test_resume_corrupt_journal(void **state)
@@ -204,10 +271,11 @@ static void test_resume_runs_no_journal_command(void **state)
     expect(o, 2, "cmd:touch");
     assert_non_null(strstr(o->text, "--agents"));
     assert_int_equal(access(mark, F_OK), -1);
-    /* Named on the command line, it runs (and forfeits: it is no bot). */
+    /* Named on the command line, it runs; being no bot, it never says
+     * hello, and the run stops rather than record forfeits. */
     RUN(o, "tournament", "--out", out, "--resume", "--agents", agents,
         "--quiet");
-    expect(o, 0, "2 games played now");
+    expect(o, 1, "agent x could not start (3 tries on deal 0)");
     assert_int_equal(access(mark, F_OK), 0);
     remove(mark);
     remove(path);
@@ -362,6 +430,7 @@ int main(void)
         cmocka_unit_test(test_tournament_and_resume),
         cmocka_unit_test(test_resume_runs_no_journal_command),
         cmocka_unit_test(test_resume_corrupt_journal),
+        cmocka_unit_test(test_interrupt_says_how_to_resume),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),

@@ -4,7 +4,8 @@
  * nothing played twice) and gathers the same results as reading the
  * journal back; a torn last line is played again; shards merge
  * into the unsharded results; forfeits rank last; merging refuses another
- * tournament's journal.
+ * tournament's journal; a stopped run (SIGINT) resumes to the same
+ * records; the progress line's ETA is honest before the first game.
  *
  * The killed run is a forked child; the parent polls the journal's line
  * count (short bounded sleeps) and kills the child once it holds a random
@@ -27,6 +28,7 @@
 #include "common/rng.h"
 #include "tour_test_util.h"
 #include "tournament/results.h"
+#include "tournament/match.h"
 #include "tournament/run.h"
 
 #define GAME "thirty_one(players=2)"
@@ -336,6 +338,86 @@ static void test_forfeit(void **state)
     match_fini(&m);
 }
 
+/* Before the run has written a game there is no rate: the ETA says it is
+ * unknown instead of 0:00:00; after, it is left / rate. */
+static void test_progress_text(void **state)
+{
+    (void)state;
+    char line[160];
+    run__progress_text(line, sizeof line, 0, 12, 0, 30.0);
+    assert_string_equal(line, "parlor tournament: 0/12 games  ETA unknown "
+                              "(no game finished yet)");
+    /* resumed at 4, none of this run's yet */
+    run__progress_text(line, sizeof line, 4, 12, 0, 2.0);
+    assert_string_equal(line, "parlor tournament: 4/12 games  ETA unknown "
+                              "(no game finished yet)");
+    /* 6 of 12 done, 2 of them by this run in 4 s: 0.5/s, 6 left: 12 s */
+    run__progress_text(line, sizeof line, 6, 12, 2, 4.0);
+    assert_string_equal(line, "parlor tournament: 6/12 games  0.5 games/s  "
+                              "ETA 0:00:12");
+    /* 3,725 games left at 1 a second: 1 h 2 min 5 s */
+    run__progress_text(line, sizeof line, 275, 4000, 100, 100.0);
+    assert_string_equal(line, "parlor tournament: 275/4000 games  1.0 "
+                              "games/s  ETA 1:02:05");
+    run__progress_text(line, sizeof line, 12, 12, 12, 3.0);
+    assert_string_equal(line, "parlor tournament: 12/12 games  4.0 games/s  "
+                              "ETA 0:00:00");
+}
+
+/* A match whose stop flag is set gives up before its next move. */
+static void test_match_stops_between_moves(void **state)
+{
+    (void)state;
+    struct game g;
+    struct match m;
+    struct match_result r;
+    char err[256];
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    assert_int_equal(game_make(&g, GAME, err, sizeof err), 0);
+    assert_int_equal(match_init(&m, &g), 0);
+    assert_null(m.stop);
+    agent_t *a[2] = {agent_new("random", &g, err, sizeof err),
+                     agent_new("random", &g, err, sizeof err)};
+    m.stop = &stop;
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err), 0);
+    assert_true(r.length > 0);
+    atomic_store(&stop, true);
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err),
+                     ERR_INTERRUPTED);
+    for (int s = 0; s < 2; s++)
+        agent_destroy(&a[s]);
+    match_fini(&m);
+}
+
+/* A run told to stop (as by SIGINT) returns ERR_INTERRUPTED with a whole
+ * journal, and resuming it gives exactly the uninterrupted run's
+ * records. */
+static void test_interrupted_run_resumes(void **state)
+{
+    (void)state;
+    char dir[1024], path[1200], err[1024];
+    struct record_set got = {0};
+    struct run_stats st;
+    volatile sig_atomic_t stop = SIGINT;
+    tmp_dir(dir, sizeof dir);
+    struct run_opts o = opts(dir, 2);
+    o.interrupt = &stop;
+    assert_int_equal(run_tournament(&o, &st, err, sizeof err),
+                     ERR_INTERRUPTED);
+    assert_true(st.played < TOTAL);
+    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    assert_int_equal(count_lines(path) - 1, st.played);
+    stop = 0;
+    o.resume = true;
+    run_ok(&o, &st);
+    assert_int_equal(st.already + st.played, TOTAL);
+    read_records(path, &got);
+    assert_same_records(&got, &reference);
+    free(got.r);
+    rm_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -345,6 +427,9 @@ int main(void)
         cmocka_unit_test(test_shards_merge),
         cmocka_unit_test(test_merge_refuses_other),
         cmocka_unit_test(test_forfeit),
+        cmocka_unit_test(test_progress_text),
+        cmocka_unit_test(test_match_stops_between_moves),
+        cmocka_unit_test(test_interrupted_run_resumes),
     };
     return cmocka_run_group_tests(tests, group_setup, group_teardown);
 }
