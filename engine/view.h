@@ -55,6 +55,13 @@ int text_fmt(char *buf, size_t len, const char *fmt, ...)
 /* Appends printf-style text to buf (len bytes) at *used, truncating
  * safely, and advances *used by the text's full length (so *used >= len
  * means the text was cut): the games' describe ops build text with it. */
+/* The plural ending of a count in a description: "" for 1, else "s"
+ * ("1 card", "2 cards"). */
+static inline const char *text_s(long n)
+{
+    return n == 1 ? "" : "s";
+}
+
 void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -511,7 +511,8 @@ int bi_jinx__describe(const struct game *g, const void *vst, int seat,
         if (seat < 0 || seat == s)
             describe_cards(st->hand[s], buf, len, &k);
         else
-            text_appendf(buf, len, &k, " %d cards", hand_count(st->hand[s]));
+            text_appendf(buf, len, &k, " %d card%s", hand_count(st->hand[s]),
+                         text_s(hand_count(st->hand[s])));
         text_appendf(buf, len, &k, " | tricks:");
         describe_cards(st->taken[s], buf, len, &k);
         text_appendf(buf, len, &k, "\n");
@@ -520,8 +521,9 @@ int bi_jinx__describe(const struct game *g, const void *vst, int seat,
     if (seat < 0 || seat == st->heir)
         describe_cards(st->inn, buf, len, &k);
     else
-        text_appendf(buf, len, &k, " %d cards hidden",
-                     hand_count(st->inn | st->pend_inn));
+        text_appendf(buf, len, &k, " %d card%s hidden",
+                     hand_count(st->inn | st->pend_inn),
+                     text_s(hand_count(st->inn | st->pend_inn)));
     text_appendf(buf, len, &k, "\nTrick:");
     for (int i = 0; i < st->ntrick; i++)
         text_appendf(buf, len, &k, " %d:%s", (st->dealer + i) % st->cfg.n,

@@ -1015,19 +1015,20 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     const struct casino_state *st = vst;
     char cards[64];
     size_t w = 0;
-    text_appendf(buf, len, &w, "Casino round %d, deal %d%s, %d cards undealt\n",
+    text_appendf(buf, len, &w, "Casino round %d, deal %d%s, %d card%s undealt\n",
                  st->rounds + !st->over, deal_number(g, st),
                  st->next == CARDS_IN_PACK ? " (last)" : "",
-                 CARDS_IN_PACK - st->next);
+                 CARDS_IN_PACK - st->next, text_s(CARDS_IN_PACK - st->next));
     describe_table(st, buf, len, &w);
     for (int p = 0; p < nplayers(g); p++) {
         hand_format(st->hand[p], cards, sizeof cards);
         text_appendf(buf, len, &w,
-                     "seat %d%s: side %d score %d; won %d cards, "
-                     "%d sweeps; ",
+                     "seat %d%s: side %d score %d; won %d card%s, "
+                     "%d sweep%s; ",
                      p, p == st->dealer ? " (dealer)" : "", side_of(g, p),
                      st->score[side_of(g, p)], hand_count(st->won[p]),
-                     st->sweeps[p]);
+                     text_s(hand_count(st->won[p])), st->sweeps[p],
+                     text_s(st->sweeps[p]));
         if (seat < 0 || seat == p)
             text_appendf(buf, len, &w, "hand %s\n", st->hand[p] ? cards : "-");
         else

@@ -235,7 +235,8 @@ int hilo__describe(const struct game *g, const void *vst, int seat, char *buf,
         if (seat < 0 || seat == s)
             ft_describe_hand(st->tb.hand[s], h, sizeof h);
         else
-            snprintf(h, sizeof h, "%d cards", hand_count(st->tb.hand[s]));
+            snprintf(h, sizeof h, "%d card%s", hand_count(st->tb.hand[s]),
+                     text_s(hand_count(st->tb.hand[s])));
         text_appendf(
             buf, len, &used,
             "seat %d%s: %s | game points %d | side %d "

@@ -777,8 +777,9 @@ static int loto_describe(const struct game *g, const void *vst, int seat,
         st->pool, st->drawings, st->ndrawn);
     for (int i = 0; i < nplayers(g) && used < len; i++) {
         used += (size_t)snprintf(buf + used, len - used,
-                                 "seat %d: %d cards, net %d\n", i,
-                                 st->ncards[i], st->got[i] - st->paid[i]);
+                                 "seat %d: %d card%s, net %d\n", i,
+                                 st->ncards[i], text_s(st->ncards[i]),
+                                 st->got[i] - st->paid[i]);
         for (int c = 0; c < CARDS && used < len; c++)
             if (st->owner[c] == i)
                 used += describe_card(st, c, buf + used, len - used);

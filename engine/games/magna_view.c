@@ -322,7 +322,8 @@ int magna__describe(const struct game *g, const void *vst, int seat, char *buf,
         if (mine)
             ft_describe_hand(st->tb.hand[s], h, sizeof h);
         else
-            snprintf(h, sizeof h, "%d cards", hand_count(st->tb.hand[s]));
+            snprintf(h, sizeof h, "%d card%s", hand_count(st->tb.hand[s]),
+                     text_s(hand_count(st->tb.hand[s])));
         if (mine || !magna_discards_hidden(st))
             ft_describe_hand(st->discard[s], d, sizeof d);
         else

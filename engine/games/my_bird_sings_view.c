@@ -240,9 +240,11 @@ int my_bird_sings__describe(const struct game *g, const void *vst, int seat,
         bool show = seat < 0 || seat == s;
         hand_format(st->hand[s], h, sizeof h);
         used += (size_t)snprintf(buf + used, len - used,
-                                 "seat %d: chips %d, tricks %d, %d cards%s%s\n",
+                                 "seat %d: chips %d, tricks %d, %d card%s%s%s\n",
                                  s, st->chips[s], st->tricks[s],
-                                 hand_count(st->hand[s]), show ? ": " : "",
+                                 hand_count(st->hand[s]),
+                                 text_s(hand_count(st->hand[s])),
+                                 show ? ": " : "",
                                  show ? h : "");
     }
     hand_format(st->dead, h, sizeof h);

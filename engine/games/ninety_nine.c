@@ -598,9 +598,11 @@ static int nn_describe(const struct game *g, const void *vst, int seat,
         if (seat < 0 || seat == s)
             hand_text(st, s, h, sizeof h);
         u +=
-            (size_t)snprintf(buf + u, len - u, "seat %d%s: %d pennies%s %s%s\n",
+            (size_t)snprintf(buf + u, len - u, "seat %d%s: %d %s%s %s%s\n",
                              s, s == st->dealer ? " (dealer)" : "",
-                             st->pennies[s], st->pennies[s] ? "" : " (out)", h,
+                             st->pennies[s],
+                             st->pennies[s] == 1 ? "penny" : "pennies",
+                             st->pennies[s] ? "" : " (out)", h,
                              !st->over && s == st->seat ? " <- to play" : "");
     }
     if (seat < 0 && u < len)

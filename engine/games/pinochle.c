@@ -737,8 +737,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
         text_appendf(buf, len, &k, "Seat %d (meld %d): %s\n", s, st->meld[s],
                      h);
     }
-    text_appendf(buf, len, &k, "Trick %d, %d cards led by %d.\n", st->tb.tricks,
-                 st->tb.ntrick, st->tb.leader);
+    text_appendf(buf, len, &k, "Trick %d, %d card%s led by %d.\n",
+                 st->tb.tricks, st->tb.ntrick, text_s(st->tb.ntrick),
+                 st->tb.leader);
     return (int)k;
 }
 

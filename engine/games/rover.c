@@ -512,8 +512,9 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     text_appendf(buf, len, &k, "\n");
     for (int s = 0; s < trick_np(g); s++) {
         if (seat >= 0 && s != seat) {
-            text_appendf(buf, len, &k, "Seat %d holds %d cards\n", s,
-                         trix_hand_count(st->hand[s]));
+            text_appendf(buf, len, &k, "Seat %d holds %d card%s\n", s,
+                         trix_hand_count(st->hand[s]),
+                         text_s(trix_hand_count(st->hand[s])));
             continue;
         }
         trix_hand_format(st->hand[s], cards, sizeof cards);

@@ -475,7 +475,8 @@ static void describe_seat(const struct spoil_five_state *st, int s, int seat,
     if (seat < 0 || seat == s)
         hand_format(st->hand[s], h, sizeof h);
     else
-        snprintf(h, sizeof h, "%d cards", hand_count(st->hand[s]));
+        snprintf(h, sizeof h, "%d card%s", hand_count(st->hand[s]),
+                 text_s(hand_count(st->hand[s])));
     text_appendf(buf, len, used, "seat %d%s: %s | tricks %d | %s %d%s\n", s,
                  s == st->dealer ? " (dealer)" : "", h, st->won[s],
                  st->cfg.target ? "points" : "chips", st->score[s],

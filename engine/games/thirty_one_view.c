@@ -277,15 +277,17 @@ int thirty_one__describe(const struct game *g, const void *vst, int seat,
         card_name(st->pile[st->npile - 1], top, sizeof top);
     text_appendf(buf, len, &w,
                  "Thirty-One round %d: stock %d, discard %s "
-                 "(%d cards), kitty %d\n",
+                 "(%d card%s), kitty %d\n",
                  st->rounds + 1, CARDS_IN_PACK - st->top, top, st->npile,
+                 text_s(st->npile),
                  thirty_one__kitty(g, st));
     for (int p = 0; p < g->dims.players; p++) {
         bool mine = seat < 0 || seat == p;
         hand_t h = mine ? st->hand[p] : st->known[p]; /* 0 once out */
         hand_format(h, cards, sizeof cards);
-        text_appendf(buf, len, &w, "seat %d%s: %d pennies, %s", p,
+        text_appendf(buf, len, &w, "seat %d%s: %d %s, %s", p,
                      p == st->dealer ? " (dealer)" : "", st->pennies[p],
+                     st->pennies[p] == 1 ? "penny" : "pennies",
                      status_name(st, p));
         if (h && mine)
             text_appendf(buf, len, &w, "; hand %s (value %d)", cards,
