@@ -17,6 +17,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../engine/view.h"
 #include "../tournament/journal.h"
 #include "../tournament/rate.h"
 #include "../tournament/run.h"
@@ -125,7 +126,7 @@ static void crosstable(FILE *f, json_t *rate)
     json_t *a, *all = json_object_get(rate, "ratings");
     fputs("<h2>Crosstable</h2>\n<p>Row's points against column / pairwise "
           "results; LOS: share of resamples in which the row rates above "
-          "the column.</p>\n<table><tr><th></th>", f);
+          "the column.</p>\n<table id=\"crosstable\"><tr><th></th>", f);
     json_array_foreach(all, i, a)
     {
         fputs("<th>", f);
@@ -258,16 +259,17 @@ static int game_row(void *ctx, const struct journal_header *h,
 static int games(struct page *p, const struct results *r)
 {
     char err[1024];
-    fprintf(p->f, "<h2>Forfeits</h2>\n<p>%lld of %lld games ended by a "
-                  "forfeit.</p>\n",
-            (long long)r->forfeits, (long long)r->games);
+    fprintf(p->f, "<h2>Forfeits</h2>\n<p id=\"forfeits\">%lld of %lld game%s "
+                  "ended by a forfeit.</p>\n<div id=\"forfeit-games\">\n",
+            (long long)r->forfeits, (long long)r->games, text_s(r->games));
     p->forfeits_only = true;
     p->listed = 0;
     if (journal_read_all(p->dir, game_row, p, err, sizeof err))
         return cli_fail(CMD, "%s", err);
-    fprintf(p->f, "<h2>Games</h2>\n<p>Every game with its moves replayed, "
-                  "up to %d games; past that, up to %d games are listed "
-                  "with the command that replays them.</p>\n",
+    fprintf(p->f, "</div>\n<h2>Games</h2>\n<p>Every game with its moves "
+                  "replayed, up to %d games; past that, up to %d games are "
+                  "listed with the command that replays them.</p>\n"
+                  "<div id=\"games\">\n",
             REPORT_REPLAYS_MAX, REPORT_GAMES_MAX);
     p->forfeits_only = false;
     p->listed = 0;
@@ -275,6 +277,7 @@ static int games(struct page *p, const struct results *r)
                          (size_t)p->g.dims.players);
     int rc = journal_read_all(p->dir, game_row, p, err, sizeof err);
     mem_free(p->moves);
+    fputs("</div>\n", p->f);
     if (rc)
         return cli_fail(CMD, "%s", err);
     if (r->games > REPORT_GAMES_MAX)
@@ -298,12 +301,13 @@ static void head(FILE *f, const struct results *r, json_t *rate)
           "padding:2px 6px}pre{background:#f4f4f4}</style></head><body>\n"
           "<h1>Tournament: ", f);
     esc(f, h->game);
-    fprintf(f, "</h1>\n<p id=\"settings\">%d agents, %lld deals, seed %llu, "
-               "%d line-up(s) per deal of at most %d, %d rotations; "
-               "%lld games in the schedule, %lld played.</p>\n<ul>",
-            h->roster.n, (long long)h->deals, (unsigned long long)h->seed,
-            h->lineups, h->max_lineups, h->sides, (long long)h->games,
-            (long long)r->games);
+    fprintf(f, "</h1>\n<p id=\"settings\">%d agents, %lld deal%s, seed %llu, "
+               "%d line-up%s per deal of at most %d, %d rotation%s; "
+               "%lld game%s in the schedule, %lld played.</p>\n<ul>",
+            h->roster.n, (long long)h->deals, text_s(h->deals),
+            (unsigned long long)h->seed, h->lineups, text_s(h->lineups),
+            h->max_lineups, h->sides, text_s(h->sides), (long long)h->games,
+            text_s(h->games), (long long)r->games);
     for (int a = 0; a < h->roster.n; a++) {
         fputs("<li>", f);
         esc(f, h->roster.a[a].name);

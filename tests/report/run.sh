@@ -128,46 +128,129 @@ timeout $HANG "$browser" --headless --no-sandbox --disable-gpu \
 if grep -E 'CONSOLE|Uncaught' "$tmp/browser.log"; then
     fail "console messages while loading the report"
 fi
-/usr/bin/python3 - "$tmp/dom.html" "$tmp/rate.json" <<'PY' || fail "the page does not show parlor rate's numbers"
-import json, signal, sys
+/usr/bin/python3 - "$tmp/dom.html" "$tmp/rate.json" "$tmp/t/journal.jsonl" <<'PY' || fail "the page does not show parlor rate's numbers"
+import json, re, signal, sys
 signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 from html.parser import HTMLParser
 
-class Cells(HTMLParser):
-    """The rows of table#ratings as lists of cell texts."""
+class Page(HTMLParser):
+    """Cell texts of every table with an id, the text of every element
+    with an id, and the summary and body of every <details> under the
+    element with id games or forfeit-games."""
     def __init__(self):
         super().__init__()
-        self.inside, self.rows, self.cell = False, [], None
+        self.tables, self.texts, self.details = {}, {}, {}
+        self.table, self.cell, self.open_ids = None, None, []
+        self.section, self.detail, self.part = None, None, None
     def handle_starttag(self, tag, attrs):
-        if tag == 'table' and ('id', 'ratings') in attrs:
-            self.inside = True
-        elif self.inside and tag == 'tr':
-            self.rows.append([])
-        elif self.inside and tag == 'td':
+        a = dict(attrs)
+        if tag == 'table' and 'id' in a:
+            self.table = self.tables.setdefault(a['id'], [])
+        elif self.table is not None and tag == 'tr':
+            self.table.append([])
+        elif self.table is not None and tag in ('td', 'th'):
             self.cell = ''
+        if 'id' in a:
+            self.open_ids.append([tag, a['id'], ''])
+            if a['id'] in ('games', 'forfeit-games'):
+                self.section = self.details.setdefault(a['id'], [])
+        if self.section is not None and tag == 'details':
+            self.detail = {'summary': '', 'body': ''}
+            self.section.append(self.detail)
+        if self.detail is not None and tag == 'summary':
+            self.part = 'summary'
+        elif self.detail is not None and tag == 'pre':
+            self.part = 'body'
     def handle_endtag(self, tag):
         if tag == 'table':
-            self.inside = False
-        elif self.inside and tag == 'td':
-            self.rows[-1].append(self.cell)
+            self.table = None
+        elif self.table is not None and tag in ('td', 'th'):
+            self.table[-1].append(self.cell)
             self.cell = None
+        if tag in ('summary', 'pre'):
+            self.part = None
+        if tag == 'details':
+            self.detail = None
+        if self.open_ids and self.open_ids[-1][0] == tag:
+            t, i, text = self.open_ids.pop()
+            self.texts[i] = text
+            if i in ('games', 'forfeit-games'):
+                self.section = None
     def handle_data(self, data):
         if self.cell is not None:
             self.cell += data
+        for o in self.open_ids:
+            o[2] += data
+        if self.detail is not None and self.part:
+            self.detail[self.part] += data
 
-p = Cells()
-p.feed(open(sys.argv[1]).read())
-rows = [r for r in p.rows if r]
+dom = open(sys.argv[1]).read()
+p = Page()
+p.feed(dom)
 rate = json.load(open(sys.argv[2]))
+journal = [json.loads(l) for l in open(sys.argv[3])]
+header, games = journal[0], journal[1:]
+fmt = lambda x: '%.1f' % x
+
+# Settings: the tournament's numbers.
+settings = p.texts['settings']
+for want in ('%d deals' % rate['deals'], 'seed %d' % int(header['seed'], 16),
+             '%d games in the schedule, %d played' % (header['games'],
+                                                      rate['games'])):
+    assert want in settings, (want, settings)
+
+# Ratings: rank, agent, spec, elo, interval, games, forfeits.
+rows = [r for r in p.tables['ratings'] if r and r[0] != 'rank']
 assert len(rows) == len(rate['ratings']), (rows, rate['ratings'])
 for row, a in zip(rows, rate['ratings']):
-    # rank, agent, spec, elo, interval, games, forfeits
-    assert row[1] == a['agent'], (row, a)
-    assert row[3] == '%.1f' % a['elo'], (row, a)
+    assert row[0] == str(a['rank']) and row[1] == a['agent'], (row, a)
+    assert row[2] == a['spec'], (row, a)
+    assert row[3] == fmt(a['elo']), (row, a)
+    assert row[4] == '[%s, %s]' % (fmt(a['lo']), fmt(a['hi'])), (row, a)
     assert int(row[5]) == a['games'] and int(row[6]) == a['forfeits'], (row, a)
-dom = open(sys.argv[1]).read()
+
+# Crosstable: row's score / games against each column, and LOS.
+table = p.tables['crosstable']
+cols = table[0][1:]
+by_name = {a['agent']: a for a in rate['ratings']}
+assert sorted(cols) == sorted(by_name), cols
+cells = 0
+for row in table[1:]:
+    a = by_name[row[0]]
+    for col, cell in zip(cols, row[1:]):
+        res = [x for x in a['results'] if x['opponent'] == col]
+        if col == row[0] or not res:
+            assert cell.strip() == '', (row[0], col, cell)
+            continue
+        want = '%s / %s' % (fmt(res[0]['score']), fmt(res[0]['games']))
+        assert cell.startswith(want), (row[0], col, cell, want)
+        assert 'LOS %.2f' % a['los'][col] in cell, (row[0], col, cell)
+        cells += 1
+assert cells == len(cols) * (len(cols) - 1), cells
+
+# Forfeits: the count, and each forfeited game with its reason.
+assert p.texts['forfeits'] == '%d of %d games ended by a forfeit.' % (
+    rate['forfeits'], rate['games']), p.texts['forfeits']
+ff = p.details.get('forfeit-games', [])
+assert len(ff) == rate['forfeits'], len(ff)
+assert all('; forfeit: seat ' in d['summary'] for d in ff), ff[:1]
+
+# Games: every journal game, its length, and its moves replayed.
+shown = p.details['games']
+assert len(shown) == len(games), (len(shown), len(games))
+names = [a['name'] for a in header['agents']]
+for d, g in zip(shown, games):
+    m = re.match(r'deal (\d+), line-up (\d+), rotation (\d+): .*; (\d+) steps',
+                 d['summary'])
+    assert m, d['summary']
+    assert [int(x) for x in m.groups()] == [g['deal'], g['lineup'],
+                                            g['rotation'], g['length']], (
+        d['summary'], g)
+    moves = d['body'].split('\n\n')[0]  # the moves, before the final state
+    steps = len(re.findall(r'^seat \d+ \([^)]*\): ', moves, re.M))
+    assert steps == g['length'], (d['summary'], steps)
 assert dom.count('<svg') >= 3, 'plots missing'
-assert dom.count('<details') >= rate['games'], 'games missing'
-print('ok - report in chromium: %d agents, elo %s, games %s as parlor rate --json'
-      % (len(rows), [r[3] for r in rows], [r[5] for r in rows]))
+print('ok - report in chromium: %d agents (elo %s), crosstable, %d forfeits, '
+      '%d games with their replays, as parlor rate --json and the journal'
+      % (len(rows), [r[3] for r in rows], len(ff), len(shown)))
 PY
