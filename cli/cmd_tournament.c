@@ -392,11 +392,15 @@ static void print_summary(const struct results *r)
     printf("\n%s: %lld game%s, %lld deal%s%s\n", r->h.game,
            (long long)r->games, r->games == 1 ? "" : "s", (long long)r->ndeals,
            r->ndeals == 1 ? "" : "s", r->forfeits ? "" : ", no forfeits");
-    printf("  %-28s %8s %9s %7s %11s %8s\n", "agent", "games", "pairwise",
+    int w = 28; /* the name column fits the longest name */
+    for (int i = 0; i < n; i++)
+        if ((int)strlen(r->h.roster.a[i].name) > w)
+            w = (int)strlen(r->h.roster.a[i].name);
+    printf("  %-*s %8s %9s %7s %11s %8s\n", w, "agent", "games", "pairwise",
            "score", "mean return", "forfeits");
     for (int k = 0; k < n; k++) {
         int i = order[k];
-        printf("  %-28s %8lld %9.0f %6.1f%% %11.3f %8lld\n",
+        printf("  %-*s %8lld %9.0f %6.1f%% %11.3f %8lld\n", w,
                r->h.roster.a[i].name, (long long)r->agent_games[i], total[i],
                pct[i], r->seats[i] ? r->ret_sum[i] / (double)r->seats[i] : 0,
                (long long)r->agent_forfeits[i]);

@@ -221,6 +221,36 @@ static void test_interrupt_says_how_to_resume(void **state)
     interrupt_with(SIGTERM, "SIGTERM");
 }
 
+/* The summary's columns stay aligned under a name longer than the usual
+ * column: each row's games count ends where the header's "games" does. */
+static void test_summary_aligns_long_names(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char out[1200];
+    const char *name = "a_very_long_agent_name_that_goes_on_and_on";
+    snprintf(out, sizeof out, "%s/long", dir);
+    rm_tree(out);
+    RUN(o, "tournament", "--game", "dice", "--agents",
+        "a_very_long_agent_name_that_goes_on_and_on=random,short=random",
+        "--deals", "1", "--out", out, "--quiet");
+    expect(o, 0, name);
+    const char *head = strstr(o->json, "  agent ");
+    const char *row1 = strstr(o->json, "  a_very_long");
+    const char *row2 = strstr(o->json, "  short ");
+    assert_non_null(head);
+    assert_non_null(row1);
+    assert_non_null(row2);
+    /* the column just after the games field: where "games" ends */
+    long end = strstr(head, "games") + 5 - head;
+    for (const char *row = row1; row; row = row == row1 ? row2 : NULL) {
+        assert_true(row[end - 1] >= '0' && row[end - 1] <= '9');
+        assert_true(row[end] == ' ');
+    }
+    rm_tree(out);
+    free(o);
+}
+
 /* A corrupt journal line is a runtime error (exit 1), as in `rate`, not a
  * command-line mistake. */
 static void test_resume_corrupt_journal(void **state)
@@ -431,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_resume_runs_no_journal_command),
         cmocka_unit_test(test_resume_corrupt_journal),
         cmocka_unit_test(test_interrupt_says_how_to_resume),
+        cmocka_unit_test(test_summary_aligns_long_names),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),
