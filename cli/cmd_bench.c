@@ -32,6 +32,8 @@
 #define CHECK_EVERY 1024   /* decisions between two looks at the clock */
 #define SAMPLES 256        /* states the per-op timings run over */
 #define HASH_EPISODES 1000 /* episodes the actions hash covers */
+#define SHORT_SECS 0.1     /* playouts shorter than this give rates that are
+                            * mostly start-up noise: marked too short */
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
 
@@ -418,6 +420,10 @@ static int print_text(const struct bench *b, const struct bench_result *r)
     char rate[32];
     printf("bench %s: %.2f s of uniform random playouts, one thread\n",
            b->g.spec, s);
+    if (s < SHORT_SECS)
+        printf("  note: too short to time: %.3f s and %llu episodes; rates "
+               "below are mostly noise (use --seconds 1 or more)\n",
+               s, (unsigned long long)r->episodes);
     printf("  baseline    %10.1f ns  (52-card shuffle; x = ratio to it)\n",
            base);
     printf("  decisions   %12llu  %s/s  %8.1f ns each (deal included) "
@@ -456,7 +462,7 @@ static int print_json(const struct bench *b, const struct bench_result *r)
         json_pack(
             "{s:s, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
             "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, s:i, s:s, "
-            "s:o}",
+            "s:o, s:b}",
             "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
             (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "episodes",
             (json_int_t)r->episodes, "deals", (json_int_t)r->deals,
@@ -472,7 +478,8 @@ static int print_json(const struct bench *b, const struct bench_result *r)
             cli_json_real(r->det_ns), "view_bytes",
             cli_json_real(r->view_bytes), "state_size", (json_int_t)b->size,
             "obs_size", b->g.dims.obs_size, "samples", b->nsamples,
-            "actions_hash", hash, "baseline_ns", cli_json_real(r->base_ns)));
+            "actions_hash", hash, "baseline_ns", cli_json_real(r->base_ns),
+            "too_short", s < SHORT_SECS));
 }
 
 /* One row of the "all" table; the header first when head is set. */
@@ -486,10 +493,11 @@ static int print_row(const struct bench *b, const struct bench_result *r,
                "ns/dec", "x", "env_step", "/dec", "view ns", "x", "obs ns", "x",
                "deals/s", "bench hash");
     printf("%-20s %8.1f %6.3f %8.1f %6.2f %8.1f %6.2f %7.1f %6.3f %10.0f  "
-           "%016llx\n",
+           "%016llx%s\n",
            b->g.spec, per, per / base, r->env_ns, r->env_ns / per, r->view_ns,
            r->view_ns / base, r->obs_ns, r->obs_ns / base, (double)r->deals / s,
-           (unsigned long long)r->hash);
+           (unsigned long long)r->hash,
+           s < SHORT_SECS ? "  (too short to time)" : "");
     return fflush(stdout), CLI_OK;
 }
 

@@ -582,9 +582,29 @@ static void test_bench_json(void **state)
             json_string_value(json_object_get(j, "actions_hash"));
         assert_non_null(hash);
         assert_int_equal(strlen(hash), 16);
+        /* 0.2 s of playouts is enough to time */
+        assert_true(json_is_false(json_object_get(j, "too_short")));
         json_decref(j);
         run_free(&r);
     }
+}
+
+/* --seconds 0 measures one episode: the output says its rates are too
+ * short to mean anything, in text and in JSON. */
+static void test_bench_too_short(void **state)
+{
+    (void)state;
+    struct run r;
+    run_cli(&r, NULL, "bench spoil_five --seconds 0 --json");
+    assert_int_equal(r.code, 0);
+    json_t *j = parse_json(r.out);
+    assert_true(json_is_true(json_object_get(j, "too_short")));
+    json_decref(j);
+    run_free(&r);
+    run_cli(&r, NULL, "bench spoil_five --seconds 0");
+    assert_int_equal(r.code, 0);
+    assert_non_null(strstr(r.out, "note: too short to time: "));
+    run_free(&r);
 }
 
 /* Deals are deals, not episodes: a default Spoil-Five episode plays ten
@@ -676,6 +696,7 @@ int main(void)
         cmocka_unit_test(test_play_human),
         cmocka_unit_test(test_play_human_eof),
         cmocka_unit_test(test_bench_json),
+        cmocka_unit_test(test_bench_too_short),
         cmocka_unit_test(test_bench_counts_deals),
         cmocka_unit_test(test_bench_all_table),
         cmocka_unit_test(test_bench_hash_repeats),
