@@ -453,10 +453,14 @@ static int start(struct play *p, const struct play_opts *o)
     if (o->deck) {
         ndeck = game_deck_parse(&p->g, o->deck, deck, DECK_MAX, err,
                                 sizeof err);
-        if (ndeck < 0) {
-            fprintf(stderr, "parlor play: --deck: %s\n", err);
-            rc = CLI_USAGE;
-        }
+        int copies = p->g.def->cards->max_copies;
+        if (ndeck == ERR_INVAL) /* an id given more often than allowed */
+            rc = cli_usage_error("play",
+                                 "--deck: %s (%s holds at most %d of each "
+                                 "card)",
+                                 err, p->g.spec, copies > 1 ? copies : 1);
+        else if (ndeck < 0)
+            rc = cli_usage_error("play", "--deck: %s", err);
     }
     if (!rc && game_init(&p->g, p->st, o->seed, ndeck ? deck : NULL, ndeck)) {
         int cap = ndeck ? deck_capacity(&p->g, p->st, o->seed, ndeck) : 0;
