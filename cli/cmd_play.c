@@ -184,8 +184,10 @@ static void show_events(struct play *p)
 {
     struct event ev[EVENTS_MAX];
     char text[512];
+    if (p->quiet)
+        return;
     int n = events_next(&p->ev, &p->g, p->st, ev);
-    for (int i = 0; i < n && !p->quiet; i++) {
+    for (int i = 0; i < n; i++) {
         events_format(&ev[i], text, sizeof text);
         if (p->json)
             emit(event_json(&ev[i], text));

@@ -146,12 +146,13 @@ int events_next(struct events *e, const struct game *g, const void *st,
     struct snap s;
     snap_take(g, st, e->seat, &s);
     g->def->returns(g, st, ret);
-    bool new_deal = deals > e->deals;
-    bool over = game_is_terminal(g, st) && g->def->deals;
+    bool new_deal = deals > e->deals, end = game_is_terminal(g, st);
+    bool over = end && g->def->deals;
     if (e->trick_len > 0 && s.trick_len >= 0 && s.trick_len < e->trick_len) {
         struct event *ev = add(out, &n, EVENT_TRICK, e->deals);
         ev->trick = ++e->tricks;
-        ev->seat = new_deal || over ? -1 : s.leader;
+        /* Once the deal or game is over, "leader" need not be the winner. */
+        ev->seat = new_deal || end ? -1 : s.leader;
     }
     if (new_deal || over) {
         struct event *ev = add(out, &n, EVENT_DEAL_END, e->deals);
