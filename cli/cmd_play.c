@@ -208,6 +208,62 @@ static void show_step(struct play *p, int seat, int action)
         printf("seat %d (%s): %s\n", seat, p->label[seat], name);
 }
 
+/* o as JSON: maps with string keys become objects, binary data null. */
+static json_t *object_json(const msgpack_object *o)
+{
+    json_t *j;
+    switch (o->type) {
+    case MSGPACK_OBJECT_BOOLEAN:
+        return json_boolean(o->via.boolean);
+    case MSGPACK_OBJECT_POSITIVE_INTEGER:
+        return json_integer((json_int_t)o->via.u64);
+    case MSGPACK_OBJECT_NEGATIVE_INTEGER:
+        return json_integer((json_int_t)o->via.i64);
+    case MSGPACK_OBJECT_FLOAT32:
+    case MSGPACK_OBJECT_FLOAT64:
+        return cli_json_real(o->via.f64);
+    case MSGPACK_OBJECT_STR:
+        j = json_stringn(o->via.str.ptr, o->via.str.size);
+        return j ? j : json_null();
+    case MSGPACK_OBJECT_ARRAY:
+        j = json_array();
+        for (uint32_t i = 0; i < o->via.array.size; i++)
+            json_array_append_new(j, object_json(&o->via.array.ptr[i]));
+        return j;
+    case MSGPACK_OBJECT_MAP:
+        j = json_object();
+        for (uint32_t i = 0; i < o->via.map.size; i++) {
+            const msgpack_object *k = &o->via.map.ptr[i].key;
+            if (k->type == MSGPACK_OBJECT_STR)
+                json_object_setn_new(j, k->via.str.ptr, k->via.str.size,
+                                     object_json(&o->via.map.ptr[i].val));
+        }
+        return j;
+    default:
+        return json_null();
+    }
+}
+
+/* seat's structured view (game_view) as a JSON object; null if the game
+ * could not pack it. */
+static json_t *view_json(const struct play *p, int seat)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    json_t *j = NULL;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    msgpack_unpacked_init(&u);
+    if (!game_view(&p->g, p->st, seat, &pk) &&
+        msgpack_unpack_next(&u, sb.data, sb.size, NULL) ==
+            MSGPACK_UNPACK_SUCCESS)
+        j = object_json(&u.data);
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    return j ? j : json_null();
+}
+
 /* ---- a person's turn --------------------------------------------------- */
 
 static void show_turn(struct play *p, int seat, int n)
@@ -221,8 +277,9 @@ static void show_turn(struct play *p, int seat, int n)
             json_array_append_new(legal, json_pack("{s:i, s:s}", "id",
                                                    p->buf[i], "name", name));
         }
-        emit(json_pack("{s:s, s:i, s:o, s:o}", "type", "prompt", "seat", seat,
-                       "state", cli_json_str(text), "legal", legal));
+        emit(json_pack("{s:s, s:i, s:o, s:o, s:o}", "type", "prompt", "seat",
+                       seat, "state", cli_json_str(text), "view",
+                       view_json(p, seat), "legal", legal));
         mem_free(text);
         return;
     }

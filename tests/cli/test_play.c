@@ -225,7 +225,13 @@ static void test_play_json(void **state)
             assert_int_equal(json_array_size(json_object_get(j, "seats")), 2);
         } else if (!strcmp(type, "prompt")) {
             json_t *legal = json_object_get(j, "legal");
+            json_t *view = json_object_get(j, "view");
             size_t n = json_array_size(legal);
+            /* The structured view is the prompted seat's. */
+            assert_true(json_is_object(view));
+            assert_int_equal(json_integer_value(json_object_get(view, "seat")),
+                             json_integer_value(json_object_get(j, "seat")));
+            assert_true(json_is_array(json_object_get(view, "hand")));
             assert_true(n > 0);
             json_t *a = json_array_get(legal, n - 1);
             want = (int)json_integer_value(json_object_get(a, "id"));
