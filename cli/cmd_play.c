@@ -163,9 +163,9 @@ static json_t *json_doubles(const double *v, int n)
 
 static json_t *event_json(const struct event *ev, const char *text)
 {
-    json_t *o = json_pack("{s:s, s:s, s:s, s:i}", "type", "event", "event",
-                          events_kind_name(ev->kind), "text", text, "deal",
-                          ev->deal);
+    json_t *o = json_pack("{s:s, s:s, s:o, s:i}", "type", "event", "event",
+                          events_kind_name(ev->kind), "text",
+                          cli_json_str(text), "deal", ev->deal);
     if (ev->kind == EVENT_TRICK)
         json_object_set_new(o, "trick", json_integer(ev->trick));
     if (ev->kind == EVENT_TRICK || ev->kind == EVENT_DEAL_BEGIN)
@@ -201,9 +201,9 @@ static void show_step(struct play *p, int seat, int action)
     char name[GAME_NAME_MAX];
     cli_action_name(&p->g, p->st, action, name);
     if (p->json)
-        emit(json_pack("{s:s, s:i, s:s, s:i, s:s}", "type", "step", "seat",
-                       seat, "label", p->label[seat], "action", action,
-                       "name", name));
+        emit(json_pack("{s:s, s:i, s:o, s:i, s:o}", "type", "step", "seat",
+                       seat, "label", cli_json_str(p->label[seat]), "action",
+                       action, "name", cli_json_str(name)));
     else
         printf("seat %d (%s): %s\n", seat, p->label[seat], name);
 }
@@ -274,8 +274,9 @@ static void show_turn(struct play *p, int seat, int n)
         json_t *legal = json_array();
         for (int i = 0; i < n; i++) {
             cli_action_name(&p->g, p->st, p->buf[i], name);
-            json_array_append_new(legal, json_pack("{s:i, s:s}", "id",
-                                                   p->buf[i], "name", name));
+            json_array_append_new(legal,
+                                  json_pack("{s:i, s:o}", "id", p->buf[i],
+                                            "name", cli_json_str(name)));
         }
         emit(json_pack("{s:s, s:i, s:o, s:o, s:o}", "type", "prompt", "seat",
                        seat, "state", cli_json_str(text), "view",
@@ -384,7 +385,8 @@ static int read_choice(struct play *p, int seat, int n, const char *text,
     }
 wrong:
     if (p->json)
-        emit(json_pack("{s:s, s:s}", "type", "error", "message", err));
+        emit(json_pack("{s:s, s:o}", "type", "error", "message",
+                       cli_json_str(err)));
     else
         printf("%s\n", err);
     return CHOICE_WRONG;
@@ -551,7 +553,7 @@ static void begin(struct play *p, const struct play_opts *o)
     char num[24];
     json_t *labels = json_array();
     for (int s = 0; s < p->g.dims.players; s++)
-        json_array_append_new(labels, json_string(p->label[s]));
+        json_array_append_new(labels, cli_json_str(p->label[s]));
     snprintf(num, sizeof num, "%llu", (unsigned long long)o->seed);
     emit(json_pack("{s:s, s:s, s:s, s:i, s:o}", "type", "start", "game",
                    p->g.spec, "seed", num, "players", p->g.dims.players,
