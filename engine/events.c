@@ -165,8 +165,9 @@ int events_next(struct events *e, const struct game *g, const void *st,
     struct event *ev = add(out, &n, EVENT_SCORES, deals);
     double was[EVENTS_SCORES_MAX] = {0};
     memcpy(was, e->scores, sizeof(double) * (size_t)e->nscores);
-    if (!diff(ev, s.scores, was, s.nscores) && s.nscores == e->nscores)
-        n--;
+    bool moved = diff(ev, s.scores, was, s.nscores);
+    if (!s.nscores || (!moved && s.nscores == e->nscores))
+        n--; /* no scores shown, or none changed */
     ev = add(out, &n, EVENT_RETURNS, deals);
     if (new_deal || over || !diff(ev, ret, e->ret, players))
         n--;
