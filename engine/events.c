@@ -121,6 +121,14 @@ static struct event *add(struct event *out, int *n, enum event_kind kind,
     return ev;
 }
 
+static bool any_change(const struct event *ev)
+{
+    for (int i = 0; i < ev->n; i++)
+        if (ev->delta[i])
+            return true;
+    return false;
+}
+
 /* ---- API --------------------------------------------------------------- */
 
 void events_init(struct events *e, const struct game *g, const void *st,
@@ -212,10 +220,10 @@ int events_format(const struct event *ev, char *buf, size_t len)
                 text_appendf(buf, len, &used, " %g", ev->value[i]);
         break;
     case EVENT_DEAL_END:
-        text_appendf(buf, len, &used, "deal %d ends:", ev->deal);
-        for (int i = 0; i < ev->n; i++)
-            text_appendf(buf, len, &used, "%s seat %d %+g", i ? "," : "",
-                         i, ev->delta[i]);
+        text_appendf(buf, len, &used, "deal %d ends", ev->deal);
+        for (int i = 0; i < ev->n && any_change(ev); i++)
+            text_appendf(buf, len, &used, "%s seat %d %+g", i ? "," : ":", i,
+                         ev->delta[i]);
         break;
     case EVENT_RETURNS:
         text_appendf(buf, len, &used, "results so far:");

@@ -130,12 +130,14 @@ static void check_spoil_five(uint64_t seed)
         } else if (sscanf(l, "seat %d (", &s) == 1 && winner >= 0) {
             assert_int_equal(s, winner);
             winner = -1;
-        } else if (sscanf(l, "  * deal %d ends: seat 0 %lf, seat 1 %lf, "
-                             "seat 2 %lf",
-                          &d, &v[0], &v[1], &v[2]) == 4) {
+        } else if (sscanf(l, "  * deal %d", &d) == 1 && strstr(l, " ends")) {
+            /* A deal that paid nothing lists no seats. */
             assert_int_equal(d, ++deal_ends);
-            for (int i = 0; i < 3; i++)
-                sum[i] += v[i];
+            if (sscanf(l, "  * deal %d ends: seat 0 %lf, seat 1 %lf, "
+                          "seat 2 %lf",
+                       &d, &v[0], &v[1], &v[2]) == 4)
+                for (int i = 0; i < 3; i++)
+                    sum[i] += v[i];
             last_trick = 0;
         } else if (sscanf(l, "  seat %d (random): %lf", &s, &v[0]) == 2) {
             assert_true(s >= 0 && s < 3);

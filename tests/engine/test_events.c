@@ -32,6 +32,10 @@ static void test_format(void **state)
     ev = (struct event){.kind = EVENT_DEAL_END, .deal = 2, .n = 2,
                         .value = {5, -5}, .delta = {3, -3}};
     expect_text(&ev, "deal 2 ends: seat 0 +3, seat 1 -3");
+    ev.delta[0] = ev.delta[1] = 0; /* nothing paid: no list of zeros */
+    expect_text(&ev, "deal 2 ends");
+    ev.delta[0] = 3;
+    ev.delta[1] = -3;
     ev.kind = EVENT_RETURNS;
     expect_text(&ev, "results so far: seat 0 5 (+3), seat 1 -5 (-3)");
     ev = (struct event){.kind = EVENT_SCORES, .n = 3, .value = {12, 7, 0.5},
