@@ -7,6 +7,9 @@
  * same number of steps and the same returns, else it says so loudly and
  * exits 1. Agents are not run again; their seeds, for anyone who wants
  * to rerun them, are printed (schedule_agent_seed of the deal and seat).
+ * A game is named by its three journal keys, given apart (DEAL LINEUP
+ * ROTATION) or as one id DEAL:LINEUP:ROTATION, the form this command
+ * prints in its first line.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -53,8 +56,8 @@ static int find_record(void *ctx, const struct journal_header *h,
 static void show_record(const struct find *f, const char *const *labels)
 {
     const struct journal_record *r = &f->rec;
-    printf("replay of %s, deal %lld, line-up %d, rotation %d, seed %016llx:"
-           " %d steps, %s\n",
+    printf("replay of %s, game %lld:%d:%d (deal, line-up, rotation), seed "
+           "%016llx: %d steps, %s\n",
            f->h.game, (long long)r->deal, r->lineup, r->rotation,
            (unsigned long long)r->seed, r->res.length,
            r->res.forfeit ? "ended by a forfeit" : "played to the end");
@@ -107,11 +110,27 @@ static int replay(const struct find *f)
     return CLI_OK;
 }
 
-static bool parse_key(char **argv, struct find *f)
+/* Reads the key from three words, or from one DEAL:LINEUP:ROTATION. */
+static bool parse_key(char **argv, int argc, struct find *f)
 {
     uint64_t d, l, t;
-    if (!cli_parse_u64(argv[0], &d) || !cli_parse_u64(argv[1], &l) ||
-        !cli_parse_u64(argv[2], &t) || d > INT64_MAX || l > 1000000 ||
+    char id[96], *part[3] = {argv[0], argc == 3 ? argv[1] : NULL,
+                             argc == 3 ? argv[2] : NULL};
+    if (argc == 1) {
+        if (strlen(argv[0]) >= sizeof id)
+            return false;
+        snprintf(id, sizeof id, "%s", argv[0]);
+        part[0] = id;
+        for (int i = 1; i < 3; i++) {
+            part[i] = part[i - 1] ? strchr(part[i - 1], ':') : NULL;
+            if (part[i])
+                *part[i]++ = '\0';
+        }
+        if (!part[2] || strchr(part[2], ':'))
+            return false;
+    }
+    if (!cli_parse_u64(part[0], &d) || !cli_parse_u64(part[1], &l) ||
+        !cli_parse_u64(part[2], &t) || d > INT64_MAX || l > 1000000 ||
         t > GAME_MAX_PLAYERS)
         return false;
     f->deal = (int64_t)d;
@@ -128,14 +147,16 @@ int cmd_replay(int argc, char **argv)
     memset(f, 0, sizeof *f);
     if (argc == 2 && !strcmp(argv[1], "--help"))
         cli_usage("replay", stdout);
-    else if (argc != 5)
-        rc = cli_usage_error("replay",
-                             "want JOURNAL|DIR DEAL LINEUP ROTATION");
-    else if (!parse_key(argv + 2, f))
+    else if (argc != 5 && argc != 3)
+        rc = cli_usage_error("replay", "want JOURNAL|DIR DEAL LINEUP "
+                                       "ROTATION, or JOURNAL|DIR "
+                                       "DEAL:LINEUP:ROTATION");
+    else if (!parse_key(argv + 2, argc - 2, f))
         rc = cli_usage_error("replay",
                              "DEAL, LINEUP and ROTATION are numbers from 0 "
                              "(as in the journal's \"deal\", \"lineup\" and "
-                             "\"rotation\")");
+                             "\"rotation\"), as three words or one "
+                             "DEAL:LINEUP:ROTATION");
     else if (journal_read_all(argv[1], find_record, f, err, sizeof err))
         rc = cli_fail("replay", "%s", err);
     else if (!f->found)

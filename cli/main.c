@@ -27,16 +27,27 @@ static const struct cli_cmd commands[] = {
      "  --json     print JSON instead of text\n"
      "  --names    print only the game names, one a line\n"},
     {"play", cmd_play,
-     "SPEC [--seats S0,S1,...] [--seed N] [--deck CARDS] [--quiet]",
+     "SPEC [--seats S0,S1,...] [--seed N] [--deck CARDS] [--quiet] [--json]",
      "play a game at the terminal against bots, or watch bots play",
      "  --seats LIST  one agent spec or \"human\" per seat, comma-separated\n"
      "                (default: human in seat 0, random elsewhere)\n"
      "  --seed N      seed of the deal and of the agents (default 1)\n"
-     "  --deck CARDS  cards on top of the first deal's pack, e.g. "
-     "\"AS 10H QC\"\n"
+     "  --deck CARDS  cards on top of the pack in order, e.g. \"AS 10H QC\":\n"
+     "                as many as the game's init takes (one pack for most\n"
+     "                games; Dice 64 faces; Trix Football 20 a deal, 8\n"
+     "                deals); beyond that the limit is named and refused\n"
      "  --quiet       print only the result, not every step\n"
+     "  --json        one JSON object a line: start, step, event, prompt\n"
+     "                (state text, view, legal actions with ids and names),\n"
+     "                error, result; a person answers with an action id\n"
+     "                or name\n"
+     "After each step lines starting \"  * \" tell what it caused: tricks\n"
+     "won, deals ended (each seat's gain) and begun, scores and results.\n"
      "At your turn type a number from the list or an action's name;\n"
-     "? shows the table again; end of input (Ctrl-D) quits.\n"},
+     "cards may be typed in ASCII (\"play TH\", \"10h\", \"Qs\": rank A 2-10\n"
+     "T J Q K, suit C D H S, any case), and a card alone picks the one\n"
+     "legal action naming it. ? shows the table again; end of input\n"
+     "(Ctrl-D) quits.\n"},
     {"bench", cmd_bench, "SPEC|all [--seconds S] [--json]",
      "time random playouts, env_step and the observation, view, clone, "
      "determinize",
@@ -149,12 +160,14 @@ static const struct cli_cmd commands[] = {
      "  --anchor, --bootstrap, --prior  as for parlor rate\n"
      "Writes ratings.tsv, progress.tsv, h2h.tsv and ratings, progress,\n"
      "h2h as .png and .svg. Needs gnuplot (Debian: gnuplot-nox).\n"},
-    {"replay", cmd_replay, "JOURNAL|DIR DEAL LINEUP ROTATION",
+    {"replay", cmd_replay,
+     "JOURNAL|DIR DEAL LINEUP ROTATION | JOURNAL|DIR DEAL:LINEUP:ROTATION",
      "show a tournament game again, move by move, and check it",
      "The game is the journal line with those \"deal\", \"lineup\" and\n"
-     "\"rotation\" values; it is dealt again from its seed and its recorded\n"
-     "moves are applied and printed as parlor play prints them. Exits 1\n"
-     "if the replay does not reach the journal's steps and returns.\n"},
+     "\"rotation\" values, given as three numbers or as one id \"0:1:2\";\n"
+     "it is dealt again from its seed and its recorded moves are applied\n"
+     "and printed as parlor play prints them, with what each caused.\n"
+     "Exits 1 if the replay does not reach the journal's steps and returns.\n"},
     {"report", cmd_report, "DIR [--out FILE]",
      "one self-contained HTML page of a tournament (default DIR/report.html)",
      "The page shows the settings, the ratings with intervals and forfeits\n"
