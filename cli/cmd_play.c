@@ -124,10 +124,10 @@ static int seats_setup(struct play *p, const char *seats, uint64_t seed)
     }
     int n = split_seats(list, item, GAME_MAX_PLAYERS);
     if (n != players)
-        return cli_usage_error("play", "--seats names %s%d seat(s); %s has %d",
-                               n < 0 ? "more than " : "",
-                               n < 0 ? GAME_MAX_PLAYERS : n, p->g.spec,
-                               players);
+        return cli_usage_error(
+            "play", "--seats names %s%d seat%s; %s has %d",
+            n < 0 ? "more than " : "", n < 0 ? GAME_MAX_PLAYERS : n,
+            n == 1 ? "" : "s", p->g.spec, players);
     for (int s = 0; s < players; s++) {
         int rc = seat_setup(p, s, item[s], seed);
         if (rc)
