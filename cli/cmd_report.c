@@ -248,7 +248,7 @@ static int game_row(void *ctx, const struct journal_header *h,
     }
     fprintf(p->f, "</summary>\n<p><code>parlor replay ");
     esc(p->f, p->dir);
-    fprintf(p->f, " %lld %d %d</code></p>", (long long)r->deal, r->lineup,
+    fprintf(p->f, " %lld:%d:%d</code></p>", (long long)r->deal, r->lineup,
             r->rotation);
     if (!p->forfeits_only && p->listed <= REPORT_REPLAYS_MAX)
         replay_text(p, h, r);

@@ -155,19 +155,21 @@ class Page(HTMLParser):
             if a['id'] in ('games', 'forfeit-games'):
                 self.section = self.details.setdefault(a['id'], [])
         if self.section is not None and tag == 'details':
-            self.detail = {'summary': '', 'body': ''}
+            self.detail = {'summary': '', 'body': '', 'cmd': ''}
             self.section.append(self.detail)
         if self.detail is not None and tag == 'summary':
             self.part = 'summary'
         elif self.detail is not None and tag == 'pre':
             self.part = 'body'
+        elif self.detail is not None and tag == 'code':
+            self.part = 'cmd'
     def handle_endtag(self, tag):
         if tag == 'table':
             self.table = None
         elif self.table is not None and tag in ('td', 'th'):
             self.table[-1].append(self.cell)
             self.cell = None
-        if tag in ('summary', 'pre'):
+        if tag in ('summary', 'pre', 'code'):
             self.part = None
         if tag == 'details':
             self.detail = None
@@ -242,6 +244,7 @@ names = [a['name'] for a in header['agents']]
 for d, g in zip(shown, games):
     m = re.match(r'deal (\d+), line-up (\d+), rotation (\d+): .*; (\d+) steps',
                  d['summary'])
+    assert ' %d:%d:%d' % (g['deal'], g['lineup'], g['rotation']) in d['cmd'], d
     assert m, d['summary']
     assert [int(x) for x in m.groups()] == [g['deal'], g['lineup'],
                                             g['rotation'], g['length']], (
