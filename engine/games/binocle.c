@@ -685,6 +685,15 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: deals begun; four players play one deal, however many
+ * were thrown in before it. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct binocle_state *st = vst;
+    return st->np == 4 ? 1 : st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def binocle_game = {
@@ -713,4 +722,5 @@ const struct game_def binocle_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -673,6 +673,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: deals begun. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct binokel_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def binokel_game = {
@@ -701,4 +709,5 @@ const struct game_def binokel_game = {
     .action_name = binokel__action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -438,6 +438,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: hands finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct call_suit_forty_two_state *st = vst;
+    return st->c.hands + !st->over;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def call_suit_forty_two_game = {
@@ -467,4 +475,5 @@ const struct game_def call_suit_forty_two_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -907,6 +907,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: deals begun, annulled ones included. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct klaberjass_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def klaberjass_game = {
@@ -935,4 +943,5 @@ const struct game_def klaberjass_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -742,6 +742,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: deals begun. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct pinochle_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def pinochle_game = {
@@ -770,4 +778,5 @@ const struct game_def pinochle_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -526,6 +526,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: rounds finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct rover_state *st = vst;
+    return st->deals + !st->over;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def rover_game = {
@@ -554,4 +562,5 @@ const struct game_def rover_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

@@ -415,6 +415,14 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The deals op: deals finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct trix_state *st = vst;
+    return st->deals + !st->over;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def trix_game = {
@@ -443,4 +451,5 @@ const struct game_def trix_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
 };

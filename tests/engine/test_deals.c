@@ -1,0 +1,134 @@
+/* test_deals.c — the deals op (game_deals): deals begun so far, and at
+ * the end all the game held.
+ *
+ * Every multi-deal game has an option that fixes how many deals a game
+ * holds: a cap (max_deals, max_hands) with a target no game reaches in so
+ * few deals, or an exact count (deals, hands, holes, drawings). The rules
+ * then say how many deals a game has, whatever is played: with the cap at
+ * 3 the count must read 1 from the first move, rise by one at each new
+ * deal and read 3 at the end. Ninety-Nine has no such option: every hand
+ * puts one seat's penny in the pot, so with one penny each and k players
+ * a game is k - 1 hands. Moves are drawn at random from a fixed seed.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h> /* after the headers it needs */
+
+#include "common/rng.h"
+#include "engine/game.h"
+
+/* One case: a spec and the deals its games must hold. */
+struct deals_case {
+    const char *spec; /* game and options */
+    int deals;        /* deals every game of spec holds, from the rules */
+};
+
+static const struct deals_case cases[] = {
+    {"trix(target=5000,max_deals=3)", 3},
+    {"trix(players=6,target=5000,max_deals=2)", 2},
+    {"trix_exchange(target=1000,max_deals=3)", 3},
+    {"trix_exchange(players=6,sides=true,target=1000,max_deals=2)", 2},
+    {"rover(target=500,max_deals=3)", 3},
+    {"binocle(target=100000,max_deals=3)", 3},
+    {"binocle(players=4,soloist=false)", 1},
+    {"binokel(target=100000,max_deals=3)", 3},
+    {"binokel(players=2,target=100000,max_deals=2)", 2},
+    {"klaberjass(target=10000,max_deals=3)", 3},
+    {"pinochle(target=100000,max_deals=3)", 3},
+    {"bi_jinx(hands=3)", 3},
+    {"my_bird_sings(deals=3)", 3},
+    {"forty_two(target=1000,max_hands=3)", 3},
+    {"call_suit_forty_two(target=1000,max_hands=3)", 3},
+    {"nine_card_golf(holes=3)", 3},
+    {"nine_card_golf(players=2,holes=1)", 1},
+    {"ninety_nine(players=3,pennies=1)", 2},
+    {"ninety_nine(players=5,pennies=1)", 4},
+    {"loto(method=keno,drawings=3)", 3},
+    {"loto", 1},
+    {"gyp(target=100,max_deals=3)", 3},
+    {"hilo(target=50,max_deals=3)", 3},
+};
+
+/* One random step: a legal action for every acting seat. */
+static void random_step(const struct game *g, void *st, struct rng *r)
+{
+    int legal[4096], joint[GAME_MAX_PLAYERS];
+    assert_true(g->dims.max_legal <= 4096);
+    uint32_t m = g->def->to_move(g, st);
+    for (uint32_t b = m; b; b &= b - 1) {
+        int s = __builtin_ctz(b);
+        int n = g->def->legal(g, st, s, legal);
+        assert_true(n > 0);
+        joint[s] = legal[rng_below(r, (uint32_t)n)];
+    }
+    assert_int_equal(game_apply_joint(g, st, joint), 0);
+}
+
+/* Plays seeded random games of c->spec, checking the count at each step
+ * and at the end. */
+static void check_case(const struct deals_case *c, uint64_t seed)
+{
+    char err[256];
+    struct game g;
+    if (game_make(&g, c->spec, err, sizeof err))
+        fail_msg("%s: %s", c->spec, err);
+    void *st = malloc(g.def->state_size);
+    assert_non_null(st);
+    struct rng r;
+    rng_seed(&r, seed);
+    assert_int_equal(game_init(&g, st, seed, NULL, 0), 0);
+    assert_int_equal(game_deals(&g, st), 1);
+    int rises = 0, steps = 0;
+    while (!game_is_terminal(&g, st)) {
+        int before = game_deals(&g, st);
+        random_step(&g, st, &r);
+        int after = game_deals(&g, st);
+        if (after < before || after > before + 1)
+            fail_msg("%s seed %llu step %d: deals %d -> %d", c->spec,
+                     (unsigned long long)seed, steps, before, after);
+        rises += after - before;
+        assert_true(++steps <= g.dims.max_length);
+    }
+    if (game_deals(&g, st) != c->deals)
+        fail_msg("%s seed %llu: %d deals at the end, %d by the rules",
+                 c->spec, (unsigned long long)seed, game_deals(&g, st),
+                 c->deals);
+    assert_int_equal(rises, c->deals - 1);
+    free(st);
+}
+
+static void test_counts_follow_the_rules(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        for (uint64_t seed = 1; seed <= 4; seed++)
+            check_case(&cases[i], seed);
+}
+
+/* A one-deal game reads 1 throughout, terminal included. */
+static void test_one_deal_game(void **state)
+{
+    (void)state;
+    static const struct deals_case one[] = {
+        {"trix_authors", 1},
+        {"dice", 1},
+    };
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        check_case(&one[i], 7);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_counts_follow_the_rules),
+        cmocka_unit_test(test_one_deal_game),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
