@@ -742,6 +742,17 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each team's lead in points over the best other team, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct pinochle_state *st = vst;
+    double pts[MAXP / 2];
+    for (int t = 0; t < st->teams; t++)
+        pts[t] = st->score[t];
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
 /* The deals op: deals begun. */
 static int deals(const struct game *g, const void *vst)
 {
@@ -779,4 +790,5 @@ const struct game_def pinochle_game = {
     .determinize = determinize,
     .describe = describe,
     .deals = deals,
+    .estimate = estimate,
 };

@@ -526,6 +526,17 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each side's lead in points over the best other side, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct rover_state *st = vst;
+    double pts[MAXP];
+    for (int t = 0; t < g->dims.teams; t++)
+        pts[t] = trick_side_score(g, st->score, t);
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
 /* The deals op: rounds finished, plus the one in play. */
 static int deals(const struct game *g, const void *vst)
 {
@@ -563,4 +574,5 @@ const struct game_def rover_game = {
     .determinize = determinize,
     .describe = describe,
     .deals = deals,
+    .estimate = estimate,
 };

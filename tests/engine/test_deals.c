@@ -1,5 +1,6 @@
 /* test_deals.c — the deals op (game_deals): deals begun so far, and at
- * the end all the game held.
+ * the end all the game held; and the estimate that scores a search cut at
+ * a deal's end (game_estimate).
  *
  * Every multi-deal game has an option that fixes how many deals a game
  * holds: a cap (max_deals, max_hands) with a target no game reaches in so
@@ -124,11 +125,79 @@ static void test_one_deal_game(void **state)
         check_case(&one[i], 7);
 }
 
+/* game_estimate_lead by hand. Trix Exchange, four players without
+ * sides: a won game returns 1 to the winner and -1/3 to the others.
+ * Points 30, 10, 0, 10 with scale 75: seat 0 leads the best other (10) by
+ * 20, 20/75 of 1 = 0.2667; seats 1 and 3 trail 30 by 20, 20/75 of -1/3 =
+ * -20/225 = -0.0889; seat 2 trails by 30: -30/225 = -0.1333. A lead past
+ * the scale counts as the scale: 200 ahead of 0 is 1, 0 behind 200 is
+ * -1/3. With two sides a loser's return is -1. */
+static void test_estimate_lead(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    double out[GAME_MAX_PLAYERS];
+    assert_int_equal(game_make(&g, "trix_exchange", err, sizeof err), 0);
+    double pts[4] = {30, 10, 0, 10};
+    game_estimate_lead(&g, pts, 75, out);
+    assert_float_equal(out[0], 20.0 / 75, 1e-12);
+    assert_float_equal(out[1], -20.0 / 225, 1e-12);
+    assert_float_equal(out[2], -30.0 / 225, 1e-12);
+    assert_float_equal(out[3], -20.0 / 225, 1e-12);
+    double far[4] = {200, 0, 0, 0};
+    game_estimate_lead(&g, far, 75, out);
+    assert_float_equal(out[0], 1, 1e-12);
+    assert_float_equal(out[1], -1.0 / 3, 1e-12);
+
+    /* Two sides of alternate seats (sides=true): partners share. */
+    assert_int_equal(
+        game_make(&g, "trix_exchange(sides=true)", err, sizeof err), 0);
+    double two[2] = {10, 40};
+    game_estimate_lead(&g, two, 75, out);
+    assert_float_equal(out[0], -30.0 / 75, 1e-12);
+    assert_float_equal(out[2], -30.0 / 75, 1e-12);
+    assert_float_equal(out[1], 30.0 / 75, 1e-12);
+    assert_float_equal(out[3], 30.0 / 75, 1e-12);
+}
+
+/* At the end the estimate is the returns, and mid-game it lies in the
+ * returns' bounds. */
+static void test_estimate_bounds_and_end(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    struct rng r;
+    double est[GAME_MAX_PLAYERS], ret[GAME_MAX_PLAYERS];
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        if (game_make(&g, cases[i].spec, err, sizeof err))
+            fail_msg("%s", err);
+        void *st = malloc(g.def->state_size);
+        assert_non_null(st);
+        rng_seed(&r, 5);
+        assert_int_equal(game_init(&g, st, 5, NULL, 0), 0);
+        while (!game_is_terminal(&g, st)) {
+            game_estimate(&g, st, est);
+            for (int s = 0; s < g.dims.players; s++)
+                assert_true(est[s] >= g.dims.ret_low &&
+                            est[s] <= g.dims.ret_high);
+            random_step(&g, st, &r);
+        }
+        game_estimate(&g, st, est);
+        g.def->returns(&g, st, ret);
+        assert_memory_equal(est, ret, sizeof(double) * (size_t)g.dims.players);
+        free(st);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_follow_the_rules),
         cmocka_unit_test(test_one_deal_game),
+        cmocka_unit_test(test_estimate_lead),
+        cmocka_unit_test(test_estimate_bounds_and_end),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
