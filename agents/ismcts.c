@@ -37,6 +37,7 @@ enum {
     I_ITERS,
     I_C,
     I_DEPTH,
+    I_HORIZON,
     I_ROLLOUT,
     I_TIME_MS,
     I_NODES,
@@ -55,8 +56,11 @@ static const struct param_def ismcts_params[NP] = {
     {"c", PARAM_FLOAT, 0.7, 0, 100, NULL,
      "UCT exploration constant, on rewards scaled to [0, 1]"},
     {"depth", PARAM_INT, 0, 0, 1e6, NULL,
-     "moves a playout runs before its returns so far are scored; 0: to "
-     "the end"},
+     "moves a playout runs before it is scored (by the returns so far, "
+     "or the lead in points in a game scored at its end); 0: to the "
+     "horizon"},
+    {"horizon", PARAM_ENUM, SEARCH_HORIZON_DEAL, 0, 0, search_horizon_choices,
+     SEARCH_HORIZON_DOC},
     {"rollout", PARAM_ENUM, 0, 0, 0, search_rollout_choices,
      "agent playing the playouts, with its default options"},
     {"time_ms", PARAM_INT, 0, 0, 3.6e6, NULL,
@@ -317,7 +321,7 @@ static int iterate(struct ismcts *a, const struct game *g, const void *st,
     memcpy(a->det, st, g->def->state_size);
     g->def->determinize(g, a->det, seat, &a->rng);
     a->npath = 0;
-    int node = 0;
+    int node = 0, deal = game_deals(g, a->det);
     do {
         uint32_t m = g->def->to_move(g, a->det);
         if (!m)
@@ -325,7 +329,7 @@ static int iterate(struct ismcts *a, const struct game *g, const void *st,
         node = m & (m - 1) ? descend_joint(a, g, node, m)
                            : descend_turn(a, g, node, m);
     } while (node);
-    int rc = search_playout_run(&a->play, g, a->det, &a->rng, a->ret);
+    int rc = search_playout_run(&a->play, g, a->det, &a->rng, deal, a->ret);
     if (rc)
         return rc;
     if (a->seen)
@@ -475,7 +479,8 @@ static int ismcts_create(const struct game *g, const struct param_values *p,
     a->cap = arena_size(g, p);
     rng_seed(&a->rng, a->seed);
     int rc = search_playout_init(&a->play, g, (int)p->v[I_ROLLOUT],
-                                 (int)p->v[I_DEPTH], err, errlen);
+                                 (int)p->v[I_DEPTH], (int)p->v[I_HORIZON],
+                                 err, errlen);
     if (!rc && alloc_buffers(a, g))
         rc = err_set(err, errlen, ERR_NOMEM,
                      "out of memory for a tree of %d nodes", a->cap);
