@@ -60,8 +60,9 @@ static const struct deals_case cases[] = {
 /* One random step: a legal action for every acting seat. */
 static void random_step(const struct game *g, void *st, struct rng *r)
 {
-    int legal[4096], joint[GAME_MAX_PLAYERS];
-    assert_true(g->dims.max_legal <= 4096);
+    static int legal[1 << 16];
+    int joint[GAME_MAX_PLAYERS];
+    assert_true(g->dims.max_legal <= 1 << 16);
     uint32_t m = g->def->to_move(g, st);
     for (uint32_t b = m; b; b &= b - 1) {
         int s = __builtin_ctz(b);
@@ -161,6 +162,28 @@ static void test_estimate_lead(void **state)
     assert_float_equal(out[3], 30.0 / 75, 1e-12);
 }
 
+/* Games with an estimate op beyond those of cases[]. */
+static const char *const more_estimates[] = {
+    "magna",
+    "magna(players=4)",
+    "spoil_five(target=45)",
+    "spoil_five(target=25,players=5)",
+    "spoil_five",
+    "casino",
+};
+
+/* The spec of estimate case i: cases[] then more_estimates[]. */
+static const char *estimate_spec(size_t i)
+{
+    size_t n = sizeof cases / sizeof cases[0];
+    if (i < n)
+        return cases[i].spec;
+    i -= n;
+    return i < sizeof more_estimates / sizeof more_estimates[0]
+               ? more_estimates[i]
+               : NULL;
+}
+
 /* At the end the estimate is the returns, and mid-game it lies in the
  * returns' bounds. */
 static void test_estimate_bounds_and_end(void **state)
@@ -170,8 +193,9 @@ static void test_estimate_bounds_and_end(void **state)
     struct game g;
     struct rng r;
     double est[GAME_MAX_PLAYERS], ret[GAME_MAX_PLAYERS];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        if (game_make(&g, cases[i].spec, err, sizeof err))
+    const char *spec;
+    for (size_t i = 0; (spec = estimate_spec(i)) != NULL; i++) {
+        if (game_make(&g, spec, err, sizeof err))
             fail_msg("%s", err);
         void *st = malloc(g.def->state_size);
         assert_non_null(st);
