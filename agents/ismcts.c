@@ -6,7 +6,8 @@
  * are in the tree too). Every iteration samples a fresh determinization,
  * descends through the children whose action is legal in it (the
  * "availability count" variant: a child's UCB uses how often it could have
- * been chosen), adds one node, plays out and backs up the vector of returns:
+ * been chosen), adds one node, plays out (to the horizon of search.h: by
+ * default the end of the root's deal) and backs up the vector of returns:
  * each node keeps the return of the seat that took its action, which is its
  * side's (partners' returns are equal). Chance happens inside apply from the
  * sampled state's own RNG, so the tree has no chance nodes; a node's

@@ -37,9 +37,9 @@ enum search_horizon {
 };
 
 /* The doc line of the horizon option, shared by both agents. */
-#define SEARCH_HORIZON_DOC                                                    \
+#define SEARCH_HORIZON_DOC                                                 \
     "where playouts stop: the end of the deal being searched (a one-deal " \
-    "game: its end), scored by the lead in points or the returns so " \
+    "game: its end), scored by the lead in points or the returns so "     \
     "far, or the end of the game"
 
 struct search_playout {
