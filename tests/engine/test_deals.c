@@ -24,6 +24,7 @@
 
 #include "common/rng.h"
 #include "engine/game.h"
+#include "game_steps.h"
 
 /* One case: a spec and the deals its games must hold. */
 struct deals_case {
@@ -126,6 +127,53 @@ static void test_one_deal_game(void **state)
         check_case(&one[i], 7);
 }
 
+/* Starts spec in st (caller storage of state_size bytes) with the pack
+ * prefix deck, given by card names. */
+static void *start_deck(struct game *g, const char *spec, const char *deck)
+{
+    char err[256];
+    uint8_t cards[2 * CARDS_IN_PACK];
+    if (game_make(g, spec, err, sizeof err))
+        fail_msg("%s", err);
+    int n = game_deck_parse(g, deck, cards, 2 * CARDS_IN_PACK, err,
+                            sizeof err);
+    if (n < 0)
+        fail_msg("%s", err);
+    void *st = malloc(g->def->state_size);
+    assert_non_null(st);
+    assert_int_equal(game_init(g, st, 1, cards, n), 0);
+    return st;
+}
+
+/* Ninety-Nine, hands worked by hand (the deals of test_ninety_nine).
+ * Four players: s1 plays 4C, s0 kings to 99, s3 cannot play and lays
+ * down: the first hand is over and the second dealt, so 2 deals. Two
+ * players with one penny: s1 kings, s0 lays down his only penny and the
+ * game ends after its one hand. */
+static void test_ninety_nine_by_hand(void **state)
+{
+    (void)state;
+    struct game g;
+    void *st = start_deck(&g, "ninety_nine(players=4)",
+                          "4C 6D 2S KD 7C 6H 3S 8D 8C 7H 5S 8S 2H 3H 4H");
+    assert_int_equal(game_deals(&g, st), 1);
+    steps_act(&g, st, 1, "play 4♣");
+    steps_act(&g, st, 0, "play K♦");
+    assert_int_equal(game_deals(&g, st), 1);
+    steps_act(&g, st, 3, "lay down");
+    assert_int_equal(game_deals(&g, st), 2);
+    assert_false(game_is_terminal(&g, st));
+    free(st);
+
+    st = start_deck(&g, "ninety_nine(players=2,pennies=1)",
+                    "KS 2C 6S 3C 7S 5C 8S");
+    steps_act(&g, st, 1, "play K♠");
+    steps_act(&g, st, 0, "lay down");
+    assert_true(game_is_terminal(&g, st));
+    assert_int_equal(game_deals(&g, st), 1);
+    free(st);
+}
+
 /* game_estimate_lead by hand. Trix Exchange, four players without
  * sides: a won game returns 1 to the winner and -1/3 to the others.
  * Points 30, 10, 0, 10 with scale 75: seat 0 leads the best other (10) by
@@ -220,6 +268,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts_follow_the_rules),
         cmocka_unit_test(test_one_deal_game),
+        cmocka_unit_test(test_ninety_nine_by_hand),
         cmocka_unit_test(test_estimate_lead),
         cmocka_unit_test(test_estimate_bounds_and_end),
     };
