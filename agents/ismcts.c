@@ -6,7 +6,8 @@
  * are in the tree too). Every iteration samples a fresh determinization,
  * descends through the children whose action is legal in it (the
  * "availability count" variant: a child's UCB uses how often it could have
- * been chosen), adds one node, plays out and backs up the vector of returns:
+ * been chosen), adds one node, plays out (to the horizon of search.h: by
+ * default the end of the root's deal) and backs up the vector of returns:
  * each node keeps the return of the seat that took its action, which is its
  * side's (partners' returns are equal). Chance happens inside apply from the
  * sampled state's own RNG, so the tree has no chance nodes; a node's
@@ -37,6 +38,7 @@ enum {
     I_ITERS,
     I_C,
     I_DEPTH,
+    I_HORIZON,
     I_ROLLOUT,
     I_TIME_MS,
     I_NODES,
@@ -55,8 +57,11 @@ static const struct param_def ismcts_params[NP] = {
     {"c", PARAM_FLOAT, 0.7, 0, 100, NULL,
      "UCT exploration constant, on rewards scaled to [0, 1]"},
     {"depth", PARAM_INT, 0, 0, 1e6, NULL,
-     "moves a playout runs before its returns so far are scored; 0: to "
-     "the end"},
+     "moves a playout runs before it is scored (by the returns so far, "
+     "or the lead in points in a game scored at its end); 0: to the "
+     "horizon"},
+    {"horizon", PARAM_ENUM, SEARCH_HORIZON_DEAL, 0, 0, search_horizon_choices,
+     SEARCH_HORIZON_DOC},
     {"rollout", PARAM_ENUM, 0, 0, 0, search_rollout_choices,
      "agent playing the playouts, with its default options"},
     {"time_ms", PARAM_INT, 0, 0, 3.6e6, NULL,
@@ -317,7 +322,7 @@ static int iterate(struct ismcts *a, const struct game *g, const void *st,
     memcpy(a->det, st, g->def->state_size);
     g->def->determinize(g, a->det, seat, &a->rng);
     a->npath = 0;
-    int node = 0;
+    int node = 0, deal = game_deals(g, a->det);
     do {
         uint32_t m = g->def->to_move(g, a->det);
         if (!m)
@@ -325,7 +330,7 @@ static int iterate(struct ismcts *a, const struct game *g, const void *st,
         node = m & (m - 1) ? descend_joint(a, g, node, m)
                            : descend_turn(a, g, node, m);
     } while (node);
-    int rc = search_playout_run(&a->play, g, a->det, &a->rng, a->ret);
+    int rc = search_playout_run(&a->play, g, a->det, &a->rng, deal, a->ret);
     if (rc)
         return rc;
     if (a->seen)
@@ -475,7 +480,8 @@ static int ismcts_create(const struct game *g, const struct param_values *p,
     a->cap = arena_size(g, p);
     rng_seed(&a->rng, a->seed);
     int rc = search_playout_init(&a->play, g, (int)p->v[I_ROLLOUT],
-                                 (int)p->v[I_DEPTH], err, errlen);
+                                 (int)p->v[I_DEPTH], (int)p->v[I_HORIZON],
+                                 err, errlen);
     if (!rc && alloc_buffers(a, g))
         rc = err_set(err, errlen, ERR_NOMEM,
                      "out of memory for a tree of %d nodes", a->cap);

@@ -5,9 +5,10 @@
  * Each determinization is scored with common random numbers: every action
  * is tried from the same sampled state (the game's RNG included) and its
  * j-th playout draws from the same stream, so actions are compared on the
- * same luck. A score is the acting seat's return at the playout's end,
- * which is its side's (partners' returns are equal). Buffers are allocated
- * in create; a move allocates nothing.
+ * same luck. A score is the acting seat's estimated return where the
+ * playout stopped (its horizon, search.h), which is its side's (partners'
+ * returns are equal). Buffers are allocated in create; a move allocates
+ * nothing.
  */
 #include <string.h>
 
@@ -16,7 +17,16 @@
 #include "agent.h"
 #include "search.h"
 
-enum { P_SAMPLES, P_PLAYOUTS, P_DEPTH, P_ROLLOUT, P_TIME_MS, P_SEED, NP };
+enum {
+    P_SAMPLES,
+    P_PLAYOUTS,
+    P_DEPTH,
+    P_HORIZON,
+    P_ROLLOUT,
+    P_TIME_MS,
+    P_SEED,
+    NP
+};
 
 static const struct param_def pimc_params[NP] = {
     {"samples", PARAM_INT, 20, 1, 1e6, NULL,
@@ -24,8 +34,11 @@ static const struct param_def pimc_params[NP] = {
     {"playouts", PARAM_INT, 4, 1, 1e5, NULL,
      "playouts per legal action and determinization"},
     {"depth", PARAM_INT, 0, 0, 1e6, NULL,
-     "moves a playout runs before its returns so far are scored; 0: to "
-     "the end"},
+     "moves a playout runs before it is scored (by the returns so far, "
+     "or the lead in points in a game scored at its end); 0: to the "
+     "horizon"},
+    {"horizon", PARAM_ENUM, SEARCH_HORIZON_DEAL, 0, 0, search_horizon_choices,
+     SEARCH_HORIZON_DOC},
     {"rollout", PARAM_ENUM, 0, 0, 0, search_rollout_choices,
      "agent playing the playouts, with its default options"},
     {"time_ms", PARAM_INT, 0, 0, 3.6e6, NULL,
@@ -81,16 +94,17 @@ static int alloc_buffers(struct pimc *a, const struct game *g)
     return 0;
 }
 
-/* Plays action k from the sampled world with playout stream seed. */
+/* Plays action k from the sampled world with playout stream seed; the
+ * horizon is that of deal, the sampled world's. */
 static int score(struct pimc *a, const struct game *g, int seat, int k,
-                 uint64_t seed)
+                 uint64_t seed, int deal)
 {
     struct rng r;
     rng_seed(&r, seed);
     memcpy(a->work, a->det, g->def->state_size);
     int rc = search_playout_step(&a->play, g, a->work, &r, seat, a->acts[k]);
     if (!rc)
-        rc = search_playout_run(&a->play, g, a->work, &r, a->ret);
+        rc = search_playout_run(&a->play, g, a->work, &r, deal, a->ret);
     if (rc)
         return rc;
     a->sum[k] += a->ret[seat];
@@ -105,10 +119,11 @@ static int sample(struct pimc *a, const struct game *g, const void *st,
     memcpy(a->det, st, g->def->state_size);
     g->def->determinize(g, a->det, seat, &a->rng);
     uint64_t base = rng_next(&a->rng);
+    int deal = game_deals(g, a->det);
     for (int j = 0; j < a->playouts; j++) {
         uint64_t seed = rng_derive(base, (uint64_t)j);
         for (int k = 0; k < n; k++) {
-            int rc = score(a, g, seat, k, seed);
+            int rc = score(a, g, seat, k, seed, deal);
             if (rc)
                 return rc;
         }
@@ -147,7 +162,8 @@ static int pimc_create(const struct game *g, const struct param_values *p,
     a->seed = (uint64_t)p->v[P_SEED];
     rng_seed(&a->rng, a->seed);
     int rc = search_playout_init(&a->play, g, (int)p->v[P_ROLLOUT],
-                                 (int)p->v[P_DEPTH], err, errlen);
+                                 (int)p->v[P_DEPTH], (int)p->v[P_HORIZON],
+                                 err, errlen);
     if (!rc && alloc_buffers(a, g))
         rc = err_set(err, errlen, ERR_NOMEM, "out of memory");
     if (rc) {

@@ -19,11 +19,15 @@ const char *const search_rollout_choices[] = {
     NULL,
 };
 
+const char *const search_horizon_choices[] = {"deal", "game", NULL};
+
 int search_playout_init(struct search_playout *p, const struct game *g,
-                        int rollout, int depth, char *err, size_t errlen)
+                        int rollout, int depth, int horizon, char *err,
+                        size_t errlen)
 {
     memset(p, 0, sizeof *p);
     p->depth = depth;
+    p->horizon = horizon;
     p->legal = mem_alloc(sizeof(int) * (size_t)g->dims.max_legal);
     p->joint = mem_alloc(sizeof(int) * (size_t)g->dims.players);
     if (!p->legal || !p->joint) {
@@ -118,13 +122,22 @@ int search_playout_step(struct search_playout *p, const struct game *g,
     return step_movers(p, g, st, rng, m, seat, action);
 }
 
+/* True when st lies past the searched deal (never for horizon=game or a
+ * game without the deals op, whose count stays 1). */
+static bool past_horizon(const struct search_playout *p, const struct game *g,
+                         const void *st, int deal)
+{
+    return p->horizon == SEARCH_HORIZON_DEAL && g->def->deals &&
+           g->def->deals(g, st) != deal;
+}
+
 int search_playout_run(struct search_playout *p, const struct game *g, void *st,
-                       struct rng *rng, double *ret)
+                       struct rng *rng, int deal, double *ret)
 {
     /* max_length bounds a whole episode, so it also bounds what is left;
      * it only guards against a game that never ends. */
     int limit = p->depth > 0 ? p->depth : g->dims.max_length;
-    for (int i = 0; i < limit; i++) {
+    for (int i = 0; i < limit && !past_horizon(p, g, st, deal); i++) {
         uint32_t m = g->def->to_move(g, st);
         if (!m)
             break;
@@ -132,7 +145,7 @@ int search_playout_run(struct search_playout *p, const struct game *g, void *st,
         if (rc)
             return rc;
     }
-    g->def->returns(g, st, ret);
+    game_estimate(g, st, ret);
     return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <assert.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -247,6 +248,32 @@ int game_view(const struct game *g, const void *st, int seat,
 int game_deals(const struct game *g, const void *st)
 {
     return g->def->deals ? g->def->deals(g, st) : 1;
+}
+
+void game_estimate(const struct game *g, const void *st, double *out)
+{
+    if (g->def->estimate && g->def->to_move(g, st))
+        g->def->estimate(g, st, out);
+    else
+        g->def->returns(g, st, out);
+}
+
+void game_estimate_lead(const struct game *g, const double *pts, double scale,
+                        double *out)
+{
+    double v[GAME_MAX_PLAYERS];
+    int k = g->dims.teams;
+    for (int t = 0; t < k; t++) {
+        double other = -HUGE_VAL;
+        for (int u = 0; u < k; u++)
+            if (u != t && pts[u] > other)
+                other = pts[u];
+        double x = scale > 0 ? (pts[t] - other) / scale : 0;
+        x = x > 1 ? 1 : x < -1 ? -1 : x;
+        v[t] = x >= 0 || k < 2 ? x : x / (k - 1);
+    }
+    for (int s = 0; s < g->dims.players; s++)
+        out[s] = v[g->dims.team[s]];
 }
 
 int game_action_name(const struct game *g, const void *st, int action,

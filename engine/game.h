@@ -123,6 +123,12 @@ struct game_def {
     /* Deals begun in this episode so far (a terminal state: all it held).
      * Optional: NULL means one deal per episode. */
     int (*deals)(const struct game *g, const void *st);
+    /* A heuristic of the returns st leads to, into out[players] within
+     * [ret_low, ret_high], for searches that stop short of the end (the
+     * search agents' horizon=deal): in a target game, the lead in points
+     * as a fraction of the target. Optional: NULL means the returns so
+     * far, which games scored as they go already give. */
+    void (*estimate)(const struct game *g, const void *st, double *out);
 };
 
 /* A configured game: caller storage, plain data, safe to copy. */
@@ -198,6 +204,18 @@ int game_sole_best(const int *v, int n);
 
 /* Deals begun in the episode of st (1 for a game without the op). */
 int game_deals(const struct game *g, const void *st);
+
+/* Each seat's estimated return from st into out[players]: the returns
+ * once terminal, else the game's estimate op, else the returns so far. */
+void game_estimate(const struct game *g, const void *st, double *out);
+
+/* The usual estimate op of a target game, from each side's points
+ * (pts[dims.teams], higher is better): a side's lead over the best other
+ * side divided by scale (its target), clamped to [-1, 1] and scored as
+ * game_returns_winner scores the end: that fraction of the winner's +1
+ * when ahead, of a loser's -1/(teams-1) when behind. */
+void game_estimate_lead(const struct game *g, const double *pts, double scale,
+                        double *out);
 
 /* Names action in st; returns the length. */
 int game_action_name(const struct game *g, const void *st, int action,

@@ -533,6 +533,14 @@ static void returns(const struct game *g, const void *vst, double *out)
                                                  : -1.0 / (k - w);
 }
 
+/* The deals op: hands finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct bi_jinx_state *st = vst;
+    return st->hand_no + (st->phase != PH_OVER);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def bi_jinx_game = {
@@ -561,4 +569,5 @@ const struct game_def bi_jinx_game = {
     .action_name = bi_jinx__action_name,
     .determinize = bi_jinx__determinize,
     .describe = bi_jinx__describe,
+    .deals = deals,
 };

@@ -685,6 +685,28 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: two players: each one's lead in points, as a fraction of
+ * the target; four play one deal, scored only at its end. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct binocle_state *st = vst;
+    if (st->np == 4) {
+        returns(g, vst, out);
+        return;
+    }
+    double pts[2] = {st->score[0], st->score[1]};
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: deals begun; four players play one deal, however many
+ * were thrown in before it. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct binocle_state *st = vst;
+    return st->np == 4 ? 1 : st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def binocle_game = {
@@ -713,4 +735,6 @@ const struct game_def binocle_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };

@@ -673,6 +673,25 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each side's lead in points over the best other side, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct binokel_state *st = vst;
+    double pts[MAXP];
+    for (int t = 0; t < st->sides; t++)
+        pts[t] = st->score[t];
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: deals begun. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct binokel_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def binokel_game = {
@@ -701,4 +720,6 @@ const struct game_def binokel_game = {
     .action_name = binokel__action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };

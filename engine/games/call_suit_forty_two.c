@@ -438,6 +438,22 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each side's lead in points, as a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct call_suit_forty_two_state *st = vst;
+    double pts[2] = {st->c.score[0], st->c.score[1]};
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: hands finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct call_suit_forty_two_state *st = vst;
+    return st->c.hands + !st->over;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def call_suit_forty_two_game = {
@@ -467,4 +483,6 @@ const struct game_def call_suit_forty_two_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };

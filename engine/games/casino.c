@@ -1043,6 +1043,17 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)w;
 }
 
+/* The estimate op: each side's lead in points over the best other side, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct casino_state *st = vst;
+    double pts[CASINO_MAXP];
+    for (int t = 0; t < g->dims.teams; t++)
+        pts[t] = st->score[t];
+    game_estimate_lead(g, pts, opt(g, P_TARGET), out);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def casino_game = {
@@ -1072,4 +1083,5 @@ const struct game_def casino_game = {
     .determinize = determinize,
     .describe = describe,
     .deals = deals,
+    .estimate = estimate,
 };

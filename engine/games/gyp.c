@@ -438,6 +438,17 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each seat's lead in points over the best other seat, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct gyp_state *st = vst;
+    double pts[MAXP];
+    for (int s = 0; s < g->dims.players; s++)
+        pts[s] = st->score[s];
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def gyp_game = {
@@ -467,4 +478,5 @@ const struct game_def gyp_game = {
     .determinize = determinize,
     .describe = describe,
     .deals = deals,
+    .estimate = estimate,
 };

@@ -447,6 +447,17 @@ static void returns(const struct game *g, const void *vst, double *out)
     game_returns_winner(g, st->victor == HILO_NO_SEAT ? -1 : st->victor, out);
 }
 
+/* The estimate op: each side's lead in points over the best other side, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct hilo_state *st = vst;
+    double pts[HILO_MAXP];
+    for (int t = 0; t < g->dims.teams; t++)
+        pts[t] = st->score[t];
+    game_estimate_lead(g, pts, st->target, out);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def hilo_game = {
@@ -476,4 +487,5 @@ const struct game_def hilo_game = {
     .determinize = hilo__determinize,
     .describe = hilo__describe,
     .deals = deals,
+    .estimate = estimate,
 };

@@ -907,6 +907,23 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each player's lead in points, as a fraction of the
+ * target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct klaberjass_state *st = vst;
+    double pts[NP] = {st->score[0], st->score[1]};
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: deals begun, annulled ones included. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct klaberjass_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def klaberjass_game = {
@@ -935,4 +952,6 @@ const struct game_def klaberjass_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };

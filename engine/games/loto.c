@@ -833,6 +833,16 @@ static const char *const loto_test_specs[] = {
     NULL,
 };
 
+/* The deals op: the second method's drawings settled, plus the one in
+ * play; the first method is one deal. */
+static int loto_deals(const struct game *g, const void *vst)
+{
+    const struct loto_state *st = vst;
+    if (method(g) != M_KENO)
+        return 1;
+    return st->drawings + (st->phase != PH_OVER);
+}
+
 const struct game_def loto_game = {
     .name = "loto",
     .long_name = "Loto and Keno",
@@ -858,4 +868,5 @@ const struct game_def loto_game = {
     .action_name = loto_action_name,
     .determinize = loto_determinize,
     .describe = loto_describe,
+    .deals = loto_deals,
 };

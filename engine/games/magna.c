@@ -434,6 +434,17 @@ static void returns(const struct game *g, const void *vst, double *out)
     game_returns_winner(g, st->victor == MAGNA_NO_SEAT ? -1 : st->victor, out);
 }
 
+/* The estimate op: sides count down from the target to 0, so a side's
+ * points are its score negated, and its lead a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct magna_state *st = vst;
+    double pts[MAGNA_MAXP];
+    for (int t = 0; t < st->teams; t++)
+        pts[t] = -st->score[t];
+    game_estimate_lead(g, pts, st->target, out);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def magna_game = {
@@ -463,4 +474,5 @@ const struct game_def magna_game = {
     .determinize = magna__determinize,
     .describe = magna__describe,
     .deals = deals,
+    .estimate = estimate,
 };

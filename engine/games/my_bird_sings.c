@@ -631,6 +631,14 @@ static const char *const mbs_test_specs[] = {
     NULL,
 };
 
+/* The deals op: deals finished, plus the one in play. */
+static int mbs_deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct mbs_state *st = vst;
+    return st->deals + (st->phase != MBS_PH_OVER);
+}
+
 const struct game_def my_bird_sings_game = {
     .name = "my_bird_sings",
     .long_name = "My Bird Sings",
@@ -656,4 +664,5 @@ const struct game_def my_bird_sings_game = {
     .action_name = my_bird_sings__action_name,
     .determinize = mbs_determinize,
     .describe = my_bird_sings__describe,
+    .deals = mbs_deals,
 };

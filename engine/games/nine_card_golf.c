@@ -766,6 +766,14 @@ static const char *const g9_test_specs[] = {
 static const struct card_codec g9_cards = {MULTIPACK_FACES, G9_JOKERS *G9_DECKS,
                                            multipack_name, multipack_parse};
 
+/* The deals op: holes finished (void ones too), plus the one in play. */
+static int g9_deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct g9_state *st = vst;
+    return st->hole + (st->phase != PH_OVER);
+}
+
 const struct game_def nine_card_golf_game = {
     .name = "nine_card_golf",
     .long_name = "Square 9 (Nine-Card Golf)",
@@ -791,4 +799,5 @@ const struct game_def nine_card_golf_game = {
     .action_name = g9_action_name,
     .determinize = g9_determinize,
     .describe = g9_describe,
+    .deals = g9_deals,
 };

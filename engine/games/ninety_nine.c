@@ -625,6 +625,15 @@ static const char *const nn_test_specs[] = {
 static const struct card_codec nn_cards = {CARDS_IN_PACK, 2, card_name,
                                            card_parse};
 
+/* The deals op: every finished hand put one penny in the pot; the hand in
+ * play (or the one the move cap stopped) counts while two seats live. */
+static int nn_deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct nn_state *st = vst;
+    return st->pot + (st->alive > 1);
+}
+
 const struct game_def ninety_nine_game = {
     .name = "ninety_nine",
     .long_name = "Ninety-Nine",
@@ -650,4 +659,5 @@ const struct game_def ninety_nine_game = {
     .action_name = nn_action_name,
     .determinize = nn_determinize,
     .describe = nn_describe,
+    .deals = nn_deals,
 };

@@ -743,6 +743,25 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each team's lead in points over the best other team, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct pinochle_state *st = vst;
+    double pts[MAXP / 2];
+    for (int t = 0; t < st->teams; t++)
+        pts[t] = st->score[t];
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: deals begun. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct pinochle_state *st = vst;
+    return st->deals;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def pinochle_game = {
@@ -771,4 +790,6 @@ const struct game_def pinochle_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };

@@ -771,6 +771,21 @@ static void returns(const struct game *g, const void *vst, double *out)
     }
 }
 
+/* The estimate op: target games, each side's lead in points as a fraction
+ * of the target; a game of pools pays as it goes, so its returns. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct spoil_five_state *st = cst(vst);
+    double pts[MAXP];
+    if (!st->cfg.target) {
+        returns(g, vst, out);
+        return;
+    }
+    for (int s = 0; s < st->cfg.n; s++)
+        pts[g->dims.team[s]] = side_total(st, s);
+    game_estimate_lead(g, pts, st->cfg.target, out);
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def spoil_five_game = {
@@ -801,4 +816,5 @@ const struct game_def spoil_five_game = {
     .determinize = spoil_five__determinize,
     .describe = spoil_five__describe,
     .deals = deals,
+    .estimate = estimate,
 };

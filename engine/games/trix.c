@@ -415,6 +415,25 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
     return (int)k;
 }
 
+/* The estimate op: each side's lead in points over the best other side, as
+ * a fraction of the target. */
+static void estimate(const struct game *g, const void *vst, double *out)
+{
+    const struct trix_state *st = vst;
+    double pts[MAXP];
+    for (int t = 0; t < g->dims.teams; t++)
+        pts[t] = trick_side_score(g, st->score, t);
+    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+}
+
+/* The deals op: deals finished, plus the one in play. */
+static int deals(const struct game *g, const void *vst)
+{
+    (void)g;
+    const struct trix_state *st = vst;
+    return st->deals + !st->over;
+}
+
 /* ==== the descriptor =================================================== */
 
 const struct game_def trix_game = {
@@ -443,4 +462,6 @@ const struct game_def trix_game = {
     .action_name = action_name,
     .determinize = determinize,
     .describe = describe,
+    .deals = deals,
+    .estimate = estimate,
 };
