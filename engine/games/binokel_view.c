@@ -16,42 +16,23 @@ static bool sees_given(const struct binokel_state *st, int seat)
     return st->given != NO && (seat == st->soloist || seat == st->called_from);
 }
 
-/* Per seat, self first. Each row of quotients is gathered and divided in
- * one loop the compiler runs as a vector division (every lane rounds as a
- * scalar division would), and the known rows are written whole. */
 static void observe_seats(const struct game *g, const struct binokel_state *st,
                           int seat, float *out)
 {
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     int np = st->np, tricks = (NCARDS - st->wsize) / np;
-    float bid[MAXP] = {0}, meld[MAXP] = {0}, taken[MAXP] = {0};
-    float won[MAXP] = {0}, size[MAXP] = {0};
-    for (int r = 0, s = seat; r < np; r++, s = s + 1 == np ? 0 : s + 1) {
-        int a = st->bid[s] + 127;
-        if (r)
+    for (int s = 0; s < np; s++) {
+        int r = trick_rel(s, seat, np), a = st->bid[s] + 127;
+        if (s != seat)
             meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 2);
         if (a == A_PASS)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
-            bid[r] = (float)binokel__bid_value(g, a);
-        meld[r] = st->meld[s];
-        taken[r] = st->taken[s];
-        won[r] = st->won[s];
-        size[r] = (float)meld_size(st->hand[s]);
-    }
-    for (int r = 0; r < MAXP; r++) {
-        bid[r] /= top;
-        meld[r] /= 1000.0f;
-        taken[r] /= 250.0f;
-        won[r] /= (float)tricks;
-        size[r] /= (float)(tricks + 5);
-    }
-    for (int r = 0; r < np; r++) {
-        out[O_BIDS + 2 * r] = meld_unit(bid[r]);
-        out[O_MELD + r] = meld_unit(meld[r]);
-        out[O_TAKEN + r] = taken[r];
-        out[O_WON + r] = won[r];
-        out[O_SIZES + r] = size[r];
+            out[O_BIDS + 2 * r] = meld_unit(binokel__bid_value(g, a) / top);
+        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
+        out[O_TAKEN + r] = st->taken[s] / 250.0f;
+        out[O_WON + r] = st->won[s] / (float)tricks;
+        out[O_SIZES + r] = meld_size(st->hand[s]) / (float)(tricks + 5);
     }
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
