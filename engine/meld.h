@@ -201,31 +201,6 @@ static inline void meld_put_counts(float *restrict out,
         out[f] = hand[f] / scale;
 }
 
-/* Byte i of a hand's word k of faces is face 8 * k + meld_byte_face(bit
- * index of its lowest bit / 8), whatever the byte order. */
-static inline int meld_byte_face(int byte)
-{
-    return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? byte : 7 - byte;
-}
-
-/* Sets out[f] = copies / scale for the faces held, leaving the others
- * alone: for hands mostly empty (cards known in others' hands) onto a
- * zeroed tensor. Eight faces are tested at a time. */
-static inline void meld_put_sparse(float *out, const uint8_t *hand,
-                                   float scale)
-{
-    for (int k = 0; k < MELD_FACES; k += 8) {
-        uint64_t w;
-        memcpy(&w, hand + k, sizeof w);
-        while (w) {
-            int b = __builtin_ctzll(w) & ~7;
-            int f = k + meld_byte_face(b / 8);
-            out[f] = hand[f] / scale;
-            w &= ~(0xffull << b);
-        }
-    }
-}
-
 /* ---- dealing hidden duplicate cards (determinization) ---------------- */
 
 /* Accepts or refuses the hidden cards drawn for seat (counts per face);

@@ -148,8 +148,9 @@ void bi_jinx__observe(const struct game *g, const void *vst, int seat,
     put_faces(out + l.hand, st->hand[seat]);
     if (st->disc[seat] != NO_CARD)
         out[l.disc + bi_jinx__face[st->disc[seat]]] = 1;
-    for (int i = 0; i < st->ntrick; i++) {
-        int r = trick_rel((st->dealer + i) % n, seat, n);
+    for (int i = 0, s = st->dealer; i < st->ntrick;
+         i++, s = s + 1 == n ? 0 : s + 1) {
+        int r = trick_rel(s, seat, n);
         out[l.trick + r * BJ_FACES + bi_jinx__face[st->trick[i]]] = 1;
     }
     for (int s = 0; s < n; s++) {

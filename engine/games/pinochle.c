@@ -488,30 +488,21 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-/* The auction: bids and the high bid over the top bid. The quotients are
- * gathered and divided in one loop the compiler runs as vector divisions,
- * which round every lane exactly as one scalar division would. */
 static void observe_bids(const struct game *g, const struct pinochle_state *st,
                          int seat, float *out)
 {
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
-    int min = trick_opt(g, P_MIN_BID), np = st->np;
-    float bid[MAXP] = {0}, high = 0;
+    int min = trick_opt(g, P_MIN_BID);
     if (st->bidder != NO)
-        out[O_BIDDER + trick_rel(st->bidder, seat, np)] = 1;
-    for (int r = 0, s = seat; r < np; r++, s = s + 1 == np ? 0 : s + 1) {
+        out[O_BIDDER + trick_rel(st->bidder, seat, st->np)] = 1;
+    if (st->high)
+        out[O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
+    for (int s = 0; s < st->np; s++) {
+        int r = trick_rel(s, seat, st->np);
         if (st->bid[s] == PASSED)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
-            bid[r] = (float)(min + 10 * (st->bid[s] - 1));
-    }
-    for (int r = 0; r < MAXP; r++)
-        bid[r] /= top;
-    for (int r = 0; r < np; r++)
-        out[O_BIDS + 2 * r] = bid[r];
-    if (st->high) {
-        high = (float)(min + 10 * (st->high - 1));
-        out[O_HIGH] = high / top;
+            out[O_BIDS + 2 * r] = (float)(min + 10 * (st->bid[s] - 1)) / top;
     }
 }
 
@@ -520,27 +511,18 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
 static void observe_seats(const struct pinochle_state *st, int seat,
                           float *out)
 {
-    float meld[MAXP] = {0}, size[MAXP] = {0};
     int np = st->np, left = NCARDS / np - st->tb.tricks;
     int pos = (seat - st->tb.leader + np) % np; /* seat's place in trick */
     float tricks = (float)(NCARDS / np);
     /* Every seat holds the cards of the tricks still to play, less one
      * for the seats that have played to the trick in progress. */
     for (int r = 0, s = seat; r < np; r++) {
-        meld[r] = st->meld[s];
-        size[r] = (float)(left - (pos < st->tb.ntrick));
+        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
+        out[O_SIZES + r] = (float)(left - (pos < st->tb.ntrick)) / tricks;
         if (r)
             meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
         s = s + 1 == np ? 0 : s + 1;
         pos = pos + 1 == np ? 0 : pos + 1;
-    }
-    for (int r = 0; r < MAXP; r++) {
-        meld[r] /= 1000.0f;
-        size[r] /= tricks;
-    }
-    for (int r = 0; r < np; r++) {
-        out[O_MELD + r] = meld_unit(meld[r]);
-        out[O_SIZES + r] = size[r];
     }
 }
 
@@ -549,7 +531,6 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     const struct pinochle_state *st = vst;
     int np = st->np, teams = st->teams, tricks = NCARDS / np;
     float target = (float)trick_opt(g, P_TARGET);
-    float taken[MAXP / 2] = {0}, score[MAXP / 2] = {0};
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
     memset(out + O_TRICK, 0, (O_KNOWN + 32 - O_TRICK) * sizeof *out);
@@ -568,18 +549,10 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
-    for (int r = 0, t = seat % teams; r < teams;
-         r++, t = t + 1 == teams ? 0 : t + 1) {
-        taken[r] = st->taken[t];
-        score[r] = (float)st->score[t];
-    }
-    for (int r = 0; r < MAXP / 2; r++) {
-        taken[r] /= 500.0f;
-        score[r] /= 4 * target;
-    }
-    for (int r = 0; r < teams; r++) {
-        out[O_TAKEN + r] = taken[r];
-        out[O_SCORES + r] = meld_unit(0.5f + score[r]);
+    for (int t = 0; t < teams; t++) {
+        int r = trick_rel(t, seat % teams, teams);
+        out[O_TAKEN + r] = st->taken[t] / 500.0f;
+        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
     }
     out[O_TRICKS] = st->tb.tricks / (float)tricks;
 }
