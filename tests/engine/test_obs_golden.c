@@ -111,9 +111,11 @@ static const struct golden goldens[] = {
      0x07655fecaf0e869dull},
     {"casino(players=4,partnerships=true)",
      0xed2a1e76342e7c69ull},
-    {"casino(players=4,partnerships=true,sweeps=true,build_as_card=true,owner_may_trail=true)",
+    {"casino(players=4,partnerships=true,sweeps=true,build_as_card=true,"
+     "owner_may_trail=true)",
      0xff3531b509d634d9ull},
-    {"casino(players=3,raise_with_table=true,owner_may_trail=true,cards_scoring=two_and_last)",
+    {"casino(players=3,raise_with_table=true,owner_may_trail=true,"
+     "cards_scoring=two_and_last)",
      0x42a76e7b3d97aedcull},
     {"casino(players=3,build_as_card=true,sweeps=true,target=11)",
      0x641db1a65bfe975bull},
