@@ -223,12 +223,6 @@ void meld_format_hand(const uint8_t *hand, char *buf, size_t len)
         }
 }
 
-void meld_put_counts(float *out, const uint8_t *hand, float scale)
-{
-    for (int f = 0; f < MELD_FACES; f++)
-        out[f] = hand[f] / scale;
-}
-
 /* ==== hidden deals ===================================================== */
 
 /* Draws room cards for one seat from pool (left intact) avoiding lacks;

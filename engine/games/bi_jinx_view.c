@@ -103,8 +103,14 @@ int bi_jinx__obs_size(int n)
 /* Counts of h's faces / 10 into out[0..9). */
 static void put_faces(float *out, hand_t h)
 {
+    /* k / 10 for the ten copies a face has at most, folded at compile time
+     * to the floats the division gives: a row costs no division. */
+    static const float tenth[11] = {0 / 10.0f, 1 / 10.0f, 2 / 10.0f,
+                                    3 / 10.0f, 4 / 10.0f, 5 / 10.0f,
+                                    6 / 10.0f, 7 / 10.0f, 8 / 10.0f,
+                                    9 / 10.0f, 10 / 10.0f};
     for (int f = 0; f < BJ_FACES; f++)
-        out[f] = (float)hand_count(h & bi_jinx__face_mask[f]) / 10.0f;
+        out[f] = tenth[hand_count(h & bi_jinx__face_mask[f])];
 }
 
 /* One-hot of seat s relative to seat (nothing for no seat). */
@@ -148,8 +154,9 @@ void bi_jinx__observe(const struct game *g, const void *vst, int seat,
     put_faces(out + l.hand, st->hand[seat]);
     if (st->disc[seat] != NO_CARD)
         out[l.disc + bi_jinx__face[st->disc[seat]]] = 1;
-    for (int i = 0; i < st->ntrick; i++) {
-        int r = trick_rel((st->dealer + i) % n, seat, n);
+    for (int i = 0, s = st->dealer; i < st->ntrick;
+         i++, s = s + 1 == n ? 0 : s + 1) {
+        int r = trick_rel(s, seat, n);
         out[l.trick + r * BJ_FACES + bi_jinx__face[st->trick[i]]] = 1;
     }
     for (int s = 0; s < n; s++) {

@@ -563,6 +563,22 @@ static void observe_seats(const struct game *g, const struct loto_state *st,
     }
 }
 
+/* Per number, the seat's cards that hold it / STRIPS. The seat's cards
+ * are found as a mask first (no branch per card in the box); each adds
+ * 1/STRIPS, a power of two, so any order of the sums gives the same. */
+static void observe_mine(const struct loto_state *st, int seat, float *out)
+{
+    uint32_t mine = 0;
+    for (int c = 0; c < CARDS; c++)
+        mine |= (uint32_t)(st->owner[c] == seat) << c;
+    for (; mine; mine &= mine - 1) {
+        int c = __builtin_ctz(mine);
+        for (int r = 0; r < ROWS; r++)
+            for (int i = 0; i < ROW_LEN; i++)
+                out[loto_cards[c][r][i] - 1] += 1.0f / STRIPS;
+    }
+}
+
 static void loto_observe(const struct game *g, const void *vst, int seat,
                          float *out)
 {
@@ -574,10 +590,7 @@ static void loto_observe(const struct game *g, const void *vst, int seat,
     out[L.phase + 1] = st->phase == PH_CALL;
     for (int i = 0; i < st->ndrawn; i++)
         out[L.drawn + st->bag[i]] = 1;
-    for (int c = 0; c < CARDS; c++)
-        for (int i = 0; i < CARD_LEN && st->owner[c] == seat; i++)
-            out[L.mine + loto_cards[c][i / ROW_LEN][i % ROW_LEN] - 1] +=
-                1.0f / STRIPS;
+    observe_mine(st, seat, out + L.mine);
     if (method(g) == M_KENO) {
         out[L.pool] = (float)st->pool / (float)(st->pool + CARDS * KENO_STAKE);
         out[L.tail] = (float)st->drawings / (float)g->params.v[OPT_DRAWINGS];

@@ -468,16 +468,20 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
     const struct g9_state *st = vst;
     int n = nplayers(g), d = decks_for(&g->params);
     memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
-    for (int s = 0; s < n; s++)
-        observe_layout(st, s, out + 16 * G9_POS * ((s - seat + n) % n));
+    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
+        observe_layout(st, s, out + 16 * G9_POS * r);
     float *o = out + 16 * G9_POS * n;
     if (held_visible(st, seat))
         o[face_rank(st->held)] = 1;
     if (st->ndisc)
         o[G9_RANKS + face_rank(st->disc[st->ndisc - 1])] = 1;
+    /* The two steps are worked out once, not once a card; adding card by
+     * card keeps every rank's sum the same float (steps like 1/12 do not
+     * sum exactly, so a count times the step would differ). */
+    float step = 1.0f / (float)(4 * d), joker = 1.0f / (float)(G9_JOKERS * d);
     for (int i = 0; i < st->ndisc; i++) {
         int r = face_rank(st->disc[i]);
-        o[2 * G9_RANKS + r] += 1.0f / (r == 13 ? G9_JOKERS * d : 4 * d);
+        o[2 * G9_RANKS + r] += r == 13 ? joker : step;
     }
     o += 3 * G9_RANKS;
     if (st->phase != PH_OVER)
@@ -488,8 +492,7 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
     o[2] = (float)st->turns / (float)(turn_cap(g) + n);
     o += 3;
     float span = (float)((G9_MAX_HOLE - G9_MIN_HOLE) * holes(g));
-    for (int s = 0; s < n; s++) {
-        int r = (s - seat + n) % n;
+    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
         o[r] = (float)(st->total[s] - G9_MIN_HOLE * holes(g)) / span;
         o[n + r] = st->phase != PH_OVER && s == st->seat;
         o[2 * n + r] = s == st->dealer;

@@ -506,22 +506,40 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
     }
 }
 
+/* Per seat, self first: melds, hand sizes and the cards known in others'
+ * hands, written whole (branching on the few known cards costs more). */
+static void observe_seats(const struct pinochle_state *st, int seat,
+                          float *out)
+{
+    int np = st->np, left = NCARDS / np - st->tb.tricks;
+    int pos = (seat - st->tb.leader + np) % np; /* seat's place in trick */
+    float tricks = (float)(NCARDS / np);
+    /* Every seat holds the cards of the tricks still to play, less one
+     * for the seats that have played to the trick in progress. */
+    for (int r = 0, s = seat; r < np; r++) {
+        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
+        out[O_SIZES + r] = (float)(left - (pos < st->tb.ntrick)) / tricks;
+        if (r)
+            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
+        s = s + 1 == np ? 0 : s + 1;
+        pos = pos + 1 == np ? 0 : pos + 1;
+    }
+}
+
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct pinochle_state *st = vst;
-    int np = st->np, tricks = NCARDS / np;
+    int np = st->np, teams = st->teams, tricks = NCARDS / np;
     float target = (float)trick_opt(g, P_TARGET);
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    /* Hand, gone and the others' known cards are written whole, the rest
+     * (the own known row included) is mostly zeros. */
+    memset(out + O_TRICK, 0, (O_KNOWN + 32 - O_TRICK) * sizeof *out);
+    memset(out + O_KNOWN + 32 * np, 0,
+           (OBS_SIZE - O_KNOWN - 32 * np) * sizeof *out);
     meld_put_counts(out + O_HAND, st->hand[seat], 4);
     meld_put_counts(out + O_GONE, st->gone, 4);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
-    for (int s = 0; s < np; s++) {
-        int r = trick_rel(s, seat, np);
-        if (s != seat)
-            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
-        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
-        out[O_SIZES + r] = meld_size(st->hand[s]) / (float)tricks;
-    }
+    observe_seats(st, seat, out);
     if (st->turned != NO)
         out[O_TURNED + st->turned] = 1;
     if (st->trump != NO)
@@ -531,8 +549,8 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
-    for (int t = 0; t < st->teams; t++) {
-        int r = trick_rel(t, seat % st->teams, st->teams);
+    for (int t = 0; t < teams; t++) {
+        int r = trick_rel(t, seat % teams, teams);
         out[O_TAKEN + r] = st->taken[t] / 500.0f;
         out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
     }

@@ -316,19 +316,30 @@ static float unit(float v)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* The cards seat knows in other hands, one-hot in the holder's block. Few
+ * are known: eight cards are skipped at a time while they are all 0. */
+static void observe_known(const struct game *g, const uint8_t *known, int seat,
+                          float *out)
+{
+    for (int c0 = 0; c0 < NCARDS; c0 += 8) {
+        int k = NCARDS - c0 < 8 ? NCARDS - c0 : 8;
+        uint64_t w = 0;
+        memcpy(&w, known + c0, (size_t)k);
+        for (int c = c0; w && c < c0 + k; c++)
+            if (known[c])
+                out[NCARDS * trick_rel_seat(g, known[c] - 1, seat) + c] = 1;
+    }
+}
+
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct rover_state *st = vst;
     int n = trick_np(g), o = NCARDS * (n + 1);
     float target = (float)trick_opt(g, P_TARGET);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
-    for (int c = 0; c < NCARDS; c++) {
-        if (trix_hand_has(st->hand[seat], c))
-            out[c] = 1;
-        if (st->known[seat][c])
-            out[NCARDS * trick_rel_seat(g, st->known[seat][c] - 1, seat) + c] =
-                1;
-    }
+    trick_put_bits(out, st->hand[seat].lo);
+    trick_put_bits(out + 64, st->hand[seat].hi & ((1u << (NCARDS - 64)) - 1));
+    observe_known(g, st->known[seat], seat, out);
     out[NCARDS * n + st->wanted] = 1; /* the "self" block: cards wanted */
     for (int s = 0; s < n; s++) {
         int r = trick_rel_seat(g, s, seat);
