@@ -306,33 +306,45 @@ static int play_opponents(env_t *e)
     return 0;
 }
 
-/* Zeroes the words of seat's row that its last fill set. */
+/* Zeroes the words of seat's row that its last fill set. Most masks are
+ * one word: that store is not worth a call to memset. */
 static void clear_row(env_t *e, int seat)
 {
     uint64_t *row = legal_row(e, seat);
-    for (int w = e->dirty_lo[seat]; w < e->dirty_hi[seat]; w++)
-        row[w] = 0;
+    int lo = e->dirty_lo[seat], hi = e->dirty_hi[seat];
+    if (hi - lo == 1)
+        row[lo] = 0;
+    else if (hi > lo)
+        memset(row + lo, 0, (size_t)(hi - lo) * 8);
     e->dirty_lo[seat] = e->dirty_hi[seat] = 0;
 }
 
 /* Fills seat's row from one legal() call, clearing only the words the
  * last fill set (the row is all zero outside them), and notes the span of
- * words this fill sets. */
+ * words this fill sets. Bits gather in a register while the actions stay
+ * in one word (they come in ascending order; any order stays correct). */
 static void fill_row(env_t *e, int seat)
 {
     const struct game *g = &e->game;
+    const int *list = e->list;
     uint64_t *row = legal_row(e, seat);
     clear_row(e, seat);
     int n = g->def->legal(g, e->state, seat, e->list);
     if (n <= 0)
         return;
-    int lo = e->list[0] >> 6, hi = lo;
+    int w = list[0] >> 6, lo = w, hi = w;
+    uint64_t bits = 0;
     for (int i = 0; i < n; i++) {
-        int a = e->list[i], w = a >> 6;
-        row[w] |= (uint64_t)1 << (a & 63);
-        lo = w < lo ? w : lo;
-        hi = w > hi ? w : hi;
+        if (list[i] >> 6 != w) {
+            row[w] |= bits;
+            bits = 0;
+            w = list[i] >> 6;
+            lo = w < lo ? w : lo;
+            hi = w > hi ? w : hi;
+        }
+        bits |= (uint64_t)1 << (list[i] & 63);
     }
+    row[w] |= bits;
     e->dirty_lo[seat] = lo;
     e->dirty_hi[seat] = hi + 1;
 }
@@ -515,8 +527,26 @@ static int finish(env_t *e, int rc, struct env_timestep *ts)
     return 0;
 }
 
+/* The common step, a live multi-agent turn-based one, goes straight to the
+ * game's apply; the rest take the general path. */
 int env_step(env_t *e, int action, struct env_timestep *ts)
 {
+    uint32_t m = e->to_move;
+    if (e->phase == ENV_LIVE && !is_single(e) && !(m & (m - 1))) {
+        int seat = __builtin_ctz(m);
+        const uint64_t *row = legal_row(e, seat);
+        if (action < 0 || action >= e->shape.num_actions ||
+            !((row[action >> 6] >> (action & 63)) & 1))
+            return refuse_action(e, seat, action);
+        e->err[0] = '\0';
+        int rc = e->game.def->apply(&e->game, e->state, action);
+        if (rc)
+            rc = err_set(e->err, sizeof e->err, rc,
+                         "seat %d's action %d was refused by the game: %s",
+                         seat, action, err_str(rc));
+        e->last_actors = m;
+        return finish(e, rc, ts);
+    }
     int rc = env_check_step(e, action);
     if (rc)
         return rc;
