@@ -328,14 +328,26 @@ HOT_INLINE void store_small(uint64_t *row, const uint64_t *w, int words)
 }
 
 /* Writes seat's small row whole from one legal() call: its words are
- * built on the stack and stored once, so nothing is cleared first. */
+ * built on the stack and stored once, so nothing is cleared first. The
+ * bits of one word gather in a register (actions come in ascending order;
+ * any order stays correct): OR-ing each into w[] in memory chained every
+ * action through a store and a load, which cost Trix Football (up to 32
+ * legal actions) about an eighth of its step. */
 HOT_INLINE void fill_small(env_t *e, int seat)
 {
     const struct game *g = &e->game;
-    uint64_t w[ENV_SMALL_WORDS] = {0};
-    int n = g->def->legal(g, e->state, seat, e->list);
-    for (int i = 0; i < n; i++)
-        w[e->list[i] >> 6] |= (uint64_t)1 << (e->list[i] & 63);
+    const int *list = e->list;
+    uint64_t w[ENV_SMALL_WORDS] = {0}, bits = 0;
+    int n = g->def->legal(g, e->state, seat, e->list), k = 0;
+    for (int i = 0; i < n; i++) {
+        if (list[i] >> 6 != k) {
+            w[k] |= bits;
+            bits = 0;
+            k = list[i] >> 6;
+        }
+        bits |= (uint64_t)1 << (list[i] & 63);
+    }
+    w[k] |= bits;
     store_small(legal_row(e, seat), w, e->shape.mask_words);
 }
 
