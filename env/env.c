@@ -62,7 +62,9 @@ struct env {
     int joint[GAME_MAX_PLAYERS];     /* actions being applied, by seat */
     void *state;                     /* the game state, inside mem */
     uint64_t *legal;                 /* players x mask_words, inside mem */
-    float *obs;                      /* the seat's observation, inside mem */
+    float *obs;                      /* the seat's observation: own_obs or
+                                        the caller's buffer */
+    float *own_obs;                  /* the env's own, inside mem */
     int *list;                       /* max_legal actions, inside mem */
     char err[320];                   /* text of the last failure */
     alignas(max_align_t) unsigned char mem[]; /* state, masks, obs */
@@ -218,7 +220,7 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
     e->max_steps = o->max_steps;
     e->state = e->mem;
     e->legal = (uint64_t *)(void *)(e->mem + sb);
-    e->obs = (float *)(void *)(e->mem + sb + lb);
+    e->obs = e->own_obs = (float *)(void *)(e->mem + sb + lb);
     e->list = (int *)(void *)(e->mem + sb + lb + ob);
     if (single && make_opponents(e, o->opponents, err, errlen))
         env_destroy(&e);
@@ -635,6 +637,14 @@ int env_observe(env_t *e, int seat, float *out)
                        "no episode yet: call reset first");
     e->game.def->observe(&e->game, e->state, seat, out);
     return 0;
+}
+
+void env_set_obs_buffer(env_t *e, float *out)
+{
+    float *to = out ? out : e->own_obs;
+    if (to != e->obs && e->phase != ENV_FRESH)
+        memcpy(to, e->obs, (size_t)e->shape.obs_size * sizeof(float));
+    e->obs = to;
 }
 
 int env_timestep(const env_t *e, struct env_timestep *ts)

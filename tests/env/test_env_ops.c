@@ -7,7 +7,8 @@
  * observation, the rewards and returns, the seats to act. In multi-agent
  * mode a shadow state stepped with game_apply must also equal the env's.
  * Refusals are checked word for word, with the legal list taken from the
- * game's legal() op.
+ * game's legal() op, and a caller's observation buffer (what venv uses to
+ * skip a copy) is checked to be written in place.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -171,6 +172,52 @@ static void test_timesteps_match_game_ops(void **state)
     play_checked(&g, NULL);
 }
 
+/* ---- the observation buffer -------------------------------------------- */
+
+/* A caller's observation buffer receives the current observation at once
+ * and every later one (Nine-Card Golf's 641 floats, as observe writes
+ * them), timesteps point at it, and once the env is given back its own
+ * buffer the caller's is left alone. */
+static void test_obs_buffer_is_written_in_place(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    struct env_timestep ts, again;
+    struct rng r;
+    assert_int_equal(game_make(&g, "nine_card_golf", err, sizeof err), 0);
+    env_t *e = make_env(&g, NULL);
+    size_t bytes = (size_t)g.dims.obs_size * sizeof(float);
+    float *mine = malloc(bytes), *want = malloc(bytes);
+    int words = env_shape(e)->mask_words;
+    rng_seed(&r, 9);
+    assert_int_equal(env_reset(e, 3, &ts), 0);
+    assert_int_equal(env_step(e, pick_action(&r, ts.legal, words), &ts), 0);
+    memset(mine, 0xff, bytes);
+    env_set_obs_buffer(e, mine);
+    assert_memory_equal(mine, ts.obs, bytes);
+    assert_int_equal(env_timestep(e, &again), 0);
+    assert_ptr_equal(again.obs, mine);
+    for (int k = 0; k < 30 && !ts.terminated; k++) {
+        assert_int_equal(env_step(e, pick_action(&r, ts.legal, words), &ts),
+                         0);
+        assert_ptr_equal(ts.obs, mine);
+        g.def->observe(&g, env_state(e), ts.seat, want);
+        assert_memory_equal(mine, want, bytes);
+    }
+    env_set_obs_buffer(e, NULL);
+    assert_int_equal(env_timestep(e, &again), 0);
+    assert_true(again.obs != mine);
+    assert_memory_equal(again.obs, mine, bytes);
+    memset(mine, 0xff, bytes);
+    memcpy(want, mine, bytes);
+    assert_int_equal(env_reset(e, 4, &ts), 0);
+    assert_memory_equal(mine, want, bytes);
+    free(want);
+    free(mine);
+    env_destroy(&e);
+}
+
 /* ---- refusals ---------------------------------------------------------- */
 
 /* The refusal text for action when seat's legal actions are those the
@@ -284,6 +331,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timesteps_match_game_ops),
+        cmocka_unit_test(test_obs_buffer_is_written_in_place),
         cmocka_unit_test(test_illegal_action_refused_word_for_word),
         cmocka_unit_test(test_joint_refusal_word_for_word),
     };
