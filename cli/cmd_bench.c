@@ -21,9 +21,10 @@
  * predictor learns, and in play observe costs more (Nine-Card Golf: about
  * 117 ns over the samples, 226 ns in play, on the machine this was
  * written on). The observation, view, clone and determinize are timed
- * apart over states sampled from playouts. The actions hash is FNV-1a 64 over the
- * actions (32-bit little-endian) of episodes dealt with seeds 1..1000,
- * choices drawn from one generator seeded 1: it changes when behaviour does.
+ * apart over states sampled from playouts. The actions hash is FNV-1a 64
+ * over the actions (32-bit little-endian) of episodes dealt with seeds
+ * 1..1000, choices drawn from one generator seeded 1: it changes when
+ * behaviour does.
  *
  * These machines are noisy, so absolute times do not compare across runs.
  * Each run therefore also times a fixed reference workload (a Fisher-Yates
@@ -284,11 +285,12 @@ static int record(struct env_script *sc, uint64_t seed)
     return rc < 0 || !sc->seeds ? -1 : 0;
 }
 
-/* Replays the script; returns the decisions it took, 0 on a failure. */
+/* Replays the script; returns the decisions it took, 0 on a failure (a
+ * step refused, or a replay that strays from the recording). */
 static uint64_t replay(struct env_script *sc)
 {
     struct env_timestep ts;
-    const int *a = sc->act;
+    const int *a = sc->act, *end = sc->act + sc->n;
     int joint[GAME_MAX_PLAYERS];
     for (uint64_t k = 0; k < sc->seeds; k++) {
         if (env_reset(sc->e, sc->seed + k, &ts))
@@ -296,6 +298,8 @@ static uint64_t replay(struct env_script *sc)
         while (!ts.terminated) {
             uint32_t m = ts.to_move;
             int rc;
+            if (end - a < __builtin_popcount(m))
+                return 0;
             if (m & (m - 1)) {
                 for (; m; m &= m - 1)
                     joint[__builtin_ctz(m)] = *a++;
@@ -307,7 +311,7 @@ static uint64_t replay(struct env_script *sc)
                 return 0;
         }
     }
-    return (uint64_t)(a - sc->act);
+    return a == end ? (uint64_t)(a - sc->act) : 0;
 }
 
 /* Times env_reset + env_step (multi-agent, in process: what a user's
