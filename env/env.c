@@ -613,14 +613,23 @@ int env_step(env_t *e, int action, struct env_timestep *ts)
     return finish(e, rc, ts);
 }
 
+/* Multi-agent only, so no agent acts: the checked actions go straight to
+ * the game. */
 int env_step_joint(env_t *e, const int *actions, struct env_timestep *ts)
 {
+    const struct game *g = &e->game;
     int rc = env_check_joint(e, actions);
     if (rc)
         return rc;
-    for (uint32_t m = e->to_move; m; m &= m - 1)
-        e->joint[__builtin_ctz(m)] = actions[__builtin_ctz(m)];
-    return finish(e, apply_with_agents(e, e->to_move), ts);
+    uint32_t m = e->to_move;
+    rc = m & (m - 1) ? g->def->apply_joint(g, e->state, actions)
+                     : g->def->apply(g, e->state, actions[__builtin_ctz(m)]);
+    if (rc)
+        rc = err_set(e->err, sizeof e->err, rc,
+                     "the game refused the actions of seats 0x%x: %s", m,
+                     err_str(rc));
+    e->last_actors = m;
+    return finish(e, rc, ts);
 }
 
 /* ---- queries ----------------------------------------------------------- */
