@@ -341,8 +341,8 @@ HOT_INLINE void fill_small(env_t *e, int seat)
     const int *list = e->list;
     uint64_t w[ENV_SMALL_WORDS] = {0}, bits = 0;
     int n = g->def->legal(g, e->state, seat, e->list), k = 0;
-    if (e->shape.mask_words == 1) { /* no word to track: 10% of a Trix
-                                       Football step */
+    /* One word has no word to track: 10% off a Trix Football step. */
+    if (e->shape.mask_words == 1) {
         for (int i = 0; i < n; i++)
             bits |= (uint64_t)1 << (list[i] & 63);
         *legal_row(e, seat) = bits;
