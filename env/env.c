@@ -7,11 +7,14 @@
  * keeps an env untouched by an illegal action (opponent agents are not
  * even consulted).
  *
- * A step costs the game's apply, legal, returns and observe plus a few
- * dozen instructions: legal() runs once per acting seat per timestep, a
- * mask is cleared only over the words its last fill touched (Casino's
- * masks are 7 KB for a few set bits) and the error text is written only
- * on a refusal.
+ * A step costs the game's apply, legal, returns and observe plus about a
+ * hundred instructions: legal() runs once per acting seat per timestep, a
+ * live multi-agent step goes straight to the game's apply, masks of a few
+ * words are built in registers and stored whole while larger ones are
+ * cleared only over the words their last fill set (Casino's are 7 KB for
+ * a few set bits), and the error text is written only on a refusal. The
+ * observation may be written straight into a caller's buffer (venv's
+ * batch rows), which saves copying it.
  */
 #include "env.h"
 
@@ -25,7 +28,8 @@
 #include "../common/rng.h"
 
 /* The helpers of one step are forced inline: with the env's fields kept
- * in registers across them a Spoil-Five step loses about 5% (measured). */
+ * in registers across them a step is 4% to 8% shorter (measured on
+ * Spoil-Five, Dice and Call Suit Forty-two). */
 #define HOT_INLINE static inline __attribute__((always_inline))
 
 /* Masks of up to this many words are built on the stack and stored
@@ -401,9 +405,9 @@ HOT_INLINE void fill_row(env_t *e, int seat)
 }
 
 /* Computes the observing seat, its observation and the legal masks. The
- * end flags are worked out in locals and stored once: reading them back
- * from the struct right after two byte stores stalls store forwarding,
- * which cost a tenth of a Spoil-Five step. */
+ * end flags are worked out in locals and stored once, not read back from
+ * the struct right after two byte stores (a wider load of two narrow
+ * stores cannot be forwarded from the store buffer). */
 HOT_INLINE void settle(env_t *e)
 {
     const struct game *g = &e->game;
