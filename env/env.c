@@ -1,10 +1,20 @@
 /* env.c — the environment of env.h: episode bookkeeping around one game.
  *
  * An env is one heap block: the struct, then the game state, the legal
- * masks of every seat and one observation, so reset and step allocate
- * nothing. Legality is checked against the masks computed for the current
- * timestep before anything moves, which is what keeps an env untouched by
- * an illegal action (opponent agents are not even consulted).
+ * masks of every seat, one observation and a list buffer for legal(), so
+ * reset and step allocate nothing. Legality is checked against the masks
+ * computed for the current timestep before anything moves, which is what
+ * keeps an env untouched by an illegal action (opponent agents are not
+ * even consulted).
+ *
+ * A step costs the game's apply, legal, returns and observe plus about a
+ * hundred instructions: legal() runs once per acting seat per timestep, a
+ * live multi-agent step goes straight to the game's apply, masks of a few
+ * words are built in registers and stored whole while larger ones are
+ * cleared only over the words their last fill set (Casino's are 7 KB for
+ * a few set bits), and the error text is written only on a refusal. The
+ * observation may be written straight into a caller's buffer (venv's
+ * batch rows), which saves copying it.
  */
 #include "env.h"
 
@@ -16,6 +26,16 @@
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "../common/rng.h"
+
+/* The helpers of one step are forced inline: with the env's fields kept
+ * in registers across them a step is 4% to 8% shorter (measured on
+ * Spoil-Five, Dice and Call Suit Forty-two). */
+#define HOT_INLINE static inline __attribute__((always_inline))
+
+/* Masks of up to this many words are built on the stack and stored
+ * whole; larger ones (Casino: 871 words, a few bits set) are cleared only
+ * where their last fill set bits. */
+#define ENV_SMALL_WORDS 4
 
 /* Mixed into the reset seed so opponents' streams differ from the deal's. */
 #define ENV_OPPONENT_SALT 0x6f70706f6e656e74ull
@@ -36,6 +56,8 @@ struct env {
     uint32_t to_move;                /* seats to act at this timestep */
     uint32_t last_actors;            /* seats that acted in the last move */
     uint32_t rows_set;               /* seats whose legal row may be set */
+    int dirty_lo[GAME_MAX_PLAYERS];  /* first word a row's last fill set */
+    int dirty_hi[GAME_MAX_PLAYERS];  /* one past its last such word */
     int seat;                        /* observing seat of the timestep */
     int steps;                       /* env steps this episode */
     bool terminated, truncated;      /* end flags of the timestep */
@@ -44,7 +66,10 @@ struct env {
     int joint[GAME_MAX_PLAYERS];     /* actions being applied, by seat */
     void *state;                     /* the game state, inside mem */
     uint64_t *legal;                 /* players x mask_words, inside mem */
-    float *obs;                      /* the seat's observation, inside mem */
+    float *obs;                      /* the seat's observation: own_obs or
+                                        the caller's buffer */
+    float *own_obs;                  /* the env's own, inside mem */
+    int *list;                       /* max_legal actions, inside mem */
     char err[320];                   /* text of the last failure */
     alignas(max_align_t) unsigned char mem[]; /* state, masks, obs */
 };
@@ -187,8 +212,9 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
         .joint = (g->def->flags & GAME_SIMULTANEOUS) != 0,
     };
     size_t sb = state_bytes(g), lb = legal_bytes(&shape);
-    env_t *e =
-        mem_alloc(sizeof *e + sb + lb + (size_t)shape.obs_size * sizeof(float));
+    size_t ob = round_up((size_t)shape.obs_size * sizeof(float));
+    env_t *e = mem_alloc(sizeof *e + sb + lb + ob +
+                         (size_t)g->dims.max_legal * sizeof(int));
     if (!e) {
         err_set(err, errlen, ERR_NOMEM, "out of memory");
         return NULL;
@@ -198,7 +224,8 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
     e->max_steps = o->max_steps;
     e->state = e->mem;
     e->legal = (uint64_t *)(void *)(e->mem + sb);
-    e->obs = (float *)(void *)(e->mem + sb + lb);
+    e->obs = e->own_obs = (float *)(void *)(e->mem + sb + lb);
+    e->list = (int *)(void *)(e->mem + sb + lb + ob);
     if (single && make_opponents(e, o->opponents, err, errlen))
         env_destroy(&e);
     return e;
@@ -294,15 +321,102 @@ static int play_opponents(env_t *e)
     return 0;
 }
 
-/* Computes the observing seat, its observation and the legal masks. */
-static void settle(env_t *e)
+/* Stores words w[0..words) of a small mask into row, without a call. */
+HOT_INLINE void store_small(uint64_t *row, const uint64_t *w, int words)
+{
+    row[0] = w[0];
+    if (words > 1)
+        row[1] = w[1];
+    if (words > 2)
+        row[2] = w[2];
+    if (words > 3)
+        row[3] = w[3];
+}
+
+/* Writes seat's small row whole from one legal() call: its words are
+ * built on the stack and stored once, so nothing is cleared first. The
+ * bits of one word gather in a register (actions come in ascending order;
+ * any order stays correct): OR-ing each into w[] in memory chained every
+ * action through a store and a load, which cost Trix Football (up to 32
+ * legal actions) about an eighth of its step. */
+HOT_INLINE void fill_small(env_t *e, int seat)
+{
+    const struct game *g = &e->game;
+    const int *list = e->list;
+    uint64_t w[ENV_SMALL_WORDS] = {0}, bits = 0;
+    int n = g->def->legal(g, e->state, seat, e->list), k = 0;
+    /* One word has no word to track: 10% off a Trix Football step. */
+    if (e->shape.mask_words == 1) {
+        for (int i = 0; i < n; i++)
+            bits |= (uint64_t)1 << (list[i] & 63);
+        *legal_row(e, seat) = bits;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        if (list[i] >> 6 != k) {
+            w[k] |= bits;
+            bits = 0;
+            k = list[i] >> 6;
+        }
+        bits |= (uint64_t)1 << (list[i] & 63);
+    }
+    w[k] |= bits;
+    store_small(legal_row(e, seat), w, e->shape.mask_words);
+}
+
+/* Zeroes the words of seat's (large) row that its last fill set. */
+HOT_INLINE void clear_row(env_t *e, int seat)
+{
+    uint64_t *row = legal_row(e, seat);
+    int lo = e->dirty_lo[seat], hi = e->dirty_hi[seat];
+    if (hi > lo)
+        memset(row + lo, 0, (size_t)(hi - lo) * 8);
+    e->dirty_lo[seat] = e->dirty_hi[seat] = 0;
+}
+
+/* Fills seat's large row from one legal() call, clearing only the words the
+ * last fill set (the row is all zero outside them), and notes the span of
+ * words this fill sets. Bits gather in a register while the actions stay
+ * in one word (they come in ascending order; any order stays correct). */
+HOT_INLINE void fill_row(env_t *e, int seat)
+{
+    const struct game *g = &e->game;
+    const int *list = e->list;
+    uint64_t *row = legal_row(e, seat);
+    clear_row(e, seat);
+    int n = g->def->legal(g, e->state, seat, e->list);
+    if (n <= 0)
+        return;
+    int w = list[0] >> 6, lo = w, hi = w;
+    uint64_t bits = 0;
+    for (int i = 0; i < n; i++) {
+        if (list[i] >> 6 != w) {
+            row[w] |= bits;
+            bits = 0;
+            w = list[i] >> 6;
+            lo = w < lo ? w : lo;
+            hi = w > hi ? w : hi;
+        }
+        bits |= (uint64_t)1 << (list[i] & 63);
+    }
+    row[w] |= bits;
+    e->dirty_lo[seat] = lo;
+    e->dirty_hi[seat] = hi + 1;
+}
+
+/* Computes the observing seat, its observation and the legal masks. The
+ * end flags are worked out in locals and stored once, not read back from
+ * the struct right after two byte stores (a wider load of two narrow
+ * stores cannot be forwarded from the store buffer). */
+HOT_INLINE void settle(env_t *e)
 {
     const struct game *g = &e->game;
     uint32_t m = game_to_move(e);
-    e->terminated = m == 0;
-    e->truncated =
-        !e->terminated && e->max_steps > 0 && e->steps >= e->max_steps;
-    e->phase = e->terminated || e->truncated ? ENV_OVER : ENV_LIVE;
+    bool over = m == 0;
+    bool cut = !over && e->max_steps > 0 && e->steps >= e->max_steps;
+    e->terminated = over;
+    e->truncated = cut;
+    e->phase = over || cut ? ENV_OVER : ENV_LIVE;
     if (is_single(e))
         e->seat = e->shape.learner;
     else if (m)
@@ -313,25 +427,32 @@ static void settle(env_t *e)
      * every mask is empty, although the game itself goes on (seat still
      * names the seat that would act, whose observation a learner may
      * bootstrap from). */
-    if (e->truncated)
+    if (cut)
         m = 0;
     e->to_move = m;
     if (is_single(e))
         m &= 1u << e->shape.learner;
-    /* Rows about to be filled are cleared by game_legal_mask; only the
-     * other rows set last time need zeroing (Casino's rows are 7 KB). */
-    for (uint32_t r = e->rows_set & ~m; r; r &= r - 1)
-        memset(legal_row(e, __builtin_ctz(r)), 0,
-               (size_t)e->shape.mask_words * 8);
+    static const uint64_t zero[ENV_SMALL_WORDS];
+    bool small = e->shape.mask_words <= ENV_SMALL_WORDS;
+    for (uint32_t r = e->rows_set & ~m; r; r &= r - 1) {
+        if (small)
+            store_small(legal_row(e, __builtin_ctz(r)), zero,
+                        e->shape.mask_words);
+        else
+            clear_row(e, __builtin_ctz(r));
+    }
     e->rows_set = m;
-    for (; m; m &= m - 1)
-        game_legal_mask(g, e->state, __builtin_ctz(m),
-                        legal_row(e, __builtin_ctz(m)));
+    for (; m; m &= m - 1) {
+        if (small)
+            fill_small(e, __builtin_ctz(m));
+        else
+            fill_row(e, __builtin_ctz(m));
+    }
     g->def->observe(g, e->state, e->seat, e->obs);
 }
 
 /* Updates returns and rewards after a move, then settles the timestep. */
-static void account(env_t *e)
+HOT_INLINE void account(env_t *e)
 {
     double now[GAME_MAX_PLAYERS];
     e->game.def->returns(&e->game, e->state, now);
@@ -403,13 +524,11 @@ static int check_live(env_t *e)
     return err_set(e->err, sizeof e->err, ERR_STATE, "%s", why[e->phase]);
 }
 
-/* Checks action against seat's mask of the current timestep. */
-static int check_action(env_t *e, int seat, int action)
+/* Writes why action is refused for seat; returns ERR_ILLEGAL_ACTION. */
+static int __attribute__((noinline, cold))
+refuse_action(env_t *e, int seat, int action)
 {
     const uint64_t *row = legal_row(e, seat);
-    if (action >= 0 && action < e->shape.num_actions &&
-        ((row[action >> 6] >> (action & 63)) & 1))
-        return 0;
     int n =
         snprintf(e->err, sizeof e->err,
                  "action %d is not legal for seat %d (legal:", action, seat);
@@ -424,6 +543,16 @@ static int check_action(env_t *e, int seat, int action)
         snprintf(e->err + n, sizeof e->err - (size_t)n, "%s)",
                  shown == 12 ? " ..." : "");
     return ERR_ILLEGAL_ACTION;
+}
+
+/* Checks action against seat's mask of the current timestep. */
+static inline int check_action(env_t *e, int seat, int action)
+{
+    const uint64_t *row = legal_row(e, seat);
+    if (action >= 0 && action < e->shape.num_actions &&
+        ((row[action >> 6] >> (action & 63)) & 1))
+        return 0;
+    return refuse_action(e, seat, action);
 }
 
 int env_check_step(env_t *e, int action)
@@ -452,7 +581,7 @@ int env_check_joint(env_t *e, const int *actions)
 }
 
 /* Ends a step: a failure mid-move abandons the episode. */
-static int finish(env_t *e, int rc, struct env_timestep *ts)
+HOT_INLINE int finish(env_t *e, int rc, struct env_timestep *ts)
 {
     if (rc) {
         e->phase = ENV_BROKEN;
@@ -464,8 +593,26 @@ static int finish(env_t *e, int rc, struct env_timestep *ts)
     return 0;
 }
 
+/* The common step, a live multi-agent turn-based one, goes straight to the
+ * game's apply; the rest take the general path. */
 int env_step(env_t *e, int action, struct env_timestep *ts)
 {
+    uint32_t m = e->to_move;
+    if (e->phase == ENV_LIVE && !is_single(e) && !(m & (m - 1))) {
+        int seat = __builtin_ctz(m);
+        const uint64_t *row = legal_row(e, seat);
+        if (action < 0 || action >= e->shape.num_actions ||
+            !((row[action >> 6] >> (action & 63)) & 1))
+            return refuse_action(e, seat, action);
+        e->err[0] = '\0';
+        int rc = e->game.def->apply(&e->game, e->state, action);
+        if (rc)
+            rc = err_set(e->err, sizeof e->err, rc,
+                         "seat %d's action %d was refused by the game: %s",
+                         seat, action, err_str(rc));
+        e->last_actors = m;
+        return finish(e, rc, ts);
+    }
     int rc = env_check_step(e, action);
     if (rc)
         return rc;
@@ -477,14 +624,23 @@ int env_step(env_t *e, int action, struct env_timestep *ts)
     return finish(e, rc, ts);
 }
 
+/* Multi-agent only, so no agent acts: the checked actions go straight to
+ * the game. */
 int env_step_joint(env_t *e, const int *actions, struct env_timestep *ts)
 {
+    const struct game *g = &e->game;
     int rc = env_check_joint(e, actions);
     if (rc)
         return rc;
-    for (uint32_t m = e->to_move; m; m &= m - 1)
-        e->joint[__builtin_ctz(m)] = actions[__builtin_ctz(m)];
-    return finish(e, apply_with_agents(e, e->to_move), ts);
+    uint32_t m = e->to_move;
+    rc = m & (m - 1) ? g->def->apply_joint(g, e->state, actions)
+                     : g->def->apply(g, e->state, actions[__builtin_ctz(m)]);
+    if (rc)
+        rc = err_set(e->err, sizeof e->err, rc,
+                     "the game refused the actions of seats 0x%x: %s", m,
+                     err_str(rc));
+    e->last_actors = m;
+    return finish(e, rc, ts);
 }
 
 /* ---- queries ----------------------------------------------------------- */
@@ -501,6 +657,14 @@ int env_observe(env_t *e, int seat, float *out)
                        "no episode yet: call reset first");
     e->game.def->observe(&e->game, e->state, seat, out);
     return 0;
+}
+
+void env_set_obs_buffer(env_t *e, float *out)
+{
+    float *to = out ? out : e->own_obs;
+    if (to != e->obs && e->phase != ENV_FRESH)
+        memcpy(to, e->obs, (size_t)e->shape.obs_size * sizeof(float));
+    e->obs = to;
 }
 
 int env_timestep(const env_t *e, struct env_timestep *ts)

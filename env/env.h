@@ -146,6 +146,13 @@ int env_check_joint(env_t *e, const int *actions);
  * floats). Returns 0, ERR_RANGE (no such seat) or ERR_STATE (no reset). */
 int env_observe(env_t *e, int seat, float *out);
 
+/* Makes e write each timestep's observation into out (obs_size floats,
+ * borrowed: it must stay valid while e may write it) instead of its own
+ * buffer, so that a caller gathering observations (venv's batch) need not
+ * copy them; timesteps then point obs at out, and the current observation
+ * is copied there at once. NULL goes back to the env's own buffer. */
+void env_set_obs_buffer(env_t *e, float *out);
+
 /* Fills ts with the current timestep again (as the last reset or step
  * reported it). Returns 0, or ERR_STATE before the first reset or after
  * a failure abandoned the episode. */

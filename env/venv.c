@@ -1,8 +1,10 @@
 /* venv.c — the vector environment of venv.h.
  *
  * The venv holds n independent envs and copies each one's timestep into
- * its rows of the batch after every reset and step; everything is
- * allocated in venv_new, so stepping allocates nothing. Actions are all
+ * its rows of the batch after every reset and step, except the
+ * observation of a one-row env, which the env writes straight into its
+ * row; everything is allocated in venv_new, so stepping allocates
+ * nothing. Actions are all
  * checked before any env moves, which keeps the venv all-or-nothing.
  */
 #include "venv.h"
@@ -30,6 +32,12 @@ struct venv {
 };
 
 /* ---- construction ------------------------------------------------------ */
+
+/* Env i's rows in a batch buffer of observations (obs or final_obs). */
+static float *obs_rows(const venv_t *v, float *base, int i)
+{
+    return base + (size_t)i * (size_t)v->b.rows * (size_t)v->b.obs_size;
+}
 
 /* Allocates every batch buffer; returns 0 or ERR_NOMEM. */
 static int alloc_batch(struct venv_batch *b)
@@ -102,6 +110,8 @@ venv_t *venv_new_game(const struct game *g, const struct env_options *opts,
     take_shape(v);
     if (alloc_batch(&v->b))
         goto out_nomem;
+    for (int i = 0; i < n && !v->joint; i++)
+        env_set_obs_buffer(v->envs[i], obs_rows(v, v->b.obs, i));
     return v;
 out_nomem:
     err_set(err, errlen, ERR_NOMEM, "out of memory");
@@ -137,11 +147,6 @@ void venv_destroy(venv_t **v)
 
 /* ---- batch writing ----------------------------------------------------- */
 
-static float *obs_rows(const venv_t *v, float *base, int i)
-{
-    return base + (size_t)i * (size_t)v->b.rows * (size_t)v->b.obs_size;
-}
-
 /* Copies env i's current observation and mask rows, seat, to_move and
  * step count into the batch. */
 static void write_rows(venv_t *v, int i, const struct env_timestep *ts)
@@ -154,7 +159,8 @@ static void write_rows(venv_t *v, int i, const struct env_timestep *ts)
             env_observe(v->envs[i], s, obs + (size_t)s * (size_t)b->obs_size);
         memcpy(b->legal + (size_t)i * words, ts->legal_all, words * 8);
     } else {
-        memcpy(obs, ts->obs, (size_t)b->obs_size * sizeof(float));
+        if (ts->obs != obs) /* the env writes it there itself */
+            memcpy(obs, ts->obs, (size_t)b->obs_size * sizeof(float));
         memcpy(b->legal + (size_t)i * words, ts->legal, words * 8);
     }
     b->seat[i] = ts->seat;

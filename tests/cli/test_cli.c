@@ -562,7 +562,8 @@ static void test_bench_json(void **state)
         "decisions_per_sec", "steps_per_sec",  "deals_per_sec",
         "ns_per_decision",   "obs_ns",         "view_ns",
         "clone_ns",          "determinize_ns", "episodes_per_sec",
-        "env_step_ns",       "env_step_ratio",
+        "env_step_ns",       "env_step_ratio", "decision_observe_ns",
+        "env_step_overhead",
     };
     for (int i = 0; i < game_registry_count; i++) {
         struct run r;
