@@ -421,15 +421,18 @@ static bool locate(const struct game *g, const struct casino_state *st,
 
 /* The cards seat may trail. Ownership and G2 c aside, any card; but on a
  * full table (CASINO_TABLE_MAX numeral items) a numeral only when the seat
- * has no other play at all (plays counts its captures and builds). */
+ * has no other play at all (plays is nonzero if it has a capture or a
+ * build). */
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
                           int seat, int plays)
 {
     struct casino_rules ru = rules_of(g);
-    hand_t t = 0;
-    for (hand_t h = st->hand[seat]; h; h &= h - 1)
-        if (casino__may_trail(st, &ru, seat, hand_first(h)))
-            t |= card_bit(hand_first(h));
+    hand_t t = st->hand[seat];
+    /* A seat owning no build may trail any card (the common case). */
+    if (casino__owned(st, seat))
+        for (hand_t h = st->hand[seat]; h; h &= h - 1)
+            if (!casino__may_trail(st, &ru, seat, hand_first(h)))
+                t &= ~card_bit(hand_first(h));
     if (casino__items(st) < CASINO_TABLE_MAX)
         return t;
     if (plays > 0 || (t & ~CASINO_NUMERALS))
@@ -584,15 +587,15 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
         return 0;
     casino__counts(st, &ru, seat, st->hand[seat], b);
     for (int j = 0; j < hand_count(st->hand[seat]); j++)
-        for (int kind = 0; kind < CASINO_KINDS; kind++)
-            plays += b[j].n[kind];
+        plays |= (int)b[j].kinds;
     for (hand_t t = trail_cards(g, st, seat, plays); t; t &= t - 1)
         out[n++] = hand_first(t);
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
-        for (int kind = 0; kind < CASINO_KINDS; kind++) {
-            int m = b[i].n[kind];
+        for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
+            int kind = __builtin_ctz(ks), m = b[i].n[kind];
+            int id = encode(hand_first(h), kind, 0);
             for (int k = 0; k < m && k < CASINO_OPTS; k++)
-                out[n++] = encode(hand_first(h), kind, k);
+                out[n++] = id + k;
             over += m > CASINO_OPTS ? m - CASINO_OPTS : 0;
         }
     }

@@ -98,6 +98,7 @@ int casino__items(const struct casino_state *st);
  * cards that seat holds (the i-th card by ascending id in out[i]). */
 struct casino_counts {
     uint16_t n[CASINO_KINDS]; /* kind 0 capture, k >= 1 build of k + 1 */
+    unsigned kinds;           /* bit k set when n[k] > 0 */
 };
 
 void casino__counts(const struct casino_state *st,

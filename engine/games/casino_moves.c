@@ -11,7 +11,10 @@
  * card, one kind) filters the subsets that may serve as groups and grows
  * the distinct unions of disjoint groups, a bitmap dropping the repeats
  * that different partitions of one set give (only the items taken
- * matter). The legal options are the unions that leave the player holding
+ * matter). Only the set of unions counts, never the order in which they
+ * were found, so nothing is sorted. Tables are small in play (four items
+ * and eight subsets on average), so the per-call overheads are kept
+ * down: no pass over all 2^items sets unless many unions call for it. The legal options are the unions that leave the player holding
  * a capturing card for every build he owns. What may form a group is
  * explained in casino.c's header comment. Nothing here allocates.
  */
@@ -32,6 +35,7 @@
 #define SUM_MAX 10         /* highest capturing number */
 #define NO_SET 0xffffffffu /* "no such union" */
 #define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
+#define FEW_UNIONS 64      /* most unions nth_union compares pairwise */
 
 /* ==== types ============================================================ */
 
@@ -72,8 +76,6 @@ struct search {
     unsigned builds;               /* index bits of the builds among it */
     uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
-    uint16_t by_sum[SUBS_MAX];     /* indices into sub, by sum, stable */
-    int sum_at[SUM_MAX + 2];       /* sum v's indices: by_sum[at[v]..[v+1]) */
     uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
     int ngrp;                      /* entries in grp */
     uint16_t uni[SETS];            /* the block's distinct unions */
@@ -101,20 +103,27 @@ static void add_item(struct search *s, uint64_t bit, int v, int kind,
         bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight, packed};
 }
 
-/* Lists the loose numeral cards and the builds of st as items. */
-static void list_items(struct search *s)
+/* Lists the loose numeral cards and the builds of st as items; notes the
+ * build values seat owns. */
+static void list_items(struct search *s, int seat)
 {
     const struct casino_state *st = s->st;
     s->nit = 0;
     s->builds = 0;
-    for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1)
-        add_item(s, card_bit(hand_first(h)), card_rank(hand_first(h)), IT_LOOSE,
-                 1);
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        if (st->build[v])
-            add_item(s, casino_build_bit(v), v,
-                     casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
-                     hand_count(st->build[v]));
+    s->owned = 0;
+    for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1) {
+        int c = hand_first(h);
+        add_item(s, card_bit(c), card_rank(c), IT_LOOSE, 1);
+    }
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!st->build[v])
+            continue;
+        add_item(s, casino_build_bit(v), v,
+                 casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
+                 hand_count(st->build[v]));
+        if (st->owner[v] == seat)
+            s->owned |= 1u << v;
+    }
 }
 
 /* Lists every subset of items summing to at most SUM_MAX, the empty one
@@ -135,10 +144,16 @@ static void list_subsets(struct search *s)
     }
 }
 
-/* The subset listed at position i of the by-sum order, unpacked. */
+/* The sum of the packed subset p. */
+static int sum_of(uint64_t p)
+{
+    return (int)((p >> SUB_SUM) & 0xff);
+}
+
+/* The subset listed at position i, unpacked. */
 static struct subset sub_at(const struct search *s, int i)
 {
-    uint64_t p = s->sub[s->by_sum[i]];
+    uint64_t p = s->sub[i];
     return (struct subset){(uint16_t)p, (uint8_t)(p >> SUB_SUM),
                            (uint8_t)(p >> SUB_SIZE), (uint8_t)(p >> SUB_SINGLE),
                            (uint8_t)(p >> SUB_MULTI)};
@@ -276,25 +291,17 @@ static hand_t face_options(const struct search *s, int rank)
     return h;
 }
 
-/* The subsets adding up to v, in sub's order: sub + by_sum[i] for i in
- * [*from, *to). Blocks only look at the sums they can use. */
-static void sum_range(const struct search *s, int v, int *from, int *to)
-{
-    *from = s->sum_at[v];
-    *to = s->sum_at[v + 1];
-}
-
 static void numeral_capture(struct search *s, int r,
                             const struct casino_rules *ru)
 {
     unsigned forced = 0;
-    int from, to;
     /* Playing the only card that can take one's own r-build must take
      * it: start every union with it. */
     if (((s->owned >> r) & 1) && !((s->ranks_after >> r) & 1))
         forced = build_item(s, r);
-    sum_range(s, r, &from, &to);
-    for (int i = from; i < to; i++) {
+    for (int i = 1; i < s->nsub; i++) {
+        if (sum_of(s->sub[i]) != r)
+            continue;
         struct subset sub = sub_at(s, i), *u = &sub;
         if (capture_group(u, r, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
@@ -309,19 +316,18 @@ static void numeral_capture(struct search *s, int r,
 static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 {
     unsigned forced = build_item(s, v);
-    int from, to;
     if (r == v)
         add_union(s, forced);
-    sum_range(s, v - r, &from, &to);
-    for (int i = from; i < to && r < v; i++) {
+    /* The empty subset (index 0) is no group: every group adds up to 1
+     * or more. */
+    for (int i = 1; i < s->nsub; i++) {
+        int sum = sum_of(s->sub[i]);
+        if (sum != v - r && sum != v)
+            continue;
         struct subset sub = sub_at(s, i), *u = &sub;
-        if (own_group(u, ru))
+        if (sum == v - r && own_group(u, ru))
             add_union(s, forced | u->mask);
-    }
-    sum_range(s, v, &from, &to);
-    for (int i = from; i < to; i++) {
-        struct subset sub = sub_at(s, i), *u = &sub;
-        if (other_group(u, v, ru) && !(u->mask & forced))
+        else if (sum == v && other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
     grow_unions(s);
@@ -360,12 +366,40 @@ static int count_block(struct search *s, int r, int kind,
     return n;
 }
 
-/* The k-th legal union in uni in the canonical order (most cards first,
- * then the lower item mask), or NO_SET. Index masks order like item
- * masks, since items are listed by ascending bit, so within one number
- * of cards an upward scan of the bitmap gives the order. */
+/* Where union u comes in the canonical order: most cards first, then the
+ * lower index mask (index masks order like item masks, since items are
+ * listed by ascending bit). Smaller keys come first. */
+static uint32_t order_key(const struct search *s, unsigned u)
+{
+    return (uint32_t)(CARDS_IN_PACK - weight_of(s, u)) << ITEMS_MAX | u;
+}
+
+/* nth_union for a few unions: the legal union with exactly k legal unions
+ * before it, by comparing every pair. */
+static unsigned nth_of_few(const struct search *s, int k)
+{
+    uint32_t key[FEW_UNIONS];
+    int n = 0;
+    for (int j = 0; j < s->nuni; j++)
+        if (union_legal(s, s->uni[j]))
+            key[n++] = order_key(s, s->uni[j]);
+    for (int i = 0; i < n; i++) {
+        int before = 0;
+        for (int j = 0; j < n; j++)
+            before += key[j] < key[i];
+        if (before == k)
+            return key[i] & (SETS - 1);
+    }
+    return NO_SET;
+}
+
+/* The k-th legal union in uni in the canonical order, or NO_SET. Many
+ * unions: counted by number of cards, then within the right number of
+ * cards an upward scan of the bitmap gives the order. */
 static unsigned nth_union(const struct search *s, int k)
 {
+    if (s->nuni <= FEW_UNIONS)
+        return nth_of_few(s, k);
     int count[CARDS_IN_PACK + 1] = {0}, w = CARDS_IN_PACK;
     for (int j = 0; j < s->nuni; j++)
         if (union_legal(s, s->uni[j]))
@@ -431,24 +465,20 @@ int casino__items(const struct casino_state *st)
 static void prepare(struct search *s, const struct casino_state *st, int seat)
 {
     s->st = st;
-    s->owned = casino__owned(st, seat);
     s->nsub = 0;
     s->nuni = 0;
     s->ngrp = 0;
-    list_items(s);
-    memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
+    list_items(s, seat);
+    for (unsigned w = 0; w < ((1u << s->nit) + 63) / 64; w++)
+        s->seen[w] = 0;
     list_subsets(s);
-    /* A stable counting sort of the subsets by sum (the empty set, of
-     * sum 0, is never looked up: every group adds up to 1 or more). */
-    memset(s->sum_at, 0, sizeof s->sum_at);
-    for (int i = 0; i < s->nsub; i++)
-        s->sum_at[((s->sub[i] >> SUB_SUM) & 0xff) + 1]++;
-    for (int v = 1; v <= SUM_MAX + 1; v++)
-        s->sum_at[v] += s->sum_at[v - 1];
-    int at[SUM_MAX + 1];
-    memcpy(at, s->sum_at, sizeof at);
-    for (int i = 0; i < s->nsub; i++)
-        s->by_sum[at[(s->sub[i] >> SUB_SUM) & 0xff]++] = (uint16_t)i;
+}
+
+/* The ranks held in hand once a card of rank r is played from it, given
+ * the ranks held and those held twice or more. */
+static unsigned ranks_without(unsigned held, unsigned twice, int r)
+{
+    return (twice >> r) & 1 ? held : held & ~(1u << r);
 }
 
 void casino__counts(const struct casino_state *st,
@@ -457,25 +487,34 @@ void casino__counts(const struct casino_state *st,
 {
     struct search s;
     int first[KING + 1]; /* where each rank's counts were first put */
+    unsigned held = 0, twice = 0, done = 0;
+    for (hand_t h = st->hand[seat]; h; h &= h - 1) {
+        unsigned r = 1u << card_rank(hand_first(h));
+        twice |= held & r;
+        held |= r;
+    }
     cards &= st->hand[seat];
     prepare(&s, st, seat);
-    memset(first, -1, sizeof first);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = card_rank(c);
         /* Cards of one rank leave the same ranks in hand: same counts. */
-        if (first[r] >= 0) {
+        if ((done >> r) & 1) {
             out[i] = out[first[r]];
             continue;
         }
+        done |= 1u << r;
         first[r] = i;
-        s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(c));
-        out[i] = (struct casino_counts){{0}};
+        s.ranks_after = ranks_without(held, twice, r);
+        out[i] = (struct casino_counts){{0}, 0};
         out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
+        out[i].kinds = out[i].n[0] ? 1u : 0;
         /* A build's value is one the player still holds, r or more. */
         unsigned values = r > SUM_MAX ? 0 : s.ranks_after & BUILD_VALUES;
-        for (values &= ~0u << r; values; values &= values - 1)
-            out[i].n[__builtin_ctz(values) - 1] =
-                (uint16_t)count_block(&s, r, __builtin_ctz(values) - 1, ru);
+        for (values &= ~0u << r; values; values &= values - 1) {
+            int kind = __builtin_ctz(values) - 1;
+            out[i].n[kind] = (uint16_t)count_block(&s, r, kind, ru);
+            out[i].kinds |= (unsigned)(out[i].n[kind] != 0) << kind;
+        }
     }
 }
 
