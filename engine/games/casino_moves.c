@@ -76,6 +76,7 @@ struct search {
     unsigned builds;               /* index bits of the builds among it */
     uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
+    unsigned sums;                 /* bit v: a non-empty subset adds to v */
     uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
     int ngrp;                      /* entries in grp */
     uint16_t uni[SETS];            /* the block's distinct unions */
@@ -88,8 +89,8 @@ struct search {
 
 /* ==== static helpers: items and subsets ================================ */
 
-static void add_item(struct search *s, uint64_t bit, int v, int kind,
-                     int weight)
+static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
+                            int weight)
 {
     /* casino.c refuses the trail that would pass ITEMS_MAX. */
     assert(s->nit < ITEMS_MAX);
@@ -133,13 +134,17 @@ static void list_subsets(struct search *s)
 {
     s->sub[0] = 0;
     s->nsub = 1;
+    s->sums = 0;
     for (int i = 0; i < s->nit; i++) {
         uint64_t add = s->it[i].packed;
         int n = s->nsub;
         for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
             uint64_t next = s->sub[j] + add;
-            if (((next >> SUB_SUM) & 0xff) <= SUM_MAX)
+            unsigned sum = (unsigned)(next >> SUB_SUM) & 0xff;
+            if (sum <= SUM_MAX) {
                 s->sub[s->nsub++] = next;
+                s->sums |= 1u << sum;
+            }
         }
     }
 }
@@ -343,6 +348,12 @@ static bool run_kind(struct search *s, int r, int kind,
         (r > s->build_value || !((s->ranks_after >> s->build_value) & 1)))
         return false;
     clear_unions(s);
+    /* Every option holds a group of the capturing number (a capture) or
+     * the played card's group (a build): none without a subset adding up
+     * to it. The forced build is such a subset too. */
+    int need = !kind ? r : r < s->build_value ? s->build_value - r : r;
+    if (!((s->sums >> need) & 1))
+        return true;
     if (!kind)
         numeral_capture(s, r, ru);
     else
