@@ -41,12 +41,10 @@
 
 /* One table item: a loose numeral card or a whole build. */
 struct item {
-    uint64_t bit;   /* its bit in an item mask */
-    unsigned build; /* 1 << v for the build of value v, 0 for a card */
-    int value;      /* rank, or the build's announced value */
-    int kind;       /* IT_LOOSE, IT_SINGLE or IT_MULTI */
-    int weight;     /* cards it stands for */
-    uint64_t packed; /* what it adds to a packed subset (see pack) */
+    uint64_t bit;    /* its bit in an item mask */
+    uint64_t packed; /* what it adds to a packed subset (see struct subset) */
+    unsigned build;  /* 1 << v for the build of value v, 0 for a card */
+    int weight;      /* cards it stands for */
 };
 
 enum { IT_LOOSE, IT_SINGLE, IT_MULTI };
@@ -76,7 +74,8 @@ struct search {
     unsigned builds;               /* index bits of the builds among it */
     uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
     int nsub;                      /* entries in sub */
-    unsigned sums;                 /* bit v: a non-empty subset adds to v */
+    uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
+    uint16_t next[SUBS_MAX];       /* next subset of the same sum, or 0 */
     uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
     int ngrp;                      /* entries in grp */
     uint16_t uni[SETS];            /* the block's distinct unions */
@@ -100,8 +99,8 @@ static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
                       (uint64_t)1 << SUB_SIZE |
                       (uint64_t)(kind == IT_SINGLE) << SUB_SINGLE |
                       (uint64_t)(kind == IT_MULTI) << SUB_MULTI;
-    s->it[s->nit++] = (struct item){
-        bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight, packed};
+    s->it[s->nit++] =
+        (struct item){bit, packed, kind == IT_LOOSE ? 0 : 1u << v, weight};
 }
 
 /* Lists the loose numeral cards and the builds of st as items; notes the
@@ -128,31 +127,30 @@ static void list_items(struct search *s, int seat)
 }
 
 /* Lists every subset of items summing to at most SUM_MAX, the empty one
- * first: each item extends the subsets listed before it. The bound on
- * nsub only guards memory: SUBS_MAX is never reached. */
+ * first (index 0, which therefore ends every chain): each item extends
+ * the subsets listed before it. Each non-empty subset is chained to the
+ * others of its sum, so that a block walks only the sums it can use. The
+ * bound on n only guards memory: SUBS_MAX is never reached. */
 static void list_subsets(struct search *s)
 {
-    s->sub[0] = 0;
-    s->nsub = 1;
-    s->sums = 0;
+    uint64_t *sub = s->sub;
+    int n = 1;
+    sub[0] = 0;
+    for (int v = 0; v <= SUM_MAX; v++)
+        s->head[v] = 0;
     for (int i = 0; i < s->nit; i++) {
         uint64_t add = s->it[i].packed;
-        int n = s->nsub;
-        for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
-            uint64_t next = s->sub[j] + add;
-            unsigned sum = (unsigned)(next >> SUB_SUM) & 0xff;
-            if (sum <= SUM_MAX) {
-                s->sub[s->nsub++] = next;
-                s->sums |= 1u << sum;
-            }
+        for (int j = 0, end = n; j < end && n < SUBS_MAX; j++) {
+            uint64_t p = sub[j] + add;
+            unsigned sum = (unsigned)(p >> SUB_SUM) & 0xff;
+            if (sum > SUM_MAX)
+                continue;
+            sub[n] = p;
+            s->next[n] = s->head[sum];
+            s->head[sum] = (uint16_t)n++;
         }
     }
-}
-
-/* The sum of the packed subset p. */
-static int sum_of(uint64_t p)
-{
-    return (int)((p >> SUB_SUM) & 0xff);
+    s->nsub = n;
 }
 
 /* The subset listed at position i, unpacked. */
@@ -304,9 +302,7 @@ static void numeral_capture(struct search *s, int r,
      * it: start every union with it. */
     if (((s->owned >> r) & 1) && !((s->ranks_after >> r) & 1))
         forced = build_item(s, r);
-    for (int i = 1; i < s->nsub; i++) {
-        if (sum_of(s->sub[i]) != r)
-            continue;
+    for (int i = s->head[r]; i; i = s->next[i]) {
         struct subset sub = sub_at(s, i), *u = &sub;
         if (capture_group(u, r, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
@@ -323,16 +319,14 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
     unsigned forced = build_item(s, v);
     if (r == v)
         add_union(s, forced);
-    /* The empty subset (index 0) is no group: every group adds up to 1
-     * or more. */
-    for (int i = 1; i < s->nsub; i++) {
-        int sum = sum_of(s->sub[i]);
-        if (sum != v - r && sum != v)
-            continue;
+    for (int i = r < v ? s->head[v - r] : 0; i; i = s->next[i]) {
         struct subset sub = sub_at(s, i), *u = &sub;
-        if (sum == v - r && own_group(u, ru))
+        if (own_group(u, ru))
             add_union(s, forced | u->mask);
-        else if (sum == v && other_group(u, v, ru) && !(u->mask & forced))
+    }
+    for (int i = s->head[v]; i; i = s->next[i]) {
+        struct subset sub = sub_at(s, i), *u = &sub;
+        if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
     grow_unions(s);
@@ -352,7 +346,7 @@ static bool run_kind(struct search *s, int r, int kind,
      * the played card's group (a build): none without a subset adding up
      * to it. The forced build is such a subset too. */
     int need = !kind ? r : r < s->build_value ? s->build_value - r : r;
-    if (!((s->sums >> need) & 1))
+    if (!s->head[need])
         return true;
     if (!kind)
         numeral_capture(s, r, ru);
