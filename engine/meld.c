@@ -111,23 +111,34 @@ int meld_best(const uint8_t *trick, int n, int trump)
     return best;
 }
 
-/* Faces of suit s that beat card w. */
+/* Faces of suit s that beat card w (as meld_beats says): in w's suit the
+ * places above w's, in trumps led against another suit every face. */
 static uint32_t beaters(int s, int w, int trump)
 {
-    uint32_t out = 0;
-    for (int p = 0; p < 8; p++)
-        if (meld_beats(meld_face(s, p), w, trump))
-            out |= 1u << meld_face(s, p);
-    return out;
+    if (s == meld_suit(w))
+        return ((1u << meld_place(w)) - 1) << (8 * s);
+    return s == trump ? meld_suit_set(s) : 0;
+}
+
+/* The faces of hand[0..8) held, as bits 0..7: the eight counts read as
+ * one word, each byte's "non-zero" folded into its top bit, and the top
+ * bits gathered by one multiplication (each lands in a bit of its own).
+ * hand[0] must be the word's low byte: swapped on big-endian machines. */
+static uint32_t held8(const uint8_t *hand)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x;
+    memcpy(&x, hand, sizeof x);
+    if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+        x = __builtin_bswap64(x);
+    uint64_t top = (((x & low7) + low7) | x) & ~low7;
+    return (uint32_t)(((top >> 7) * 0x0102040810204080ull) >> 56);
 }
 
 static uint32_t held(const uint8_t *hand)
 {
-    uint32_t h = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        if (hand[f])
-            h |= 1u << f;
-    return h;
+    return held8(hand) | held8(hand + 8) << 8 | held8(hand + 16) << 16 |
+           held8(hand + 24) << 24;
 }
 
 uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
