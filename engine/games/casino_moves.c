@@ -126,12 +126,13 @@ static void list_items(struct search *s, int seat)
     }
 }
 
-/* Lists every subset of items summing to at most SUM_MAX, the empty one
- * first (index 0, which therefore ends every chain): each item extends
- * the subsets listed before it. Each non-empty subset is chained to the
- * others of its sum, so that a block walks only the sums it can use. The
- * bound on n only guards memory: SUBS_MAX is never reached. */
-static void list_subsets(struct search *s)
+/* Lists every subset of items summing to at most limit (<= SUM_MAX: the
+ * largest sum the caller's blocks look up), the empty one first (index
+ * 0, which therefore ends every chain): each item extends the subsets
+ * listed before it. Each non-empty subset is chained to the others of its
+ * sum, so that a block walks only the sums it can use. The bound on n
+ * only guards memory: SUBS_MAX is never reached. */
+static void list_subsets(struct search *s, unsigned limit)
 {
     uint64_t *sub = s->sub;
     int n = 1;
@@ -143,7 +144,7 @@ static void list_subsets(struct search *s)
         for (int j = 0, end = n; j < end && n < SUBS_MAX; j++) {
             uint64_t p = sub[j] + add;
             unsigned sum = (unsigned)(p >> SUB_SUM) & 0xff;
-            if (sum > SUM_MAX)
+            if (sum > limit)
                 continue;
             sub[n] = p;
             s->next[n] = s->head[sum];
@@ -466,8 +467,10 @@ int casino__items(const struct casino_state *st)
     return n;
 }
 
-/* Lists st's items and their subsets of sum <= 10 for seat. */
-static void prepare(struct search *s, const struct casino_state *st, int seat)
+/* Lists st's items and their subsets adding up to at most limit for
+ * seat: no block of a capturing number above limit is looked at. */
+static void prepare(struct search *s, const struct casino_state *st, int seat,
+                    int limit)
 {
     s->st = st;
     s->nsub = 0;
@@ -476,7 +479,7 @@ static void prepare(struct search *s, const struct casino_state *st, int seat)
     list_items(s, seat);
     for (unsigned w = 0; w < ((1u << s->nit) + 63) / 64; w++)
         s->seen[w] = 0;
-    list_subsets(s);
+    list_subsets(s, (unsigned)limit);
 }
 
 /* The ranks held in hand once a card of rank r is played from it, given
@@ -498,8 +501,11 @@ void casino__counts(const struct casino_state *st,
         twice |= held & r;
         held |= r;
     }
+    /* Every sum looked up (a rank held, or a value held) is at most the
+     * highest numeral held. */
+    unsigned numerals = held & 0x7feu;
     cards &= st->hand[seat];
-    prepare(&s, st, seat);
+    prepare(&s, st, seat, numerals ? 31 - __builtin_clz(numerals) : 0);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = card_rank(c);
         /* Cards of one rank leave the same ranks in hand: same counts. */
@@ -531,7 +537,7 @@ bool casino__option(const struct casino_state *st,
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    prepare(&s, st, seat);
+    prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > SUM_MAX) {
         s.build_value = 0;
