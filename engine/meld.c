@@ -242,19 +242,27 @@ void meld_put_counts(float *out, const uint8_t *hand, float scale)
 
 /* ==== hidden deals ===================================================== */
 
-/* Draws room cards for one seat from pool (left intact) avoiding lacks;
- * false if the pool has too few allowed cards. */
-static bool draw(const uint8_t *pool, int room, uint32_t lacks,
-                 struct rng *rng, uint8_t *got)
+#define DRAW_MAX (MELD_FACES * 4) /* copies a seat's draw lists */
+
+/* Lists the copies in pool a seat may draw (faces outside lacks) into
+ * cards; returns how many. */
+static int drawable(const uint8_t *pool, uint32_t lacks, uint8_t *cards)
 {
-    uint8_t cards[MELD_FACES * 4];
     int n = 0;
     for (int f = 0; f < MELD_FACES; f++)
         if (!(lacks >> f & 1))
-            for (int i = 0; i < pool[f] && n < (int)sizeof cards; i++)
+            for (int i = 0; i < pool[f] && n < DRAW_MAX; i++)
                 cards[n++] = (uint8_t)f;
-    if (n < room)
-        return false;
+    return n;
+}
+
+/* Draws room of the n cards uniformly into got (counts per face), by a
+ * partial shuffle of cards. The shuffle only moves cards about, so the
+ * same list serves the next draw: a partial shuffle of any order of it
+ * is a uniform draw again. */
+static void draw(uint8_t *cards, int n, int room, struct rng *rng,
+                 uint8_t *got)
+{
     memset(got, 0, MELD_FACES);
     for (int i = 0; i < room; i++) {
         int j = i + (int)rng_below(rng, (uint32_t)(n - i));
@@ -263,7 +271,6 @@ static bool draw(const uint8_t *pool, int room, uint32_t lacks,
         cards[j] = t;
         got[cards[i]]++;
     }
-    return true;
 }
 
 /* One attempt at the whole deal; seats in order, the last takes all. */
@@ -279,14 +286,17 @@ static bool deal_round(const uint8_t *pool, int np, const int *room,
         if (room[s] > 0)
             last = s;
     for (int s = 0; s < np; s++) {
+        uint8_t cards[DRAW_MAX];
         memset(out[s], 0, MELD_FACES);
         if (room[s] <= 0)
             continue;
         int tries = s == last ? 1 : DEAL_TRIES;
+        int n = drawable(left, lacks[s], cards);
         bool ok = false;
-        for (int t = 0; t < tries && !ok; t++)
-            ok = draw(left, room[s], lacks[s], rng, out[s]) &&
-                 (!accept || accept(ctx, s, out[s]));
+        for (int t = 0; t < tries && !ok && n >= room[s]; t++) {
+            draw(cards, n, room[s], rng, out[s]);
+            ok = !accept || accept(ctx, s, out[s]);
+        }
         if (!ok)
             return false;
         for (int f = 0; f < MELD_FACES; f++)
