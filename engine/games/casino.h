@@ -78,6 +78,13 @@ struct casino_state {
     uint8_t winner;                     /* winning side, or CASINO_NO_SEAT */
 };
 
+/* True if any build lies on the table (most tables hold none). */
+static inline bool casino_any_build(const struct casino_state *st)
+{
+    const hand_t *b = st->build;
+    return (b[2] | b[3] | b[4] | b[5] | b[6] | b[7] | b[8] | b[9] | b[10]) != 0;
+}
+
 /* The ranks present in h, as bits 1 << rank. */
 unsigned casino__ranks(hand_t h);
 

@@ -127,6 +127,8 @@ static void list_items(struct search *s, int seat)
         int c = hand_first(h);
         add_item(s, card_bit(c), card_rank(c), IT_LOOSE, 1);
     }
+    if (!casino_any_build(st))
+        return;
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;
@@ -573,6 +575,8 @@ bool casino__multiple(const struct casino_state *st, int v)
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
+    if (!casino_any_build(st))
+        return 0;
     for (int v = 2; v <= CASINO_VMAX; v++)
         if (st->build[v] && st->owner[v] == seat)
             m |= 1u << v;
@@ -593,6 +597,8 @@ bool casino__may_trail(const struct casino_state *st,
 int casino__items(const struct casino_state *st)
 {
     int n = hand_count(st->loose & CASINO_NUMERALS);
+    if (!casino_any_build(st))
+        return n;
     for (int v = 2; v <= CASINO_VMAX; v++)
         n += st->build[v] != 0;
     return n;
