@@ -420,11 +420,11 @@ static bool locate(const struct game *g, const struct casino_state *st,
 }
 
 /* The cards seat may trail. Ownership and G2 c aside, any card; but on a
- * full table (CASINO_TABLE_MAX numeral items) a numeral only when the seat
- * has no other play at all (plays is nonzero if it has a capture or a
- * build). */
+ * full table (CASINO_TABLE_MAX numeral items: the table holds items) a
+ * numeral only when the seat has no other play at all (plays is nonzero
+ * if it has a capture or a build). */
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
-                          int seat, int plays)
+                          int seat, int items, int plays)
 {
     struct casino_rules ru = rules_of(g);
     hand_t t = st->hand[seat];
@@ -433,7 +433,7 @@ static hand_t trail_cards(const struct game *g, const struct casino_state *st,
         for (hand_t h = st->hand[seat]; h; h &= h - 1)
             if (!casino__may_trail(st, &ru, seat, hand_first(h)))
                 t &= ~card_bit(hand_first(h));
-    if (casino__items(st) < CASINO_TABLE_MAX)
+    if (items < CASINO_TABLE_MAX)
         return t;
     if (plays > 0 || (t & ~CASINO_NUMERALS))
         return t & ~CASINO_NUMERALS;
@@ -445,7 +445,11 @@ static hand_t trail_cards(const struct game *g, const struct casino_state *st,
  * end, when it goes with the table to the last capturer. */
 static void trail(struct casino_state *st, int card)
 {
+    /* Builds are at most CASINO_VMAX - 1 items: few loose numerals leave
+     * room without counting them. */
     if (hand_has(CASINO_NUMERALS, card) &&
+        hand_count(st->loose & CASINO_NUMERALS) >
+            CASINO_TABLE_MAX - CASINO_VMAX &&
         casino__items(st) >= CASINO_TABLE_MAX)
         st->dead |= card_bit(card);
     else
@@ -582,13 +586,13 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
     struct casino_counts b[HAND];
-    int n = 0, i = 0, plays = 0, over = 0;
+    int n = 0, i = 0, plays = 0, over = 0, items;
     if (st->over || seat != st->turn)
         return 0;
-    casino__counts(st, &ru, seat, st->hand[seat], b);
+    items = casino__counts(st, &ru, seat, st->hand[seat], b);
     for (int j = 0; j < hand_count(st->hand[seat]); j++)
         plays |= (int)b[j].kinds;
-    for (hand_t t = trail_cards(g, st, seat, plays); t; t &= t - 1)
+    for (hand_t t = trail_cards(g, st, seat, items, plays); t; t &= t - 1)
         out[n++] = hand_first(t);
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
         for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {

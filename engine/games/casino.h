@@ -102,15 +102,16 @@ bool casino__may_trail(const struct casino_state *st,
 int casino__items(const struct casino_state *st);
 
 /* Numbers of seat's legal captures and builds per kind, for each card of
- * cards that seat holds (the i-th card by ascending id in out[i]). */
+ * cards that seat holds (the i-th card by ascending id in out[i]).
+ * Returns the numeral items on the table (casino__items). */
 struct casino_counts {
     uint16_t n[CASINO_KINDS]; /* kind 0 capture, k >= 1 build of k + 1 */
     unsigned kinds;           /* bit k set when n[k] > 0 */
 };
 
-void casino__counts(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, hand_t cards,
-                    struct casino_counts *out);
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out);
 
 /* Sets *items to the item mask of option k, in the block's canonical order
  * (most cards first, then the lower item mask), of seat's plays of card in

@@ -631,9 +631,9 @@ static unsigned ranks_without(unsigned held, unsigned twice, int r)
     return (twice >> r) & 1 ? held : held & ~(1u << r);
 }
 
-void casino__counts(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, hand_t cards,
-                    struct casino_counts *out)
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out)
 {
     struct search s;
     int first[KING + 1]; /* where each rank's counts were first put */
@@ -669,6 +669,7 @@ void casino__counts(const struct casino_state *st,
             out[i].kinds |= (unsigned)(out[i].n[kind] != 0) << kind;
         }
     }
+    return s.nit;
 }
 
 bool casino__option(const struct casino_state *st,
