@@ -100,6 +100,16 @@ struct search {
 
 /* ==== static helpers: items and subsets ================================ */
 
+/* Every card's rank (card_rank) by lookup: the searches ask it often. */
+static const uint8_t rank_of[CARDS_IN_PACK] = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+
+/* The four aces; shifted left by r - 1, the four cards of rank r. */
+#define ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
+
 static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
                             int weight)
 {
@@ -125,7 +135,7 @@ static void list_items(struct search *s, int seat)
     s->owned = 0;
     for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1) {
         int c = hand_first(h);
-        add_item(s, card_bit(c), card_rank(c), IT_LOOSE, 1);
+        add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
     }
     if (!casino_any_build(st))
         return;
@@ -388,13 +398,9 @@ static uint64_t legal_family(const struct search *s)
  * legal options as card bits (in canonical order: ascending). */
 static hand_t face_options(const struct search *s, int rank)
 {
-    hand_t h = 0;
     if (!keeps_capturers(s, 0))
         return 0;
-    for (hand_t l = s->st->loose; l; l &= l - 1)
-        if (card_rank(hand_first(l)) == rank)
-            h |= card_bit(hand_first(l));
-    return h;
+    return s->st->loose & ACES << (rank - 1);
 }
 
 static void numeral_capture(struct search *s, int r,
@@ -560,7 +566,7 @@ unsigned casino__ranks(hand_t h)
 {
     unsigned r = 0;
     for (; h; h &= h - 1)
-        r |= 1u << card_rank(hand_first(h));
+        r |= 1u << rank_of[hand_first(h)];
     return r;
 }
 
@@ -639,7 +645,7 @@ int casino__counts(const struct casino_state *st,
     int first[KING + 1]; /* where each rank's counts were first put */
     unsigned held = 0, twice = 0, done = 0;
     for (hand_t h = st->hand[seat]; h; h &= h - 1) {
-        unsigned r = 1u << card_rank(hand_first(h));
+        unsigned r = 1u << rank_of[hand_first(h)];
         twice |= held & r;
         held |= r;
     }
@@ -649,7 +655,7 @@ int casino__counts(const struct casino_state *st,
     cards &= st->hand[seat];
     prepare(&s, st, seat, numerals ? 31 - __builtin_clz(numerals) : 0);
     for (int i = 0; cards; cards &= cards - 1, i++) {
-        int c = hand_first(cards), r = card_rank(c);
+        int c = hand_first(cards), r = rank_of[c];
         /* Cards of one rank leave the same ranks in hand: same counts. */
         if ((done >> r) & 1) {
             out[i] = out[first[r]];
