@@ -74,28 +74,31 @@ struct subset {
 
 /* The work of one call: the table's subsets, then one block at a time. */
 struct search {
+    /* What every search uses, first, so that a small table's search
+     * touches few cache lines. */
     const struct casino_state *st; /* the state searched */
-    struct item it[ITEMS_MAX];     /* table items, ascending bit order */
     int nit;                       /* entries in it */
     unsigned builds;               /* index bits of the builds among it */
-    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
-    int nsub;                      /* entries in sub */
-    uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
-    uint16_t next[SUBS_MAX];       /* next subset of the same sum, or 0 */
-    uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
-    int ngrp;                      /* entries in grp */
-    uint16_t uni[SETS];            /* the block's distinct unions */
-    int nuni;                      /* entries in uni */
-    uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
     unsigned owned;                /* build values the player owns */
     unsigned ranks_after;          /* ranks held after playing the card */
     int build_value;               /* value announced, 0 for a capture */
     bool small;                    /* nit <= SMALL_ITEMS: families, below */
+    int nsub;                      /* entries in sub */
+    int ngrp;                      /* entries in grp */
+    int nuni;                      /* entries in uni */
     uint64_t fam[SUM_MAX + 1];     /* small: the sets adding up to v */
     uint64_t loose_only;           /* small: the sets of loose cards */
     uint64_t no_multi;             /* small: the sets without multiple builds */
     uint64_t one_single;           /* small: one single build, loose cards */
     uint64_t found;                /* small: the block's unions */
+    struct item it[ITEMS_MAX];     /* table items, ascending bit order */
+    /* Larger tables: lists of subsets and unions. */
+    uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
+    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
+    uint16_t next[SUBS_MAX];       /* next subset of the same sum, or 0 */
+    uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
+    uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
+    uint16_t uni[SETS];            /* the block's distinct unions */
 };
 
 /* ==== static helpers: items and subsets ================================ */
