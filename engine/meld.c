@@ -175,23 +175,6 @@ uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump)
 
 /* ==== melds ============================================================ */
 
-int meld_around(const uint8_t *hand, int place)
-{
-    int k = 255;
-    for (int s = 0; s < 4; s++)
-        if (hand[meld_face(s, place)] < k)
-            k = hand[meld_face(s, place)];
-    return k;
-}
-
-int meld_runs(const uint8_t *hand, int s, unsigned places)
-{
-    int k = 255;
-    for (int p = 0; p < 8; p++)
-        if (places >> p & 1 && hand[meld_face(s, p)] < k)
-            k = hand[meld_face(s, p)];
-    return k;
-}
 
 /* ==== views ============================================================ */
 
@@ -249,10 +232,12 @@ void meld_put_counts(float *out, const uint8_t *hand, float scale)
 static int drawable(const uint8_t *pool, uint32_t lacks, uint8_t *cards)
 {
     int n = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        if (!(lacks >> f & 1))
-            for (int i = 0; i < pool[f] && n < DRAW_MAX; i++)
-                cards[n++] = (uint8_t)f;
+    for (int f = 0; f < MELD_FACES; f++) {
+        int k = lacks >> f & 1 ? 0 : pool[f];
+        k = k < DRAW_MAX - n ? k : DRAW_MAX - n;
+        while (k-- > 0)
+            cards[n++] = (uint8_t)f;
+    }
     return n;
 }
 

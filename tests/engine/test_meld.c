@@ -1,9 +1,11 @@
-/* test_meld.c — the follow-and-head duty of meld.c against a reference
- * written here from meld.h's words, over random hands and tricks.
+/* test_meld.c — the follow-and-head duty and the meld counts of meld.h
+ * against a reference written here from meld.h's words, over random
+ * hands and tricks.
  *
  * meld.c finds the faces held with word-wide bit tricks and the faces
- * that beat a card in closed form; this file does both the slow way:
- * face by face, with meld_beats for the order of two cards.
+ * that beat a card in closed form, and counts melds without branches;
+ * this file does all of it the slow way: face by face, with meld_beats
+ * for the order of two cards.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -130,6 +132,32 @@ static void test_shows_lack_matches_reference(void **state)
     }
 }
 
+/* meld.h: sets of one face of each suit at a place (the least count
+ * of the four), runs of a suit's faces at some places (the least count
+ * among them). */
+static void test_around_and_runs_match_reference(void **state)
+{
+    (void)state;
+    struct rng r;
+    uint8_t hand[MELD_FACES], trick[MELD_MAXP];
+    int n, trump;
+    rng_seed(&r, 7);
+    for (int k = 0; k < ROUNDS; k++) {
+        random_case(&r, hand, trick, &n, &trump);
+        int place = (int)rng_below(&r, 8), s = (int)rng_below(&r, 4);
+        unsigned places = 1 + rng_below(&r, 255);
+        int around = 255, runs = 255;
+        for (int su = 0; su < 4; su++)
+            if (hand[su * 8 + place] < around)
+                around = hand[su * 8 + place];
+        for (int p = 0; p < 8; p++)
+            if ((places >> p & 1) && hand[s * 8 + p] < runs)
+                runs = hand[s * 8 + p];
+        assert_int_equal(meld_around(hand, place), around);
+        assert_int_equal(meld_runs(hand, s, places), runs);
+    }
+}
+
 /* A hand of one face held: every face alone, as the lead's choice. */
 static void test_each_single_face_is_held(void **state)
 {
@@ -150,6 +178,7 @@ int main(void)
         cmocka_unit_test(test_each_single_face_is_held),
         cmocka_unit_test(test_playable_matches_reference),
         cmocka_unit_test(test_shows_lack_matches_reference),
+        cmocka_unit_test(test_around_and_runs_match_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
