@@ -452,6 +452,12 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
     grow_unions(s);
 }
 
+/* True if a non-empty subset of the items adds up to v. */
+static inline bool has_sum(const struct search *s, int v)
+{
+    return s->small ? s->fam[v] != 0 : s->head[v] != 0;
+}
+
 /* Fills uni with the unions (legal or not) of a numeral of rank r in
  * kind; false if that kind is impossible for the card. */
 static bool run_kind(struct search *s, int r, int kind,
@@ -466,8 +472,7 @@ static bool run_kind(struct search *s, int r, int kind,
     /* Every option holds a group of the capturing number (a capture) or
      * the played card's group (a build): none without a subset adding up
      * to it. The forced build is such a subset too. */
-    int need = !kind ? r : r < s->build_value ? s->build_value - r : r;
-    if (s->small ? !s->fam[need] : !s->head[need])
+    if (!has_sum(s, !kind ? r : r < s->build_value ? s->build_value - r : r))
         return true;
     if (!kind)
         numeral_capture(s, r, ru);
@@ -480,11 +485,14 @@ static bool run_kind(struct search *s, int r, int kind,
 static int count_block(struct search *s, int r, int kind,
                        const struct casino_rules *ru)
 {
-    int n = 0;
+    int n = 0, v = kind + 1;
     if (r > SUM_MAX) {
         s->build_value = 0;
         return kind ? 0 : hand_count(face_options(s, r));
     }
+    /* run_kind's first test, without the call: most blocks stop here. */
+    if (!has_sum(s, !kind ? r : r < v ? v - r : r))
+        return 0;
     if (!run_kind(s, r, kind, ru))
         return 0;
     if (s->small)
