@@ -230,10 +230,7 @@ static int side_of(const struct game *g, int seat)
 /* Every card on the table: loose, dead and in builds. */
 static hand_t table_cards(const struct casino_state *st)
 {
-    hand_t h = st->loose | st->dead;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        h |= st->build[v];
-    return h;
+    return st->loose | st->dead | casino_build_cards(st);
 }
 
 static bool hands_empty(const struct game *g, const struct casino_state *st)
@@ -461,9 +458,8 @@ static hand_t lift(struct casino_state *st, uint64_t items)
 {
     hand_t h = items & ~CASINO_BUILD_BITS;
     st->loose &= ~h;
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!(items & casino_build_bit(v)))
-            continue;
+    for (uint64_t b = items & CASINO_BUILD_BITS; b; b &= b - 1) {
+        int v = __builtin_ctzll(b) - CASINO_BUILD_SHIFT;
         h |= st->build[v];
         st->build[v] = 0;
         st->owner[v] = CASINO_NO_SEAT;

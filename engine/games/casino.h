@@ -78,11 +78,17 @@ struct casino_state {
     uint8_t winner;                     /* winning side, or CASINO_NO_SEAT */
 };
 
+/* The cards in builds on the table. */
+static inline hand_t casino_build_cards(const struct casino_state *st)
+{
+    const hand_t *b = st->build;
+    return b[2] | b[3] | b[4] | b[5] | b[6] | b[7] | b[8] | b[9] | b[10];
+}
+
 /* True if any build lies on the table (most tables hold none). */
 static inline bool casino_any_build(const struct casino_state *st)
 {
-    const hand_t *b = st->build;
-    return (b[2] | b[3] | b[4] | b[5] | b[6] | b[7] | b[8] | b[9] | b[10]) != 0;
+    return casino_build_cards(st) != 0;
 }
 
 /* The ranks present in h, as bits 1 << rank. */
