@@ -258,28 +258,22 @@ static void draw(uint8_t *cards, int n, int room, struct rng *rng,
     }
 }
 
-/* One attempt at the whole deal; seats in order, the last takes all. */
-static bool deal_round(const uint8_t *pool, int np, const int *room,
-                       const uint32_t *lacks, meld_accept_fn accept,
-                       const void *ctx, struct rng *rng,
-                       uint8_t (*out)[MELD_FACES])
+/* One attempt at the whole deal: the seats in order[0..n), the last one
+ * taking what is left in a single draw. */
+static bool deal_round(const uint8_t *pool, const int *order, int n,
+                       const int *room, const uint32_t *lacks,
+                       meld_accept_fn accept, const void *ctx,
+                       struct rng *rng, uint8_t (*out)[MELD_FACES])
 {
     uint8_t left[MELD_FACES];
-    int last = -1;
     memcpy(left, pool, sizeof left);
-    for (int s = 0; s < np; s++)
-        if (room[s] > 0)
-            last = s;
-    for (int s = 0; s < np; s++) {
+    for (int i = 0; i < n; i++) {
         uint8_t cards[DRAW_MAX];
-        memset(out[s], 0, MELD_FACES);
-        if (room[s] <= 0)
-            continue;
-        int tries = s == last ? 1 : DEAL_TRIES;
-        int n = drawable(left, lacks[s], cards);
+        int s = order[i], tries = i == n - 1 ? 1 : DEAL_TRIES;
+        int m = drawable(left, lacks[s], cards);
         bool ok = false;
-        for (int t = 0; t < tries && !ok && n >= room[s]; t++) {
-            draw(cards, n, room[s], rng, out[s]);
+        for (int t = 0; t < tries && !ok && m >= room[s]; t++) {
+            draw(cards, m, room[s], rng, out[s]);
             ok = !accept || accept(ctx, s, out[s]);
         }
         if (!ok)
@@ -295,8 +289,20 @@ bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
                       const void *ctx, struct rng *rng,
                       uint8_t (*out)[MELD_FACES])
 {
+    int order[MELD_MAXP + 1], n = 0;
+    /* Most cards first: the last seat's hand is forced, and the fewer
+     * hidden cards it has, the likelier it fits. */
+    for (int s = 0; s < np; s++) {
+        memset(out[s], 0, MELD_FACES);
+        if (room[s] <= 0)
+            continue;
+        int j = n++;
+        for (; j > 0 && room[order[j - 1]] < room[s]; j--)
+            order[j] = order[j - 1];
+        order[j] = s;
+    }
     for (int r = 0; r < DEAL_ROUNDS; r++)
-        if (deal_round(pool, np, room, lacks, accept, ctx, rng, out))
+        if (deal_round(pool, order, n, room, lacks, accept, ctx, rng, out))
             return true;
     return false;
 }

@@ -215,8 +215,9 @@ typedef bool (*meld_accept_fn)(const void *ctx, int seat,
 
 /* Deals pool (counts per face) among the seats with room[s] > 0: each
  * seat gets room[s] cards, none of the faces in lacks[s], and each seat's
- * draw must pass accept (NULL: any). Seats are drawn one at a time with a
- * bounded number of retries, the last seat taking what is left. Fills
+ * draw must pass accept (NULL: any). Seats are drawn one at a time, the
+ * most hidden cards first, with a bounded number of retries, the last
+ * seat taking what is left. Fills
  * out[s][face]; returns false if no fitting deal was found (the caller
  * keeps the true one). */
 bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,

@@ -158,6 +158,39 @@ static void test_around_and_runs_match_reference(void **state)
     }
 }
 
+/* The hidden deal's test accepts seat 1's cards only without face 0. */
+static bool no_face_zero(const void *ctx, int seat, const uint8_t *hidden)
+{
+    (void)ctx;
+    return seat != 1 || hidden[0] == 0;
+}
+
+/* meld_deal_hidden: each seat gets its room, outside its lacks, passing
+ * the test, and the pool is shared out exactly. The one copy of face 0
+ * must go to seat 0 (one card; seat 1 takes 38 and refuses it): a deal
+ * that gives the last seat only what is left must deal seat 1 first,
+ * the seat with more cards (seat 0 first fits one round in 39; seat 1
+ * first fits one draw in 39, with many draws a round). */
+static void test_hidden_deal_keeps_its_contract(void **state)
+{
+    (void)state;
+    uint8_t pool[MELD_FACES] = {1}, out[MELD_MAXP][MELD_FACES];
+    int room[MELD_MAXP] = {1, 38};
+    uint32_t lacks[MELD_MAXP] = {0, 1u << 31};
+    for (int f = 1; f < 20; f++)
+        pool[f] = 2;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        struct rng r;
+        rng_seed(&r, seed);
+        assert_true(meld_deal_hidden(pool, 2, room, lacks, no_face_zero, NULL,
+                                     &r, out));
+        assert_int_equal(out[0][0], 1);
+        for (int f = 0; f < MELD_FACES; f++)
+            assert_int_equal(out[0][f] + out[1][f], pool[f]);
+        assert_int_equal(out[1][31], 0);
+    }
+}
+
 /* A hand of one face held: every face alone, as the lead's choice. */
 static void test_each_single_face_is_held(void **state)
 {
@@ -179,6 +212,7 @@ int main(void)
         cmocka_unit_test(test_playable_matches_reference),
         cmocka_unit_test(test_shows_lack_matches_reference),
         cmocka_unit_test(test_around_and_runs_match_reference),
+        cmocka_unit_test(test_hidden_deal_keeps_its_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
