@@ -327,12 +327,13 @@ static uint64_t disjoint(unsigned m)
 }
 
 /* Lists, for a small table, the families of sets adding up to each v
- * (a knapsack: item i joins every set of the sums below, which holds only
- * items before it), and the families the group rules test. Every sum is
- * updated for every item, below-zero sums reading an empty family: a
- * loop of fixed length, which the processor predicts (a length set by
- * the item's value is mispredicted once per item). */
-static void list_families(struct search *s)
+ * up to limit (a knapsack: item i joins every set of the sums below,
+ * which holds only items before it), and the families the group rules
+ * test. Every sum is updated for every item, below-zero sums reading an
+ * empty family: a loop of one length for the whole table, which the
+ * processor predicts (a length set by each item's value is mispredicted
+ * once per item). */
+static void list_families(struct search *s, int limit)
 {
     uint64_t by[2 * (SUM_MAX + 1)] = {0}, *f = by + SUM_MAX + 1;
     unsigned multi = 0;
@@ -340,7 +341,7 @@ static void list_families(struct search *s)
     for (int i = 0; i < s->nit; i++) {
         int val = (int)(s->it[i].packed >> SUB_SUM) & 0xff;
         multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
-        for (int v = SUM_MAX; v >= 1; v--)
+        for (int v = limit; v >= 1; v--)
             f[v] |= f[v - val] << (1u << i);
     }
     memcpy(s->fam, f, sizeof s->fam);
@@ -636,7 +637,7 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_items(s, seat);
     s->small = s->nit <= SMALL_ITEMS;
     if (s->small) {
-        list_families(s);
+        list_families(s, limit);
         return;
     }
     for (unsigned w = 0; w < ((1u << s->nit) + 63) / 64; w++)
