@@ -91,7 +91,8 @@ struct search {
     uint64_t no_multi;             /* small: the sets without multiple builds */
     uint64_t one_single;           /* small: one single build, loose cards */
     uint64_t found;                /* small: the block's unions */
-    struct item it[ITEMS_MAX];     /* table items, ascending bit order */
+    struct item it[ITEMS_MAX];     /* items up to limit, ascending bits */
+    int table_items;               /* numeral items on the table, all */
     /* Larger tables: lists of subsets and unions. */
     uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
     uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
@@ -128,15 +129,20 @@ static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
         (struct item){bit, packed, kind == IT_LOOSE ? 0 : 1u << v, weight};
 }
 
-/* Lists the loose numeral cards and the builds of st as items; notes the
- * build values seat owns. */
-static void list_items(struct search *s, int seat)
+/* Lists the loose numeral cards and the builds of st of value at most
+ * limit as items; notes the build values seat owns and counts every
+ * item. An item above limit is in no group of a sum up to limit, and
+ * leaving it out keeps the order of the others' masks (items stay in
+ * ascending bit order); the one build a play may be forced to take has
+ * the capturing number's value, within limit. */
+static void list_items(struct search *s, int seat, int limit)
 {
     const struct casino_state *st = s->st;
     s->nit = 0;
     s->builds = 0;
     s->owned = 0;
-    for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1) {
+    s->table_items = hand_count(st->loose & CASINO_NUMERALS);
+    for (hand_t h = st->loose & ACES * ((1ull << limit) - 1); h; h &= h - 1) {
         int c = hand_first(h);
         add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
     }
@@ -145,11 +151,13 @@ static void list_items(struct search *s, int seat)
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;
-        add_item(s, casino_build_bit(v), v,
-                 casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
-                 hand_count(st->build[v]));
+        s->table_items++;
         if (st->owner[v] == seat)
             s->owned |= 1u << v;
+        if (v <= limit)
+            add_item(s, casino_build_bit(v), v,
+                     casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
+                     hand_count(st->build[v]));
     }
 }
 
@@ -634,7 +642,7 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     s->nsub = 0;
     s->nuni = 0;
     s->ngrp = 0;
-    list_items(s, seat);
+    list_items(s, seat, limit);
     s->small = s->nit <= SMALL_ITEMS;
     if (s->small) {
         list_families(s, limit);
@@ -690,7 +698,7 @@ int casino__counts(const struct casino_state *st,
             out[i].kinds |= (unsigned)(out[i].n[kind] != 0) << kind;
         }
     }
-    return s.nit;
+    return s.table_items;
 }
 
 bool casino__option(const struct casino_state *st,
