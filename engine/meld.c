@@ -111,23 +111,34 @@ int meld_best(const uint8_t *trick, int n, int trump)
     return best;
 }
 
-/* Faces of suit s that beat card w. */
+/* Faces of suit s that beat card w (as meld_beats says): in w's suit the
+ * places above w's, in trumps led against another suit every face. */
 static uint32_t beaters(int s, int w, int trump)
 {
-    uint32_t out = 0;
-    for (int p = 0; p < 8; p++)
-        if (meld_beats(meld_face(s, p), w, trump))
-            out |= 1u << meld_face(s, p);
-    return out;
+    if (s == meld_suit(w))
+        return ((1u << meld_place(w)) - 1) << (8 * s);
+    return s == trump ? meld_suit_set(s) : 0;
+}
+
+/* The faces of hand[0..8) held, as bits 0..7: the eight counts read as
+ * one word, each byte's "non-zero" folded into its top bit, and the top
+ * bits gathered by one multiplication (each lands in a bit of its own).
+ * hand[0] must be the word's low byte: swapped on big-endian machines. */
+static uint32_t held8(const uint8_t *hand)
+{
+    const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+    uint64_t x;
+    memcpy(&x, hand, sizeof x);
+    if (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__)
+        x = __builtin_bswap64(x);
+    uint64_t top = (((x & low7) + low7) | x) & ~low7;
+    return (uint32_t)(((top >> 7) * 0x0102040810204080ull) >> 56);
 }
 
 static uint32_t held(const uint8_t *hand)
 {
-    uint32_t h = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        if (hand[f])
-            h |= 1u << f;
-    return h;
+    return held8(hand) | held8(hand + 8) << 8 | held8(hand + 16) << 16 |
+           held8(hand + 24) << 24;
 }
 
 uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
@@ -164,23 +175,6 @@ uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump)
 
 /* ==== melds ============================================================ */
 
-int meld_around(const uint8_t *hand, int place)
-{
-    int k = 255;
-    for (int s = 0; s < 4; s++)
-        if (hand[meld_face(s, place)] < k)
-            k = hand[meld_face(s, place)];
-    return k;
-}
-
-int meld_runs(const uint8_t *hand, int s, unsigned places)
-{
-    int k = 255;
-    for (int p = 0; p < 8; p++)
-        if (places >> p & 1 && hand[meld_face(s, p)] < k)
-            k = hand[meld_face(s, p)];
-    return k;
-}
 
 /* ==== views ============================================================ */
 
@@ -225,19 +219,29 @@ void meld_format_hand(const uint8_t *hand, char *buf, size_t len)
 
 /* ==== hidden deals ===================================================== */
 
-/* Draws room cards for one seat from pool (left intact) avoiding lacks;
- * false if the pool has too few allowed cards. */
-static bool draw(const uint8_t *pool, int room, uint32_t lacks,
-                 struct rng *rng, uint8_t *got)
+#define DRAW_MAX (MELD_FACES * 4) /* copies a seat's draw lists */
+
+/* Lists the copies in pool a seat may draw (faces outside lacks) into
+ * cards; returns how many. */
+static int drawable(const uint8_t *pool, uint32_t lacks, uint8_t *cards)
 {
-    uint8_t cards[MELD_FACES * 4];
     int n = 0;
-    for (int f = 0; f < MELD_FACES; f++)
-        if (!(lacks >> f & 1))
-            for (int i = 0; i < pool[f] && n < (int)sizeof cards; i++)
-                cards[n++] = (uint8_t)f;
-    if (n < room)
-        return false;
+    for (int f = 0; f < MELD_FACES; f++) {
+        int k = lacks >> f & 1 ? 0 : pool[f];
+        k = k < DRAW_MAX - n ? k : DRAW_MAX - n;
+        while (k-- > 0)
+            cards[n++] = (uint8_t)f;
+    }
+    return n;
+}
+
+/* Draws room of the n cards uniformly into got (counts per face), by a
+ * partial shuffle of cards. The shuffle only moves cards about, so the
+ * same list serves the next draw: a partial shuffle of any order of it
+ * is a uniform draw again. */
+static void draw(uint8_t *cards, int n, int room, struct rng *rng,
+                 uint8_t *got)
+{
     memset(got, 0, MELD_FACES);
     for (int i = 0; i < room; i++) {
         int j = i + (int)rng_below(rng, (uint32_t)(n - i));
@@ -246,30 +250,26 @@ static bool draw(const uint8_t *pool, int room, uint32_t lacks,
         cards[j] = t;
         got[cards[i]]++;
     }
-    return true;
 }
 
-/* One attempt at the whole deal; seats in order, the last takes all. */
-static bool deal_round(const uint8_t *pool, int np, const int *room,
-                       const uint32_t *lacks, meld_accept_fn accept,
-                       const void *ctx, struct rng *rng,
-                       uint8_t (*out)[MELD_FACES])
+/* One attempt at the whole deal: the seats in order[0..n), the last one
+ * taking what is left in a single draw. */
+static bool deal_round(const uint8_t *pool, const int *order, int n,
+                       const int *room, const uint32_t *lacks,
+                       meld_accept_fn accept, const void *ctx,
+                       struct rng *rng, uint8_t (*out)[MELD_FACES])
 {
     uint8_t left[MELD_FACES];
-    int last = -1;
     memcpy(left, pool, sizeof left);
-    for (int s = 0; s < np; s++)
-        if (room[s] > 0)
-            last = s;
-    for (int s = 0; s < np; s++) {
-        memset(out[s], 0, MELD_FACES);
-        if (room[s] <= 0)
-            continue;
-        int tries = s == last ? 1 : DEAL_TRIES;
+    for (int i = 0; i < n; i++) {
+        uint8_t cards[DRAW_MAX];
+        int s = order[i], tries = i == n - 1 ? 1 : DEAL_TRIES;
+        int m = drawable(left, lacks[s], cards);
         bool ok = false;
-        for (int t = 0; t < tries && !ok; t++)
-            ok = draw(left, room[s], lacks[s], rng, out[s]) &&
-                 (!accept || accept(ctx, s, out[s]));
+        for (int t = 0; t < tries && !ok && m >= room[s]; t++) {
+            draw(cards, m, room[s], rng, out[s]);
+            ok = !accept || accept(ctx, s, out[s]);
+        }
         if (!ok)
             return false;
         for (int f = 0; f < MELD_FACES; f++)
@@ -283,8 +283,20 @@ bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
                       const void *ctx, struct rng *rng,
                       uint8_t (*out)[MELD_FACES])
 {
+    int order[MELD_MAXP + 1], n = 0;
+    /* Most cards first: the last seat's hand is forced, and the fewer
+     * hidden cards it has, the likelier it fits. */
+    for (int s = 0; s < np; s++) {
+        memset(out[s], 0, MELD_FACES);
+        if (room[s] <= 0)
+            continue;
+        int j = n++;
+        for (; j > 0 && room[order[j - 1]] < room[s]; j--)
+            order[j] = order[j - 1];
+        order[j] = s;
+    }
     for (int r = 0; r < DEAL_ROUNDS; r++)
-        if (deal_round(pool, np, room, lacks, accept, ctx, rng, out))
+        if (deal_round(pool, order, n, room, lacks, accept, ctx, rng, out))
             return true;
     return false;
 }

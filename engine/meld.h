@@ -84,11 +84,26 @@ uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
 uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump);
 
 /* How many sets of one face of each suit at place p ("four Aces" is one,
- * "eight Aces" two when each suit is held twice). */
-int meld_around(const uint8_t *hand, int place);
+ * "eight Aces" two when each suit is held twice). Inline: determinizing
+ * counts melds for every hand it draws. */
+static inline int meld_around(const uint8_t *hand, int place)
+{
+    int a = hand[place], b = hand[8 + place];
+    int c = hand[16 + place], d = hand[24 + place];
+    int ab = a < b ? a : b, cd = c < d ? c : d;
+    return ab < cd ? ab : cd;
+}
 
 /* How many runs of the faces of suit s at the places in `places`. */
-int meld_runs(const uint8_t *hand, int s, unsigned places);
+static inline int meld_runs(const uint8_t *hand, int s, unsigned places)
+{
+    int k = 255;
+    for (; places; places &= places - 1) {
+        int n = hand[meld_face(s, __builtin_ctz(places))];
+        k = n < k ? n : k;
+    }
+    return k;
+}
 
 /* min(a, b), for pairs such as marriages and pinochles. */
 static inline int meld_pairs(const uint8_t *hand, int a, int b)
@@ -210,8 +225,9 @@ typedef bool (*meld_accept_fn)(const void *ctx, int seat,
 
 /* Deals pool (counts per face) among the seats with room[s] > 0: each
  * seat gets room[s] cards, none of the faces in lacks[s], and each seat's
- * draw must pass accept (NULL: any). Seats are drawn one at a time with a
- * bounded number of retries, the last seat taking what is left. Fills
+ * draw must pass accept (NULL: any). Seats are drawn one at a time, the
+ * most hidden cards first, with a bounded number of retries, the last
+ * seat taking what is left. Fills
  * out[s][face]; returns false if no fitting deal was found (the caller
  * keeps the true one). */
 bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,

@@ -230,10 +230,7 @@ static int side_of(const struct game *g, int seat)
 /* Every card on the table: loose, dead and in builds. */
 static hand_t table_cards(const struct casino_state *st)
 {
-    hand_t h = st->loose | st->dead;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        h |= st->build[v];
-    return h;
+    return st->loose | st->dead | casino_build_cards(st);
 }
 
 static bool hands_empty(const struct game *g, const struct casino_state *st)
@@ -420,17 +417,20 @@ static bool locate(const struct game *g, const struct casino_state *st,
 }
 
 /* The cards seat may trail. Ownership and G2 c aside, any card; but on a
- * full table (CASINO_TABLE_MAX numeral items) a numeral only when the seat
- * has no other play at all (plays counts its captures and builds). */
+ * full table (CASINO_TABLE_MAX numeral items: the table holds items) a
+ * numeral only when the seat has no other play at all (plays is nonzero
+ * if it has a capture or a build). */
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
-                          int seat, int plays)
+                          int seat, int items, int plays)
 {
     struct casino_rules ru = rules_of(g);
-    hand_t t = 0;
-    for (hand_t h = st->hand[seat]; h; h &= h - 1)
-        if (casino__may_trail(st, &ru, seat, hand_first(h)))
-            t |= card_bit(hand_first(h));
-    if (casino__items(st) < CASINO_TABLE_MAX)
+    hand_t t = st->hand[seat];
+    /* A seat owning no build may trail any card (the common case). */
+    if (casino__owned(st, seat))
+        for (hand_t h = st->hand[seat]; h; h &= h - 1)
+            if (!casino__may_trail(st, &ru, seat, hand_first(h)))
+                t &= ~card_bit(hand_first(h));
+    if (items < CASINO_TABLE_MAX)
         return t;
     if (plays > 0 || (t & ~CASINO_NUMERALS))
         return t & ~CASINO_NUMERALS;
@@ -442,7 +442,11 @@ static hand_t trail_cards(const struct game *g, const struct casino_state *st,
  * end, when it goes with the table to the last capturer. */
 static void trail(struct casino_state *st, int card)
 {
+    /* Builds are at most CASINO_VMAX - 1 items: few loose numerals leave
+     * room without counting them. */
     if (hand_has(CASINO_NUMERALS, card) &&
+        hand_count(st->loose & CASINO_NUMERALS) >
+            CASINO_TABLE_MAX - CASINO_VMAX &&
         casino__items(st) >= CASINO_TABLE_MAX)
         st->dead |= card_bit(card);
     else
@@ -454,9 +458,8 @@ static hand_t lift(struct casino_state *st, uint64_t items)
 {
     hand_t h = items & ~CASINO_BUILD_BITS;
     st->loose &= ~h;
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!(items & casino_build_bit(v)))
-            continue;
+    for (uint64_t b = items & CASINO_BUILD_BITS; b; b &= b - 1) {
+        int v = __builtin_ctzll(b) - CASINO_BUILD_SHIFT;
         h |= st->build[v];
         st->build[v] = 0;
         st->owner[v] = CASINO_NO_SEAT;
@@ -579,20 +582,20 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
     struct casino_counts b[HAND];
-    int n = 0, i = 0, plays = 0, over = 0;
+    int n = 0, i = 0, plays = 0, over = 0, items;
     if (st->over || seat != st->turn)
         return 0;
-    casino__counts(st, &ru, seat, st->hand[seat], b);
+    items = casino__counts(st, &ru, seat, st->hand[seat], b);
     for (int j = 0; j < hand_count(st->hand[seat]); j++)
-        for (int kind = 0; kind < CASINO_KINDS; kind++)
-            plays += b[j].n[kind];
-    for (hand_t t = trail_cards(g, st, seat, plays); t; t &= t - 1)
+        plays |= (int)b[j].kinds;
+    for (hand_t t = trail_cards(g, st, seat, items, plays); t; t &= t - 1)
         out[n++] = hand_first(t);
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
-        for (int kind = 0; kind < CASINO_KINDS; kind++) {
-            int m = b[i].n[kind];
+        for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
+            int kind = __builtin_ctz(ks), m = b[i].n[kind];
+            int id = encode(hand_first(h), kind, 0);
             for (int k = 0; k < m && k < CASINO_OPTS; k++)
-                out[n++] = encode(hand_first(h), kind, k);
+                out[n++] = id + k;
             over += m > CASINO_OPTS ? m - CASINO_OPTS : 0;
         }
     }

@@ -78,6 +78,19 @@ struct casino_state {
     uint8_t winner;                     /* winning side, or CASINO_NO_SEAT */
 };
 
+/* The cards in builds on the table. */
+static inline hand_t casino_build_cards(const struct casino_state *st)
+{
+    const hand_t *b = st->build;
+    return b[2] | b[3] | b[4] | b[5] | b[6] | b[7] | b[8] | b[9] | b[10];
+}
+
+/* True if any build lies on the table (most tables hold none). */
+static inline bool casino_any_build(const struct casino_state *st)
+{
+    return casino_build_cards(st) != 0;
+}
+
 /* The ranks present in h, as bits 1 << rank. */
 unsigned casino__ranks(hand_t h);
 
@@ -95,14 +108,16 @@ bool casino__may_trail(const struct casino_state *st,
 int casino__items(const struct casino_state *st);
 
 /* Numbers of seat's legal captures and builds per kind, for each card of
- * cards that seat holds (the i-th card by ascending id in out[i]). */
+ * cards that seat holds (the i-th card by ascending id in out[i]).
+ * Returns the numeral items on the table (casino__items). */
 struct casino_counts {
     uint16_t n[CASINO_KINDS]; /* kind 0 capture, k >= 1 build of k + 1 */
+    unsigned kinds;           /* bit k set when n[k] > 0 */
 };
 
-void casino__counts(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, hand_t cards,
-                    struct casino_counts *out);
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out);
 
 /* Sets *items to the item mask of option k, in the block's canonical order
  * (most cards first, then the lower item mask), of seat's plays of card in

@@ -11,7 +11,15 @@
  * card, one kind) filters the subsets that may serve as groups and grows
  * the distinct unions of disjoint groups, a bitmap dropping the repeats
  * that different partitions of one set give (only the items taken
- * matter). The legal options are the unions that leave the player holding
+ * matter). Only the set of unions counts, never the order in which they
+ * were found, so nothing is sorted. Tables are small in play (four items
+ * and eight subsets on average), so the per-call overheads are kept
+ * down: no pass over all 2^items sets unless many unions call for it.
+ * A table of at most 6 items (nine decisions in ten) is searched another
+ * way that finds the same sets: a family of sets of items is one 64-bit
+ * word (bit m for the set of index mask m), the sets of each sum come
+ * from a knapsack over words, and joining a group to every union
+ * disjoint from it is a mask and a shift. The legal options are the unions that leave the player holding
  * a capturing card for every build he owns. What may form a group is
  * explained in casino.c's header comment. Nothing here allocates.
  */
@@ -32,17 +40,17 @@
 #define SUM_MAX 10         /* highest capturing number */
 #define NO_SET 0xffffffffu /* "no such union" */
 #define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
+#define FEW_UNIONS 64      /* most unions nth_union compares pairwise */
+#define SMALL_ITEMS 6      /* tables searched as families in one word */
 
 /* ==== types ============================================================ */
 
 /* One table item: a loose numeral card or a whole build. */
 struct item {
-    uint64_t bit;   /* its bit in an item mask */
-    unsigned build; /* 1 << v for the build of value v, 0 for a card */
-    int value;      /* rank, or the build's announced value */
-    int kind;       /* IT_LOOSE, IT_SINGLE or IT_MULTI */
-    int weight;     /* cards it stands for */
-    uint64_t packed; /* what it adds to a packed subset (see pack) */
+    uint64_t bit;    /* its bit in an item mask */
+    uint64_t packed; /* what it adds to a packed subset (see struct subset) */
+    unsigned build;  /* 1 << v for the build of value v, 0 for a card */
+    int weight;      /* cards it stands for */
 };
 
 enum { IT_LOOSE, IT_SINGLE, IT_MULTI };
@@ -66,28 +74,48 @@ struct subset {
 
 /* The work of one call: the table's subsets, then one block at a time. */
 struct search {
+    /* What every search uses, first, so that a small table's search
+     * touches few cache lines. */
     const struct casino_state *st; /* the state searched */
-    struct item it[ITEMS_MAX];     /* table items, ascending bit order */
     int nit;                       /* entries in it */
     unsigned builds;               /* index bits of the builds among it */
-    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
-    int nsub;                      /* entries in sub */
-    uint16_t by_sum[SUBS_MAX];     /* indices into sub, by sum, stable */
-    int sum_at[SUM_MAX + 2];       /* sum v's indices: by_sum[at[v]..[v+1]) */
-    uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
-    int ngrp;                      /* entries in grp */
-    uint16_t uni[SETS];            /* the block's distinct unions */
-    int nuni;                      /* entries in uni */
-    uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
     unsigned owned;                /* build values the player owns */
     unsigned ranks_after;          /* ranks held after playing the card */
     int build_value;               /* value announced, 0 for a capture */
+    bool small;                    /* nit <= SMALL_ITEMS: families, below */
+    int nsub;                      /* entries in sub */
+    int ngrp;                      /* entries in grp */
+    int nuni;                      /* entries in uni */
+    uint64_t fam[SUM_MAX + 1];     /* small: the sets adding up to v */
+    uint64_t loose_only;           /* small: the sets of loose cards */
+    uint64_t no_multi;             /* small: the sets without multiple builds */
+    uint64_t one_single;           /* small: one single build, loose cards */
+    uint64_t found;                /* small: the block's unions */
+    struct item it[ITEMS_MAX];     /* items up to limit, ascending bits */
+    int table_items;               /* numeral items on the table, all */
+    /* Larger tables: lists of subsets and unions. */
+    uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
+    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
+    uint16_t next[SUBS_MAX];       /* next subset of the same sum, or 0 */
+    uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
+    uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
+    uint16_t uni[SETS];            /* the block's distinct unions */
 };
 
 /* ==== static helpers: items and subsets ================================ */
 
-static void add_item(struct search *s, uint64_t bit, int v, int kind,
-                     int weight)
+/* Every card's rank (card_rank) by lookup: the searches ask it often. */
+static const uint8_t rank_of[CARDS_IN_PACK] = {
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
+    1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
+
+/* The four aces; shifted left by r - 1, the four cards of rank r. */
+#define ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
+
+static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
+                            int weight)
 {
     /* casino.c refuses the trail that would pass ITEMS_MAX. */
     assert(s->nit < ITEMS_MAX);
@@ -97,48 +125,74 @@ static void add_item(struct search *s, uint64_t bit, int v, int kind,
                       (uint64_t)1 << SUB_SIZE |
                       (uint64_t)(kind == IT_SINGLE) << SUB_SINGLE |
                       (uint64_t)(kind == IT_MULTI) << SUB_MULTI;
-    s->it[s->nit++] = (struct item){
-        bit, kind == IT_LOOSE ? 0 : 1u << v, v, kind, weight, packed};
+    s->it[s->nit++] =
+        (struct item){bit, packed, kind == IT_LOOSE ? 0 : 1u << v, weight};
 }
 
-/* Lists the loose numeral cards and the builds of st as items. */
-static void list_items(struct search *s)
+/* Lists the loose numeral cards and the builds of st of value at most
+ * limit as items; notes the build values seat owns and counts every
+ * item. An item above limit is in no group of a sum up to limit, and
+ * leaving it out keeps the order of the others' masks (items stay in
+ * ascending bit order); the one build a play may be forced to take has
+ * the capturing number's value, within limit. */
+static void list_items(struct search *s, int seat, int limit)
 {
     const struct casino_state *st = s->st;
     s->nit = 0;
     s->builds = 0;
-    for (hand_t h = st->loose & CASINO_NUMERALS; h; h &= h - 1)
-        add_item(s, card_bit(hand_first(h)), card_rank(hand_first(h)), IT_LOOSE,
-                 1);
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        if (st->build[v])
+    s->owned = 0;
+    s->table_items = hand_count(st->loose & CASINO_NUMERALS);
+    for (hand_t h = st->loose & ACES * ((1ull << limit) - 1); h; h &= h - 1) {
+        int c = hand_first(h);
+        add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
+    }
+    if (!casino_any_build(st))
+        return;
+    for (int v = 2; v <= CASINO_VMAX; v++) {
+        if (!st->build[v])
+            continue;
+        s->table_items++;
+        if (st->owner[v] == seat)
+            s->owned |= 1u << v;
+        if (v <= limit)
             add_item(s, casino_build_bit(v), v,
                      casino__multiple(st, v) ? IT_MULTI : IT_SINGLE,
                      hand_count(st->build[v]));
-}
-
-/* Lists every subset of items summing to at most SUM_MAX, the empty one
- * first: each item extends the subsets listed before it. The bound on
- * nsub only guards memory: SUBS_MAX is never reached. */
-static void list_subsets(struct search *s)
-{
-    s->sub[0] = 0;
-    s->nsub = 1;
-    for (int i = 0; i < s->nit; i++) {
-        uint64_t add = s->it[i].packed;
-        int n = s->nsub;
-        for (int j = 0; j < n && s->nsub < SUBS_MAX; j++) {
-            uint64_t next = s->sub[j] + add;
-            if (((next >> SUB_SUM) & 0xff) <= SUM_MAX)
-                s->sub[s->nsub++] = next;
-        }
     }
 }
 
-/* The subset listed at position i of the by-sum order, unpacked. */
+/* Lists every subset of items summing to at most limit (<= SUM_MAX: the
+ * largest sum the caller's blocks look up), the empty one first (index
+ * 0, which therefore ends every chain): each item extends the subsets
+ * listed before it. Each non-empty subset is chained to the others of its
+ * sum, so that a block walks only the sums it can use. The bound on n
+ * only guards memory: SUBS_MAX is never reached. */
+static void list_subsets(struct search *s, unsigned limit)
+{
+    uint64_t *sub = s->sub;
+    int n = 1;
+    sub[0] = 0;
+    for (int v = 0; v <= SUM_MAX; v++)
+        s->head[v] = 0;
+    for (int i = 0; i < s->nit; i++) {
+        uint64_t add = s->it[i].packed;
+        for (int j = 0, end = n; j < end && n < SUBS_MAX; j++) {
+            uint64_t p = sub[j] + add;
+            unsigned sum = (unsigned)(p >> SUB_SUM) & 0xff;
+            if (sum > limit)
+                continue;
+            sub[n] = p;
+            s->next[n] = s->head[sum];
+            s->head[sum] = (uint16_t)n++;
+        }
+    }
+    s->nsub = n;
+}
+
+/* The subset listed at position i, unpacked. */
 static struct subset sub_at(const struct search *s, int i)
 {
-    uint64_t p = s->sub[s->by_sum[i]];
+    uint64_t p = s->sub[i];
     return (struct subset){(uint16_t)p, (uint8_t)(p >> SUB_SUM),
                            (uint8_t)(p >> SUB_SIZE), (uint8_t)(p >> SUB_SINGLE),
                            (uint8_t)(p >> SUB_MULTI)};
@@ -261,40 +315,122 @@ static bool union_legal(const struct search *s, unsigned u)
     return u && keeps_capturers(s, used);
 }
 
+/* ==== static helpers: small tables as families ========================= */
+
+/* The sets of one item: bits 1, 2, 4, 8, 16 and 32. */
+#define ALONE 0x100010116ull
+
+/* Per item i < SMALL_ITEMS: the family of the sets without it. */
+static const uint64_t without[SMALL_ITEMS] = {
+    0x5555555555555555ull, 0x3333333333333333ull, 0x0f0f0f0f0f0f0f0full,
+    0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull, 0x00000000ffffffffull};
+
+/* The family of the sets disjoint from the index set m. */
+static uint64_t disjoint(unsigned m)
+{
+    uint64_t f = ~0ull;
+    for (; m; m &= m - 1)
+        f &= without[__builtin_ctz(m)];
+    return f;
+}
+
+/* Lists, for a small table, the families of sets adding up to each v
+ * up to limit (a knapsack: item i joins every set of the sums below,
+ * which holds only items before it), and the families the group rules
+ * test. Every sum is updated for every item, below-zero sums reading an
+ * empty family: a loop of one length for the whole table, which the
+ * processor predicts (a length set by each item's value is mispredicted
+ * once per item). */
+static void list_families(struct search *s, int limit)
+{
+    uint64_t by[2 * (SUM_MAX + 1)] = {0}, *f = by + SUM_MAX + 1;
+    unsigned multi = 0;
+    f[0] = 1;
+    for (int i = 0; i < s->nit; i++) {
+        int val = (int)(s->it[i].packed >> SUB_SUM) & 0xff;
+        multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
+        for (int v = limit; v >= 1; v--)
+            f[v] |= f[v - val] << (1u << i);
+    }
+    memcpy(s->fam, f, sizeof s->fam);
+    /* These families hold sets of absent items too (index nit and up):
+     * no sum family does, and every use meets one. */
+    s->loose_only = disjoint(s->builds);
+    s->no_multi = disjoint(multi);
+    s->one_single = 0;
+    for (unsigned b = s->builds & ~multi; b; b &= b - 1)
+        s->one_single |= s->loose_only << (b & -b);
+}
+
+/* found grown by the groups, one at a time: every union in found that is
+ * disjoint from group g gains the union with g (as grow_unions does). */
+static uint64_t close_over(uint64_t found, uint64_t groups)
+{
+    for (; groups; groups &= groups - 1) {
+        unsigned g = (unsigned)__builtin_ctzll(groups);
+        found |= (found & disjoint(g)) << g;
+    }
+    return found;
+}
+
+/* numeral_capture for a small table; the same groups (capture_group). */
+static void small_capture(struct search *s, int r, unsigned forced,
+                          const struct casino_rules *ru)
+{
+    uint64_t ok = s->loose_only | ALONE | (ru->as_card ? s->no_multi : 0);
+    uint64_t groups = s->fam[r] & ok & disjoint(forced);
+    s->found = close_over((uint64_t)1 << forced, groups);
+}
+
+/* build for a small table; the same groups (own_group, other_group). The
+ * played card's group never holds the v-build (it adds up to less). */
+static void small_build(struct search *s, int r, int v, unsigned forced,
+                        const struct casino_rules *ru)
+{
+    uint64_t own = s->loose_only | (ru->as_card ? s->no_multi : 0) |
+                   (s->one_single & (ru->raise_table ? ~0ull : ALONE));
+    uint64_t other = s->no_multi & (ru->as_card ? ~0ull : s->loose_only);
+    uint64_t found = r == v ? (uint64_t)1 << forced : 0;
+    if (r < v)
+        found |= (s->fam[v - r] & own) << forced;
+    s->found = close_over(found, s->fam[v] & other & disjoint(forced));
+}
+
+/* The legal unions of a small table's block (union_legal): not empty, and
+ * holding every build its owner will hold no card for after the play. */
+static uint64_t legal_family(const struct search *s)
+{
+    unsigned must = s->owned & ~s->ranks_after, need = 0;
+    for (unsigned b = must ? s->builds : 0; b; b &= b - 1)
+        if (s->it[__builtin_ctz(b)].build & must)
+            need |= b & -b;
+    return s->found & disjoint(need) << need & ~(uint64_t)1;
+}
+
 /* ==== static helpers: the kinds ======================================== */
 
 /* A face card takes one loose face card of its rank, nothing else: its
  * legal options as card bits (in canonical order: ascending). */
 static hand_t face_options(const struct search *s, int rank)
 {
-    hand_t h = 0;
     if (!keeps_capturers(s, 0))
         return 0;
-    for (hand_t l = s->st->loose; l; l &= l - 1)
-        if (card_rank(hand_first(l)) == rank)
-            h |= card_bit(hand_first(l));
-    return h;
-}
-
-/* The subsets adding up to v, in sub's order: sub + by_sum[i] for i in
- * [*from, *to). Blocks only look at the sums they can use. */
-static void sum_range(const struct search *s, int v, int *from, int *to)
-{
-    *from = s->sum_at[v];
-    *to = s->sum_at[v + 1];
+    return s->st->loose & ACES << (rank - 1);
 }
 
 static void numeral_capture(struct search *s, int r,
                             const struct casino_rules *ru)
 {
     unsigned forced = 0;
-    int from, to;
     /* Playing the only card that can take one's own r-build must take
      * it: start every union with it. */
     if (((s->owned >> r) & 1) && !((s->ranks_after >> r) & 1))
         forced = build_item(s, r);
-    sum_range(s, r, &from, &to);
-    for (int i = from; i < to; i++) {
+    if (s->small) {
+        small_capture(s, r, forced, ru);
+        return;
+    }
+    for (int i = s->head[r]; i; i = s->next[i]) {
         struct subset sub = sub_at(s, i), *u = &sub;
         if (capture_group(u, r, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
@@ -309,22 +445,29 @@ static void numeral_capture(struct search *s, int r,
 static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 {
     unsigned forced = build_item(s, v);
-    int from, to;
+    if (s->small) {
+        small_build(s, r, v, forced, ru);
+        return;
+    }
     if (r == v)
         add_union(s, forced);
-    sum_range(s, v - r, &from, &to);
-    for (int i = from; i < to && r < v; i++) {
+    for (int i = r < v ? s->head[v - r] : 0; i; i = s->next[i]) {
         struct subset sub = sub_at(s, i), *u = &sub;
         if (own_group(u, ru))
             add_union(s, forced | u->mask);
     }
-    sum_range(s, v, &from, &to);
-    for (int i = from; i < to; i++) {
+    for (int i = s->head[v]; i; i = s->next[i]) {
         struct subset sub = sub_at(s, i), *u = &sub;
         if (other_group(u, v, ru) && !(u->mask & forced))
             s->grp[s->ngrp++] = u->mask;
     }
     grow_unions(s);
+}
+
+/* True if a non-empty subset of the items adds up to v. */
+static inline bool has_sum(const struct search *s, int v)
+{
+    return s->small ? s->fam[v] != 0 : s->head[v] != 0;
 }
 
 /* Fills uni with the unions (legal or not) of a numeral of rank r in
@@ -337,6 +480,12 @@ static bool run_kind(struct search *s, int r, int kind,
         (r > s->build_value || !((s->ranks_after >> s->build_value) & 1)))
         return false;
     clear_unions(s);
+    s->found = 0;
+    /* Every option holds a group of the capturing number (a capture) or
+     * the played card's group (a build): none without a subset adding up
+     * to it. The forced build is such a subset too. */
+    if (!has_sum(s, !kind ? r : r < s->build_value ? s->build_value - r : r))
+        return true;
     if (!kind)
         numeral_capture(s, r, ru);
     else
@@ -348,24 +497,77 @@ static bool run_kind(struct search *s, int r, int kind,
 static int count_block(struct search *s, int r, int kind,
                        const struct casino_rules *ru)
 {
-    int n = 0;
+    int n = 0, v = kind + 1;
     if (r > SUM_MAX) {
         s->build_value = 0;
         return kind ? 0 : hand_count(face_options(s, r));
     }
+    /* run_kind's first test, without the call: most blocks stop here. */
+    if (!has_sum(s, !kind ? r : r < v ? v - r : r))
+        return 0;
     if (!run_kind(s, r, kind, ru))
         return 0;
+    if (s->small)
+        return __builtin_popcountll(legal_family(s));
     for (int j = 0; j < s->nuni; j++)
         n += union_legal(s, s->uni[j]);
     return n;
 }
 
-/* The k-th legal union in uni in the canonical order (most cards first,
- * then the lower item mask), or NO_SET. Index masks order like item
- * masks, since items are listed by ascending bit, so within one number
- * of cards an upward scan of the bitmap gives the order. */
+/* Where union u comes in the canonical order: most cards first, then the
+ * lower index mask (index masks order like item masks, since items are
+ * listed by ascending bit). Smaller keys come first. */
+static uint32_t order_key(const struct search *s, unsigned u)
+{
+    return (uint32_t)(CARDS_IN_PACK - weight_of(s, u)) << ITEMS_MAX | u;
+}
+
+/* nth_union for a few unions: the legal union with exactly k legal unions
+ * before it, by comparing every pair. */
+static unsigned nth_of_few(const struct search *s, int k)
+{
+    uint32_t key[FEW_UNIONS];
+    int n = 0;
+    for (int j = 0; j < s->nuni; j++)
+        if (union_legal(s, s->uni[j]))
+            key[n++] = order_key(s, s->uni[j]);
+    for (int i = 0; i < n; i++) {
+        int before = 0;
+        for (int j = 0; j < n; j++)
+            before += key[j] < key[i];
+        if (before == k)
+            return key[i] & (SETS - 1);
+    }
+    return NO_SET;
+}
+
+/* nth_union for a small table: the same pairwise comparison over the
+ * legal family's (at most 64) sets. */
+static unsigned nth_of_family(const struct search *s, int k)
+{
+    uint32_t key[64];
+    int n = 0;
+    for (uint64_t f = legal_family(s); f; f &= f - 1)
+        key[n++] = order_key(s, (unsigned)__builtin_ctzll(f));
+    for (int i = 0; i < n; i++) {
+        int before = 0;
+        for (int j = 0; j < n; j++)
+            before += key[j] < key[i];
+        if (before == k)
+            return key[i] & (SETS - 1);
+    }
+    return NO_SET;
+}
+
+/* The k-th legal union in uni in the canonical order, or NO_SET. Many
+ * unions: counted by number of cards, then within the right number of
+ * cards an upward scan of the bitmap gives the order. */
 static unsigned nth_union(const struct search *s, int k)
 {
+    if (s->small)
+        return nth_of_family(s, k);
+    if (s->nuni <= FEW_UNIONS)
+        return nth_of_few(s, k);
     int count[CARDS_IN_PACK + 1] = {0}, w = CARDS_IN_PACK;
     for (int j = 0; j < s->nuni; j++)
         if (union_legal(s, s->uni[j]))
@@ -387,7 +589,7 @@ unsigned casino__ranks(hand_t h)
 {
     unsigned r = 0;
     for (; h; h &= h - 1)
-        r |= 1u << card_rank(hand_first(h));
+        r |= 1u << rank_of[hand_first(h)];
     return r;
 }
 
@@ -402,6 +604,8 @@ bool casino__multiple(const struct casino_state *st, int v)
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
+    if (!casino_any_build(st))
+        return 0;
     for (int v = 2; v <= CASINO_VMAX; v++)
         if (st->build[v] && st->owner[v] == seat)
             m |= 1u << v;
@@ -422,61 +626,79 @@ bool casino__may_trail(const struct casino_state *st,
 int casino__items(const struct casino_state *st)
 {
     int n = hand_count(st->loose & CASINO_NUMERALS);
+    if (!casino_any_build(st))
+        return n;
     for (int v = 2; v <= CASINO_VMAX; v++)
         n += st->build[v] != 0;
     return n;
 }
 
-/* Lists st's items and their subsets of sum <= 10 for seat. */
-static void prepare(struct search *s, const struct casino_state *st, int seat)
+/* Lists st's items and their subsets adding up to at most limit for
+ * seat: no block of a capturing number above limit is looked at. */
+static void prepare(struct search *s, const struct casino_state *st, int seat,
+                    int limit)
 {
     s->st = st;
-    s->owned = casino__owned(st, seat);
     s->nsub = 0;
     s->nuni = 0;
     s->ngrp = 0;
-    list_items(s);
-    memset(s->seen, 0, sizeof s->seen[0] * (((1u << s->nit) + 63) / 64));
-    list_subsets(s);
-    /* A stable counting sort of the subsets by sum (the empty set, of
-     * sum 0, is never looked up: every group adds up to 1 or more). */
-    memset(s->sum_at, 0, sizeof s->sum_at);
-    for (int i = 0; i < s->nsub; i++)
-        s->sum_at[((s->sub[i] >> SUB_SUM) & 0xff) + 1]++;
-    for (int v = 1; v <= SUM_MAX + 1; v++)
-        s->sum_at[v] += s->sum_at[v - 1];
-    int at[SUM_MAX + 1];
-    memcpy(at, s->sum_at, sizeof at);
-    for (int i = 0; i < s->nsub; i++)
-        s->by_sum[at[(s->sub[i] >> SUB_SUM) & 0xff]++] = (uint16_t)i;
+    list_items(s, seat, limit);
+    s->small = s->nit <= SMALL_ITEMS;
+    if (s->small) {
+        list_families(s, limit);
+        return;
+    }
+    for (unsigned w = 0; w < ((1u << s->nit) + 63) / 64; w++)
+        s->seen[w] = 0;
+    list_subsets(s, (unsigned)limit);
 }
 
-void casino__counts(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, hand_t cards,
-                    struct casino_counts *out)
+/* The ranks held in hand once a card of rank r is played from it, given
+ * the ranks held and those held twice or more. */
+static unsigned ranks_without(unsigned held, unsigned twice, int r)
+{
+    return (twice >> r) & 1 ? held : held & ~(1u << r);
+}
+
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out)
 {
     struct search s;
     int first[KING + 1]; /* where each rank's counts were first put */
+    unsigned held = 0, twice = 0, done = 0;
+    for (hand_t h = st->hand[seat]; h; h &= h - 1) {
+        unsigned r = 1u << rank_of[hand_first(h)];
+        twice |= held & r;
+        held |= r;
+    }
+    /* Every sum looked up (a rank held, or a value held) is at most the
+     * highest numeral held. */
+    unsigned numerals = held & 0x7feu;
     cards &= st->hand[seat];
-    prepare(&s, st, seat);
-    memset(first, -1, sizeof first);
+    prepare(&s, st, seat, numerals ? 31 - __builtin_clz(numerals) : 0);
     for (int i = 0; cards; cards &= cards - 1, i++) {
-        int c = hand_first(cards), r = card_rank(c);
+        int c = hand_first(cards), r = rank_of[c];
         /* Cards of one rank leave the same ranks in hand: same counts. */
-        if (first[r] >= 0) {
+        if ((done >> r) & 1) {
             out[i] = out[first[r]];
             continue;
         }
+        done |= 1u << r;
         first[r] = i;
-        s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(c));
-        out[i] = (struct casino_counts){{0}};
+        s.ranks_after = ranks_without(held, twice, r);
+        out[i] = (struct casino_counts){{0}, 0};
         out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
+        out[i].kinds = out[i].n[0] ? 1u : 0;
         /* A build's value is one the player still holds, r or more. */
         unsigned values = r > SUM_MAX ? 0 : s.ranks_after & BUILD_VALUES;
-        for (values &= ~0u << r; values; values &= values - 1)
-            out[i].n[__builtin_ctz(values) - 1] =
-                (uint16_t)count_block(&s, r, __builtin_ctz(values) - 1, ru);
+        for (values &= ~0u << r; values; values &= values - 1) {
+            int kind = __builtin_ctz(values) - 1;
+            out[i].n[kind] = (uint16_t)count_block(&s, r, kind, ru);
+            out[i].kinds |= (unsigned)(out[i].n[kind] != 0) << kind;
+        }
     }
+    return s.table_items;
 }
 
 bool casino__option(const struct casino_state *st,
@@ -487,7 +709,7 @@ bool casino__option(const struct casino_state *st,
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    prepare(&s, st, seat);
+    prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > SUM_MAX) {
         s.build_value = 0;

@@ -702,12 +702,34 @@ static bool meld_fits(const void *vst, int s, const uint8_t *hidden)
                             st->raw[s], st->shown[s], meld_value);
 }
 
+/* The faces of pool that seat s cannot hold beside what all know of its
+ * hand: one copy of such a face would already make the redealt hand meld
+ * more than was shown (melds only grow as cards are added, so no draw
+ * holding it can fit). Drawing without them changes no fitting draw's
+ * chance; it only spares the draws bound to fail. */
+static uint32_t unfit_faces(const struct pinochle_state *st, int s,
+                            const uint8_t *pool)
+{
+    uint8_t one[MELD_FACES] = {0};
+    uint32_t out = 0;
+    for (int f = 0; f < MELD_FACES; f++) {
+        if (!pool[f] || (st->lacks[s] >> f & 1))
+            continue;
+        one[f] = 1;
+        if (!meld_fits(st, s, one))
+            out |= 1u << f;
+        one[f] = 0;
+    }
+    return out;
+}
+
 static void determinize(const struct game *g, void *vst, int seat,
                         struct rng *rng)
 {
     (void)g;
     struct pinochle_state *st = vst;
     uint8_t pool[MELD_FACES], out[MAXP][MELD_FACES];
+    uint32_t lacks[MAXP];
     int room[MAXP] = {0};
     for (int f = 0; f < MELD_FACES; f++) {
         int n = (meld_place(f) <= MELD_9 ? 4 : 0) - st->gone[f] -
@@ -719,12 +741,16 @@ static void determinize(const struct game *g, void *vst, int seat,
                 n -= st->known[s][f];
         pool[f] = (uint8_t)n;
     }
-    for (int s = 0; s < st->np; s++)
-        if (s != seat)
-            room[s] = meld_size(st->hand[s]) - meld_size(st->known[s]);
     meld_accept_fn fits = st->phase == PH_PLAY ? meld_fits : NULL;
-    if (meld_deal_hidden(pool, st->np, room, st->lacks, fits, st, rng,
-                         out))
+    for (int s = 0; s < st->np; s++) {
+        lacks[s] = st->lacks[s];
+        if (s == seat)
+            continue;
+        room[s] = meld_size(st->hand[s]) - meld_size(st->known[s]);
+        if (fits && room[s] > 0)
+            lacks[s] |= unfit_faces(st, s, pool);
+    }
+    if (meld_deal_hidden(pool, st->np, room, lacks, fits, st, rng, out))
         for (int s = 0; s < st->np; s++)
             if (s != seat)
                 for (int f = 0; f < MELD_FACES; f++)
