@@ -298,7 +298,14 @@ bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
     for (int r = 0; r < DEAL_ROUNDS; r++)
         if (deal_round(pool, order, n, room, lacks, accept, ctx, rng, out))
             return true;
-    return false;
+    /* None fitted: rather than leave the caller the true hands (which a
+     * searcher must never see), relax the meld test, then the voids; the
+     * last draw always succeeds when the pool holds every seat's room. */
+    static const uint32_t none[MELD_MAXP + 1];
+    for (int r = 0; r < DEAL_ROUNDS; r++)
+        if (deal_round(pool, order, n, room, lacks, NULL, NULL, rng, out))
+            return true;
+    return deal_round(pool, order, n, room, none, NULL, NULL, rng, out);
 }
 
 /* ==== the trick in play ================================================ */

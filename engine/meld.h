@@ -227,9 +227,11 @@ typedef bool (*meld_accept_fn)(const void *ctx, int seat,
  * seat gets room[s] cards, none of the faces in lacks[s], and each seat's
  * draw must pass accept (NULL: any). Seats are drawn one at a time, the
  * most hidden cards first, with a bounded number of retries, the last
- * seat taking what is left. Fills
- * out[s][face]; returns false if no fitting deal was found (the caller
- * keeps the true one). */
+ * seat taking what is left. When no fitting deal turns up within the
+ * retries, the deal drops accept, then the lacks: a sample that is a
+ * little off is better than the true hands, which a determinizing search
+ * must never see. Fills out[s][face]; returns false only when the pool
+ * cannot fill the rooms (a caller's bug). */
 bool meld_deal_hidden(const uint8_t *pool, int np, const int *room,
                       const uint32_t *lacks, meld_accept_fn accept,
                       const void *ctx, struct rng *rng,

@@ -191,6 +191,41 @@ static void test_hidden_deal_keeps_its_contract(void **state)
     }
 }
 
+static bool refuse_all(const void *ctx, int seat, const uint8_t *hand)
+{
+    (void)ctx, (void)seat, (void)hand;
+    return false;
+}
+
+/* No deal passes the test: meld_deal_hidden still deals the pool out
+ * (keeping the voids while it can, then not), and never leaves the
+ * caller with its true hands. */
+static void test_hidden_deal_never_gives_up(void **state)
+{
+    (void)state;
+    uint8_t pool[MELD_FACES] = {0}, out[MELD_MAXP][MELD_FACES];
+    int room[MELD_MAXP] = {0, 5, 5};
+    uint32_t lacks[MELD_MAXP] = {0, 1u << 3, 0};
+    pool[2] = 5;
+    pool[3] = 5;
+    struct rng r;
+    rng_seed(&r, 7);
+    /* the voids can be kept: face 3 all goes to seat 2 */
+    assert_true(meld_deal_hidden(pool, 3, room, lacks, refuse_all, NULL, &r,
+                                 out));
+    assert_int_equal(out[1][2], 5);
+    assert_int_equal(out[2][3], 5);
+    /* they cannot: seat 1 lacks face 3, seat 2 face 2, 10 cards of face 3 */
+    memset(pool, 0, sizeof pool);
+    pool[3] = 10;
+    lacks[2] = 1u << 3;
+    assert_true(meld_deal_hidden(pool, 3, room, lacks, refuse_all, NULL, &r,
+                                 out));
+    assert_int_equal(out[1][3], 5);
+    assert_int_equal(out[2][3], 5);
+    assert_int_equal(out[0][3], 0);
+}
+
 /* A hand of one face held: every face alone, as the lead's choice. */
 static void test_each_single_face_is_held(void **state)
 {
@@ -213,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_shows_lack_matches_reference),
         cmocka_unit_test(test_around_and_runs_match_reference),
         cmocka_unit_test(test_hidden_deal_keeps_its_contract),
+        cmocka_unit_test(test_hidden_deal_never_gives_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
