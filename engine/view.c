@@ -8,23 +8,62 @@
 /* The standard cards' names: packing a card is one copy. */
 static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
-void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+/* Copies n bytes where n is mostly below 32: two overlapping fixed-size
+ * copies, which compile to a few moves, instead of a call to memcpy. */
+static inline void copy_small(char *d, const char *s, size_t n)
 {
-    /* A short string goes out in one write (fixstr header and body)
-     * rather than the packer's two. */
-    char tmp[32];
-    if (n >= sizeof tmp) {
-        msgpack_pack_str_with_body(pk, s, n);
-        return;
+    uint64_t a, b;
+    uint32_t x, y;
+    if (n >= 16 && n <= 32) {
+        char t[16], u[16];
+        memcpy(t, s, 16);
+        memcpy(u, s + n - 16, 16);
+        memcpy(d, t, 16);
+        memcpy(d + n - 16, u, 16);
+    } else if (n >= 8 && n < 16) {
+        memcpy(&a, s, 8);
+        memcpy(&b, s + n - 8, 8);
+        memcpy(d, &a, 8);
+        memcpy(d + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        memcpy(d, &x, 4);
+        memcpy(d + n - 4, &y, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
     }
-    tmp[0] = (char)(0xa0 | n);
-    memcpy(tmp + 1, s, n);
-    pk->callback(pk->data, tmp, n + 1);
 }
 
-void view_pack_str(msgpack_packer *pk, const char *s)
+static int view_buf_write(void *data, const char *p, size_t n)
 {
-    view_pack_strn(pk, s, strlen(s));
+    struct view_buf *b = data;
+    if (n > sizeof b->data - b->used) {
+        view_buf_flush(b);
+        if (n > sizeof b->data)
+            return b->out->callback(b->out->data, p, n);
+    }
+    copy_small(b->data + b->used, p, n);
+    b->used += n;
+    return 0;
+}
+
+void view_buf_init(struct view_buf *b, msgpack_packer *pk,
+                   msgpack_packer *out)
+{
+    b->out = out;
+    b->used = 0;
+    msgpack_packer_init(pk, b, view_buf_write);
+}
+
+void view_buf_flush(struct view_buf *b)
+{
+    if (b->used)
+        b->out->callback(b->out->data, b->data, b->used);
+    b->used = 0;
 }
 
 void view_pack_entry(msgpack_packer *pk, int seat, const char *name)

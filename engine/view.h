@@ -7,6 +7,7 @@
 #include <msgpack.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "cards.h"
 #include "game.h"
@@ -21,11 +22,53 @@
     VIEW_SUIT_NAMES(p, "♣"), VIEW_SUIT_NAMES(p, "♦"), VIEW_SUIT_NAMES(p, "♥"), \
         VIEW_SUIT_NAMES(p, "♠")
 
-/* Packs a NUL-terminated string. */
-void view_pack_str(msgpack_packer *pk, const char *s);
+/* A packer's destination that gathers a whole view on the stack and hands
+ * it to the caller's packer in one write at view_buf_flush: the views are
+ * made of many writes of a few bytes, each of which would otherwise cost
+ * a call into the caller's buffer (bounds check, memcpy). */
+#define VIEW_BUF_SIZE 4096
 
-/* Packs the n bytes at s as a string. */
-void view_pack_strn(msgpack_packer *pk, const char *s, size_t n);
+struct view_buf {
+    msgpack_packer *out;      /* the caller's packer, borrowed */
+    size_t used;              /* bytes gathered in data */
+    char data[VIEW_BUF_SIZE]; /* the gathered bytes */
+};
+
+/* Points pk at b, which forwards to out; flush before b goes out of
+ * scope. */
+void view_buf_init(struct view_buf *b, msgpack_packer *pk,
+                   msgpack_packer *out);
+
+/* Writes what b gathered to its packer and empties b. */
+void view_buf_flush(struct view_buf *b);
+
+/* Sends the n bytes at p through pk's writer. */
+static inline void view_put(msgpack_packer *pk, const void *p, size_t n)
+{
+    pk->callback(pk->data, (const char *)p, n);
+}
+
+/* Packs the n bytes at s as a string. A short one (the usual case) goes
+ * out in one write, fixstr header and body, rather than the packer's
+ * two; inline so that a literal's length and copy are fixed when built. */
+static inline void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+{
+    char tmp[32];
+    if (n >= sizeof tmp) {
+        msgpack_pack_str_with_body(pk, s, n);
+        return;
+    }
+    tmp[0] = (char)(0xa0 | n);
+    memcpy(tmp + 1, s, n);
+    view_put(pk, tmp, n + 1);
+}
+
+/* Packs a NUL-terminated string (a literal's length is known when
+ * built). */
+static inline void view_pack_str(msgpack_packer *pk, const char *s)
+{
+    view_pack_strn(pk, s, strlen(s));
+}
 
 /* Packs a history entry, the pair [seat, name] (one write when short). */
 void view_pack_entry(msgpack_packer *pk, int seat, const char *name);
