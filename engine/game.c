@@ -224,22 +224,22 @@ int game_view(const struct game *g, const void *st, int seat,
     uint32_t m = g->def->to_move(g, st);
     g->def->returns(g, st, ret);
     view_buf_init(&vb, pk, out);
-    msgpack_pack_map(pk, (size_t)game_view_nkeys(g));
+    view_pack_map(pk, (size_t)game_view_nkeys(g));
     view_pack_str(pk, "game");
     view_pack_str(pk, g->spec);
     view_pack_str(pk, "seat");
-    msgpack_pack_int(pk, seat);
+    view_pack_int(pk, seat);
     view_pack_str(pk, "to_move");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(m));
+    view_pack_array(pk, (size_t)__builtin_popcount(m));
     for (uint32_t k = m; k; k &= k - 1)
-        msgpack_pack_int(pk, __builtin_ctz(k));
+        view_pack_int(pk, __builtin_ctz(k));
     view_pack_str(pk, "terminal");
     if (!m)
-        msgpack_pack_true(pk);
+        view_pack_bool(pk, 1);
     else
-        msgpack_pack_false(pk);
+        view_pack_bool(pk, 0);
     view_pack_str(pk, "returns");
-    msgpack_pack_array(pk, (size_t)g->dims.players);
+    view_pack_array(pk, (size_t)g->dims.players);
     for (int i = 0; i < g->dims.players; i++)
         msgpack_pack_double(pk, ret[i]);
     int rc = g->def->view(g, st, seat, pk);

@@ -194,17 +194,17 @@ void meld_pack_face(msgpack_packer *pk, int f)
 void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
                      int leader, int np)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % np);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (leader + i) % np);
         meld_pack_face(pk, trick[i]);
     }
 }
 
 void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand)
 {
-    msgpack_pack_array(pk, (size_t)meld_size(hand));
+    view_pack_array(pk, (size_t)meld_size(hand));
     for (int f = 0; f < MELD_FACES; f++)
         for (int i = 0; i < hand[f]; i++)
             meld_pack_face(pk, f);

@@ -5,40 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The standard cards' names: packing a card is one copy. */
+/* The standard cards' names, each in 8 bytes (NUL-padded): packing a
+ * card is a header byte and one fixed 8-byte copy. */
 static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
-/* Copies n bytes where n is mostly below 32: two overlapping fixed-size
- * copies, which compile to a few moves, instead of a call to memcpy. */
-static inline void copy_small(char *d, const char *s, size_t n)
-{
-    uint64_t a, b;
-    uint32_t x, y;
-    if (n >= 16 && n <= 32) {
-        char t[16], u[16];
-        memcpy(t, s, 16);
-        memcpy(u, s + n - 16, 16);
-        memcpy(d, t, 16);
-        memcpy(d + n - 16, u, 16);
-    } else if (n >= 8 && n < 16) {
-        memcpy(&a, s, 8);
-        memcpy(&b, s + n - 8, 8);
-        memcpy(d, &a, 8);
-        memcpy(d + n - 8, &b, 8);
-    } else if (n >= 4 && n < 8) {
-        memcpy(&x, s, 4);
-        memcpy(&y, s + n - 4, 4);
-        memcpy(d, &x, 4);
-        memcpy(d + n - 4, &y, 4);
-    } else if (n < 4) {
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[i];
-    } else {
-        memcpy(d, s, n);
-    }
-}
-
-static int view_buf_write(void *data, const char *p, size_t n)
+int view_buf_write(void *data, const char *p, size_t n)
 {
     struct view_buf *b = data;
     if (n > sizeof b->data - b->used) {
@@ -46,7 +17,7 @@ static int view_buf_write(void *data, const char *p, size_t n)
         if (n > sizeof b->data)
             return b->out->callback(b->out->data, p, n);
     }
-    copy_small(b->data + b->used, p, n);
+    view_copy(b->data + b->used, p, n);
     b->used += n;
     return 0;
 }
@@ -66,63 +37,90 @@ void view_buf_flush(struct view_buf *b)
     b->used = 0;
 }
 
-void view_pack_entry(msgpack_packer *pk, int seat, const char *name)
-{
-    /* Histories are mostly these pairs: a fixarray of 2, a positive
-     * fixint and a fixstr (the packer's own encodings) in one write. */
-    char tmp[3 + 31];
-    size_t n = strlen(name);
-    if (seat < 0 || seat > 127 || n > 31) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, seat);
-        view_pack_strn(pk, name, n);
-        return;
-    }
-    tmp[0] = (char)0x92;
-    tmp[1] = (char)seat;
-    tmp[2] = (char)(0xa0 | n);
-    memcpy(tmp + 3, name, n);
-    pk->callback(pk->data, tmp, n + 3);
-}
-
 void view_pack_card(msgpack_packer *pk, int c)
 {
-    view_pack_strn(pk, card_text[c], card_rank(c) == 10 ? 5 : 4);
+    size_t n = card_rank(c) == 10 ? 5 : 4;
+    struct view_buf *b = pk->data;
+    if (pk->callback != view_buf_write || sizeof b->data - b->used < 9) {
+        view_pack_strn(pk, card_text[c], n);
+        return;
+    }
+    /* The copy may run past the name; only n + 1 bytes are kept. */
+    b->data[b->used] = (char)(0xa0 | n);
+    memcpy(b->data + b->used + 1, card_text[c], 8);
+    b->used += n + 1;
 }
 
 void view_pack_hand(msgpack_packer *pk, hand_t h)
 {
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
         view_pack_card(pk, hand_first(h));
+}
+
+/* Writes prefix and v's digits at d (room for n + 12 bytes); returns the
+ * length. */
+static size_t put_strnum(char *d, const char *prefix, size_t n, int v)
+{
+    char digits[12];
+    int i = (int)sizeof digits;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    do {
+        digits[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (v < 0)
+        digits[--i] = '-';
+    memcpy(d, prefix, n);
+    memcpy(d + n, digits + i, sizeof digits - (size_t)i);
+    return n + sizeof digits - (size_t)i;
+}
+
+void view_pack_strnum(msgpack_packer *pk, const char *prefix, int v)
+{
+    char tmp[64];
+    size_t n = strlen(prefix);
+    if (n + 12 > sizeof tmp)
+        n = sizeof tmp - 12;
+    view_pack_strn(pk, tmp, put_strnum(tmp, prefix, n, v));
+}
+
+void view_pack_entry_num(msgpack_packer *pk, int seat, const char *prefix,
+                         int v)
+{
+    char tmp[64];
+    size_t n = strlen(prefix);
+    if (n + 12 > sizeof tmp)
+        n = sizeof tmp - 12;
+    n = put_strnum(tmp, prefix, n, v);
+    tmp[n] = '\0';
+    view_pack_entry(pk, seat, tmp);
 }
 
 void view_pack_seat(msgpack_packer *pk, int seat)
 {
     if (seat < 0 || seat >= GAME_MAX_PLAYERS)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
-        msgpack_pack_int(pk, seat);
+        view_pack_int(pk, seat);
 }
 
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
     /* Up to 15 numbers below 128 (the usual case) are a fixarray of
-     * positive fixints, exactly what the packer writes for them, sent in
-     * one write instead of n + 1. */
-    uint8_t tmp[16];
-    int small = n < 16;
+     * positive fixints, exactly what the packer writes for them. */
+    int small = n >= 0 && n < 16;
     for (int i = 0; i < n && small; i++)
         small = v[i] < 128;
-    if (!small) {
-        msgpack_pack_array(pk, (size_t)n);
+    char *d = small ? view_room(pk, (size_t)n + 1) : NULL;
+    if (!d) {
+        view_pack_array(pk, (size_t)n);
         for (int i = 0; i < n; i++)
-            msgpack_pack_int(pk, v[i]);
+            view_pack_int(pk, v[i]);
         return;
     }
-    tmp[0] = (uint8_t)(0x90 | n);
-    memcpy(tmp + 1, v, (size_t)n);
-    pk->callback(pk->data, (const char *)tmp, (size_t)n + 1);
+    d[0] = (char)(0x90 | n);
+    view_copy(d + 1, (const char *)v, (size_t)n);
 }
 
 int obs_layout_copy(struct obs_segment *out, int max,

@@ -42,25 +42,120 @@ void view_buf_init(struct view_buf *b, msgpack_packer *pk,
 /* Writes what b gathered to its packer and empties b. */
 void view_buf_flush(struct view_buf *b);
 
+/* view_buf's writer (the packer callback that view_buf_init installs). */
+int view_buf_write(void *data, const char *p, size_t n);
+
+/* Copies n bytes, n mostly below 32: two overlapping fixed-size copies,
+ * a few moves, instead of a call to memcpy. */
+static inline void view_copy(char *d, const char *s, size_t n)
+{
+    if (n >= 16 && n <= 32) {
+        char t[16], u[16];
+        memcpy(t, s, 16);
+        memcpy(u, s + n - 16, 16);
+        memcpy(d, t, 16);
+        memcpy(d + n - 16, u, 16);
+    } else if (n >= 8 && n < 16) {
+        uint64_t x, y;
+        memcpy(&x, s, 8);
+        memcpy(&y, s + n - 8, 8);
+        memcpy(d, &x, 8);
+        memcpy(d + n - 8, &y, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t x, y;
+        memcpy(&x, s, 4);
+        memcpy(&y, s + n - 4, 4);
+        memcpy(d, &x, 4);
+        memcpy(d + n - 4, &y, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            d[i] = s[i];
+    } else {
+        memcpy(d, s, n);
+    }
+}
+
+/* Room for n bytes straight in the view_buf behind pk, taken; NULL when
+ * pk writes elsewhere or the buffer is full (then the caller goes through
+ * the packer). The helpers below write through it: a view is mostly
+ * one- to six-byte items, where a call per item would cost the most. */
+static inline char *view_room(msgpack_packer *pk, size_t n)
+{
+    struct view_buf *b = pk->data;
+    if (pk->callback != view_buf_write || n > VIEW_BUF_SIZE - b->used)
+        return NULL;
+    b->used += n;
+    return b->data + b->used - n;
+}
+
 /* Sends the n bytes at p through pk's writer. */
 static inline void view_put(msgpack_packer *pk, const void *p, size_t n)
 {
-    pk->callback(pk->data, (const char *)p, n);
+    char *d = view_room(pk, n);
+    if (d)
+        view_copy(d, p, n);
+    else
+        pk->callback(pk->data, (const char *)p, n);
 }
 
-/* Packs the n bytes at s as a string. A short one (the usual case) goes
- * out in one write, fixstr header and body, rather than the packer's
- * two; inline so that a literal's length and copy are fixed when built. */
+/* Packs one byte that is a whole msgpack item (fixint, nil, bool...). */
+static inline void view_pack_byte(msgpack_packer *pk, unsigned c)
+{
+    char *d = view_room(pk, 1);
+    char b = (char)c;
+    if (d)
+        *d = b;
+    else
+        pk->callback(pk->data, &b, 1);
+}
+
+/* The msgpack_pack_* calls the views make, writing the same bytes: small
+ * values, the usual case, are one byte; others go to the packer. */
+static inline void view_pack_int(msgpack_packer *pk, int v)
+{
+    if (v >= -32 && v < 128)
+        view_pack_byte(pk, (unsigned)v & 0xff);
+    else
+        msgpack_pack_int(pk, v);
+}
+
+static inline void view_pack_array(msgpack_packer *pk, size_t n)
+{
+    if (n < 16)
+        view_pack_byte(pk, 0x90 | (unsigned)n);
+    else
+        msgpack_pack_array(pk, n);
+}
+
+static inline void view_pack_map(msgpack_packer *pk, size_t n)
+{
+    if (n < 16)
+        view_pack_byte(pk, 0x80 | (unsigned)n);
+    else
+        msgpack_pack_map(pk, n);
+}
+
+static inline void view_pack_nil(msgpack_packer *pk)
+{
+    view_pack_byte(pk, 0xc0);
+}
+
+static inline void view_pack_bool(msgpack_packer *pk, int b)
+{
+    view_pack_byte(pk, b ? 0xc3 : 0xc2);
+}
+
+/* Packs the n bytes at s as a string; inline so that a literal's length
+ * and copy are fixed when built. */
 static inline void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
 {
-    char tmp[32];
-    if (n >= sizeof tmp) {
+    char *d = n < 32 ? view_room(pk, n + 1) : NULL;
+    if (!d) {
         msgpack_pack_str_with_body(pk, s, n);
         return;
     }
-    tmp[0] = (char)(0xa0 | n);
-    memcpy(tmp + 1, s, n);
-    view_put(pk, tmp, n + 1);
+    d[0] = (char)(0xa0 | n);
+    view_copy(d + 1, s, n);
 }
 
 /* Packs a NUL-terminated string (a literal's length is known when
@@ -70,8 +165,31 @@ static inline void view_pack_str(msgpack_packer *pk, const char *s)
     view_pack_strn(pk, s, strlen(s));
 }
 
-/* Packs a history entry, the pair [seat, name] (one write when short). */
-void view_pack_entry(msgpack_packer *pk, int seat, const char *name);
+/* Packs a history entry, the pair [seat, name]. */
+static inline void view_pack_entry(msgpack_packer *pk, int seat,
+                                   const char *name)
+{
+    size_t n = strlen(name);
+    char *d = seat >= 0 && seat < 128 && n < 32 ? view_room(pk, n + 3) : NULL;
+    if (!d) {
+        view_pack_array(pk, 2);
+        view_pack_int(pk, seat);
+        view_pack_strn(pk, name, n);
+        return;
+    }
+    d[0] = (char)0x92;
+    d[1] = (char)seat;
+    d[2] = (char)(0xa0 | n);
+    view_copy(d + 3, name, n);
+}
+
+/* Packs the string prefix followed by the decimal digits of v ("call
+ * 17"): the names of numbered actions, without a formatter. */
+void view_pack_strnum(msgpack_packer *pk, const char *prefix, int v);
+
+/* Packs the entry [seat, prefix followed by v's digits]. */
+void view_pack_entry_num(msgpack_packer *pk, int seat, const char *prefix,
+                         int v);
 
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);

@@ -231,14 +231,14 @@ int bi_jinx__action_name(const struct game *g, const void *vst, int a,
 /* Packs h as face names in id order. */
 static void pack_cards(msgpack_packer *pk, hand_t h)
 {
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
         view_pack_str(pk, face_names[bi_jinx__face[hand_first(h)]]);
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
         msgpack_pack_int32(pk, v[i]);
 }
@@ -246,43 +246,43 @@ static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 static void pack_haggle(const struct bi_jinx_state *st, msgpack_packer *pk)
 {
     if (st->phase != PH_TRADE) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_map(pk, 4);
+    view_pack_map(pk, 4);
     view_pack_str(pk, "bi");
-    msgpack_pack_int(pk, st->bi_seat);
+    view_pack_int(pk, st->bi_seat);
     view_pack_str(pk, "jinx");
-    msgpack_pack_int(pk, st->jinx_seat);
+    view_pack_int(pk, st->jinx_seat);
     view_pack_str(pk, "proposals");
-    msgpack_pack_int(pk, st->offers);
+    view_pack_int(pk, st->offers);
     view_pack_str(pk, "offer");
     if (st->offer_by == BJ_NO_SEAT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_array(pk, 4);
-    msgpack_pack_int(pk, st->offer_by);
+    view_pack_array(pk, 4);
+    view_pack_int(pk, st->offer_by);
     view_pack_str(pk, st->offer_sell ? "sell" : "buy");
-    msgpack_pack_int(pk, st->offer_price);
+    view_pack_int(pk, st->offer_price);
     if (st->offer_open)
-        msgpack_pack_false(pk);
+        view_pack_bool(pk, 0);
     else
-        msgpack_pack_true(pk);
+        view_pack_bool(pk, 1);
 }
 
 /* Per seat, the ledger lines so far as [ret, ded, raw points, case]. */
 static void pack_ledger(const struct bi_jinx_state *st, msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, st->cfg.n);
+    view_pack_array(pk, st->cfg.n);
     for (int s = 0; s < st->cfg.n; s++) {
-        msgpack_pack_array(pk, st->hand_no);
+        view_pack_array(pk, st->hand_no);
         for (int h = 0; h < st->hand_no; h++) {
             const struct bj_entry *e = &st->led[h][s];
-            msgpack_pack_array(pk, 4);
+            view_pack_array(pk, 4);
             msgpack_pack_int32(pk, e->ret);
             msgpack_pack_int32(pk, e->ded);
-            msgpack_pack_int(pk, e->raw);
+            view_pack_int(pk, e->raw);
             view_pack_str(pk, case_names[e->kind]);
         }
     }
@@ -293,15 +293,15 @@ static void pack_history(const struct game *g, const struct bi_jinx_state *st,
                          int seat, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist_seat[i], a = st->hist_act[i];
         if (a < A_PLAY && s != seat)
             snprintf(name, sizeof name, "discard");
         else
             bi_jinx__action_name(g, st, a, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, s);
         view_pack_str(pk, name);
     }
 }
@@ -315,37 +315,37 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     pack_cards(pk, st->hand[seat]);
     view_pack_str(pk, "discard");
     if (st->disc[seat] == NO_CARD)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, face_names[bi_jinx__face[st->disc[seat]]]);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
+    view_pack_array(pk, st->ntrick);
     for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->dealer + i) % n);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (st->dealer + i) % n);
         view_pack_str(pk, face_names[bi_jinx__face[st->trick[i]]]);
     }
     view_pack_str(pk, "tricks");
-    msgpack_pack_int(pk, st->tricks);
+    view_pack_int(pk, st->tricks);
     view_pack_str(pk, "taken");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         pack_cards(pk, st->taken[s]);
     view_pack_str(pk, "inn");
     if (seat == st->heir)
         pack_cards(pk, st->inn);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "heir");
     view_pack_seat(pk, st->heir);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, hand_count(st->hand[s]));
+        view_pack_int(pk, hand_count(st->hand[s]));
     view_pack_str(pk, "haggle");
     pack_haggle(st, pk);
     view_pack_str(pk, "ret");
@@ -355,7 +355,7 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "ledger");
     pack_ledger(st, pk);
     view_pack_str(pk, "hand_no");
-    msgpack_pack_int(pk, st->hand_no);
+    view_pack_int(pk, st->hand_no);
     view_pack_str(pk, "history");
     pack_history(g, st, seat, pk);
     return 0;

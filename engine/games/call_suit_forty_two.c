@@ -331,7 +331,7 @@ static void pack_suit(const struct call_suit_forty_two_state *st,
     char text[32];
     view_pack_str(pk, "suit");
     if (st->number == NO_SUIT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
     if (st->called)
@@ -348,7 +348,7 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     f42_pack_hand(pk, st->c.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->c.dealer);
+    view_pack_int(pk, st->c.dealer);
     pack_suit(st, pk);
     f42_pack_play(g, &st->c, st->over ? -1 : st->c.leader, pk);
     return 0;

@@ -756,7 +756,7 @@ static void pack_str(msgpack_packer *pk, const char *s)
 static void pack_hand(msgpack_packer *pk, hand_t h)
 {
     char buf[8];
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1) {
         int len = card_name(hand_first(h), buf, sizeof buf);
         msgpack_pack_str_with_body(pk, buf, (size_t)len);
@@ -768,22 +768,22 @@ static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
     int nb = 0;
     for (int v = 2; v <= CASINO_VMAX; v++)
         nb += st->build[v] != 0;
-    msgpack_pack_array(pk, (size_t)nb);
+    view_pack_array(pk, (size_t)nb);
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;
-        msgpack_pack_map(pk, 4);
+        view_pack_map(pk, 4);
         pack_str(pk, "value");
-        msgpack_pack_int(pk, v);
+        view_pack_int(pk, v);
         pack_str(pk, "cards");
         pack_hand(pk, st->build[v]);
         pack_str(pk, "multiple");
         if (casino__multiple(st, v))
-            msgpack_pack_true(pk);
+            view_pack_bool(pk, 1);
         else
-            msgpack_pack_false(pk);
+            view_pack_bool(pk, 0);
         pack_str(pk, "owner");
-        msgpack_pack_int(pk, st->owner[v]);
+        view_pack_int(pk, st->owner[v]);
     }
 }
 
@@ -810,7 +810,7 @@ static void pack_history(const struct game *g, const struct casino_state *st,
                          msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         history_name(st, i, name, sizeof name);
         view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
@@ -819,9 +819,9 @@ static void pack_history(const struct game *g, const struct casino_state *st,
 
 static void pack_ints(msgpack_packer *pk, const int *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 /* Per seat: sweeps, its side's score, its side's last round points. */
@@ -860,28 +860,28 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_str(pk, "dead");
     pack_hand(pk, st->dead);
     pack_str(pk, "won");
-    msgpack_pack_array(pk, (size_t)nplayers(g));
+    view_pack_array(pk, (size_t)nplayers(g));
     for (int p = 0; p < nplayers(g); p++)
         pack_hand(pk, st->won[p]);
     pack_counts(g, st, pk);
     pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_str(pk, "last_capturer");
     if (st->last_capturer == CASINO_NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
-        msgpack_pack_int(pk, st->last_capturer);
+        view_pack_int(pk, st->last_capturer);
     pack_str(pk, "round");
-    msgpack_pack_int(pk, st->rounds + !st->over);
+    view_pack_int(pk, st->rounds + !st->over);
     pack_str(pk, "deal");
-    msgpack_pack_int(pk, deal_number(g, st));
+    view_pack_int(pk, deal_number(g, st));
     pack_str(pk, "stock");
-    msgpack_pack_int(pk, CARDS_IN_PACK - st->next);
+    view_pack_int(pk, CARDS_IN_PACK - st->next);
     pack_str(pk, "last_deal");
     if (st->next == CARDS_IN_PACK)
-        msgpack_pack_true(pk);
+        view_pack_bool(pk, 1);
     else
-        msgpack_pack_false(pk);
+        view_pack_bool(pk, 0);
     pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;

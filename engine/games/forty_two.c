@@ -396,14 +396,14 @@ static void pack_key(msgpack_packer *pk, const char *k)
 
 static void pack_bids(const struct forty_two_state *st, msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, NP);
+    view_pack_array(pk, NP);
     for (int s = 0; s < NP; s++) {
         if (st->bid[s] == 0)
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bid[s] == A_PASS)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, st->bid[s]);
+            view_pack_int(pk, st->bid[s]);
     }
 }
 
@@ -416,18 +416,18 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_key(pk, "hand");
     f42_pack_hand(pk, st->c.hand[seat]);
     pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->c.dealer);
+    view_pack_int(pk, st->c.dealer);
     pack_key(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     pack_key(pk, "bids");
     pack_bids(st, pk);
     pack_key(pk, "high_bid");
-    msgpack_pack_int(pk, st->high);
+    view_pack_int(pk, st->high);
     pack_key(pk, "bidder");
     view_pack_seat(pk, st->bidder == NO_SEAT ? -1 : st->bidder);
     pack_key(pk, "honors");
     if (st->trump == NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, trix_suit_name(st->trump));
     f42_pack_play(g, &st->c, st->phase == PH_PLAY ? st->c.leader : -1, pk);

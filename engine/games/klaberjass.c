@@ -741,19 +741,19 @@ static void pack_key(msgpack_packer *pk, const char *k)
 
 static void pack_pair(msgpack_packer *pk, int a, int b)
 {
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, a);
-    msgpack_pack_int(pk, b);
+    view_pack_array(pk, 2);
+    view_pack_int(pk, a);
+    view_pack_int(pk, b);
 }
 
 /* Packs cards trick[0..n) led by leader as [[seat, card], ...]. */
 static void pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
                        int leader)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % NP);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (leader + i) % NP);
         view_pack_card(pk, trick[i]);
     }
 }
@@ -762,12 +762,12 @@ static void pack_sequences(const struct klaberjass_state *st,
                            msgpack_packer *pk)
 {
     if (st->seq_winner == NO_SEAT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_array(pk, 3);
-    msgpack_pack_int(pk, st->seq_winner);
-    msgpack_pack_int(pk, st->seq[st->seq_winner]);
+    view_pack_array(pk, 3);
+    view_pack_int(pk, st->seq_winner);
+    view_pack_int(pk, st->seq[st->seq_winner]);
     view_pack_hand(pk, st->shown);
 }
 
@@ -780,7 +780,7 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_key(pk, "hand");
     view_pack_hand(pk, st->hand[seat]);
     pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_key(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     pack_key(pk, "turnup");
@@ -789,10 +789,10 @@ static int view(const struct game *g, const void *vst, int seat,
     if (st->bottom_shown)
         view_pack_card(pk, st->deck[NCARDS - 1]);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     pack_key(pk, "trump");
     if (st->trump == NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, suit_words[st->trump]);
     pack_key(pk, "maker");
@@ -815,7 +815,7 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_key(pk, "scores");
     pack_pair(pk, st->score[0], st->score[1]);
     pack_key(pk, "held");
-    msgpack_pack_int(pk, st->held);
+    view_pack_int(pk, st->held);
     return 0;
 }
 

@@ -627,11 +627,11 @@ static int loto_obs_layout(const struct game *g, struct obs_segment *out,
 /* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}. */
 static void pack_card(msgpack_packer *pk, int card)
 {
-    msgpack_pack_map(pk, 2);
+    view_pack_map(pk, 2);
     view_pack_str(pk, "card");
-    msgpack_pack_int(pk, card + 1);
+    view_pack_int(pk, card + 1);
     view_pack_str(pk, "rows");
-    msgpack_pack_array(pk, ROWS);
+    view_pack_array(pk, ROWS);
     for (int r = 0; r < ROWS; r++)
         view_pack_u8s(pk, loto_cards[card][r], ROW_LEN);
 }
@@ -639,9 +639,9 @@ static void pack_card(msgpack_packer *pk, int card)
 static void pack_cards(const struct game *g, const struct loto_state *st,
                        msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, (size_t)nplayers(g));
+    view_pack_array(pk, (size_t)nplayers(g));
     for (int i = 0; i < nplayers(g); i++) {
-        msgpack_pack_array(pk, st->ncards[i]);
+        view_pack_array(pk, st->ncards[i]);
         for (int c = 0; c < CARDS; c++)
             if (st->owner[c] == i)
                 pack_card(pk, c);
@@ -651,16 +651,16 @@ static void pack_cards(const struct game *g, const struct loto_state *st,
 static void pack_prizes(const struct loto_state *st, msgpack_packer *pk)
 {
     static const char *const names[PRIZES] = {"row", "two rows", "full card"};
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->claimed));
+    view_pack_array(pk, (size_t)__builtin_popcount(st->claimed));
     for (int p = 0; p < PRIZES; p++) {
         if (!(st->claimed >> p & 1))
             continue;
-        msgpack_pack_array(pk, 2);
+        view_pack_array(pk, 2);
         view_pack_str(pk, names[p]);
-        msgpack_pack_array(pk, (size_t)__builtin_popcount(st->winners[p]));
+        view_pack_array(pk, (size_t)__builtin_popcount(st->winners[p]));
         for (int i = 0; i < GAME_MAX_PLAYERS; i++)
             if (st->winners[p] >> i & 1)
-                msgpack_pack_int(pk, i);
+                view_pack_int(pk, i);
     }
 }
 
@@ -675,7 +675,7 @@ static void pack_history(const struct game *g, const struct loto_state *st,
     int who = method(g) == M_KENO && st->ndrawn == DRAW_LEN
                   ? (st->drawings + nplayers(g) - 1) % nplayers(g)
                   : caller(g, st);
-    msgpack_pack_array(pk, (size_t)(takes + st->ndrawn));
+    view_pack_array(pk, (size_t)(takes + st->ndrawn));
     for (int i = 0; i < takes; i++) {
         text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
         view_pack_entry(pk, i, buf);
@@ -699,13 +699,13 @@ static int loto_view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "cards");
     pack_cards(g, st, pk);
     view_pack_str(pk, "drawn");
-    msgpack_pack_array(pk, st->ndrawn);
+    view_pack_array(pk, st->ndrawn);
     for (int i = 0; i < st->ndrawn; i++)
-        msgpack_pack_int(pk, st->bag[i] + 1);
+        view_pack_int(pk, st->bag[i] + 1);
     view_pack_str(pk, "pool");
-    msgpack_pack_int(pk, st->pool);
+    view_pack_int(pk, st->pool);
     view_pack_str(pk, "drawing");
-    msgpack_pack_int(pk, st->drawings);
+    view_pack_int(pk, st->drawings);
     view_pack_str(pk, "prizes");
     pack_prizes(st, pk);
     view_pack_str(pk, "history");

@@ -153,7 +153,7 @@ static void pack_history(const struct game *g, const struct magna_state *st,
                          int seat, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
         if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
@@ -168,24 +168,24 @@ static void pack_history(const struct game *g, const struct magna_state *st,
 static void pack_bidding(const struct magna_state *st, msgpack_packer *pk)
 {
     view_pack_str(pk, "bids");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++) {
         if (st->bids[s] < 0)
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bids[s] == 0)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, st->bids[s]);
+            view_pack_int(pk, st->bids[s]);
     }
     view_pack_str(pk, "bidder");
     view_pack_seat(pk, st->bidder);
     view_pack_str(pk, "bid");
-    msgpack_pack_int(pk, st->bid);
+    view_pack_int(pk, st->bid);
     view_pack_str(pk, "honors");
     if (st->tb.honor)
         view_pack_str(pk, trix_suit_name(st->tb.honor));
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
 }
 
 /* Own discards always; others' once face up, else their number. */
@@ -193,31 +193,31 @@ static void pack_table(const struct magna_state *st, int seat,
                        msgpack_packer *pk)
 {
     view_pack_str(pk, "discards");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++) {
         if (s == seat || !magna_discards_hidden(st))
             ft_pack_hand(pk, st->discard[s]);
         else
-            msgpack_pack_int(pk, hand_count(st->discard[s]));
+            view_pack_int(pk, hand_count(st->discard[s]));
     }
     ft_pack_trick(&st->tb, pk);
     view_pack_str(pk, "sets_won");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++)
-        msgpack_pack_int(pk, hand_count(st->won[s]) / st->tb.n);
+        view_pack_int(pk, hand_count(st->won[s]) / st->tb.n);
 }
 
 /* Points each side made in the last finished deal, and the bid's fate. */
 static void pack_last(const struct magna_state *st, msgpack_packer *pk)
 {
     view_pack_str(pk, "last_deal");
-    msgpack_pack_map(pk, MAGNA_NPOINTS + 1);
+    view_pack_map(pk, MAGNA_NPOINTS + 1);
     for (int i = 0; i < MAGNA_NPOINTS; i++) {
         view_pack_str(pk, point_names[i]);
         view_pack_u8s(pk, st->last[i], st->teams);
     }
     view_pack_str(pk, "bid_made");
-    msgpack_pack_int(pk, st->last_made);
+    view_pack_int(pk, st->last_made);
 }
 
 int magna__view(const struct game *g, const void *vst, int seat,
@@ -227,19 +227,19 @@ int magna__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     ft_pack_hand(pk, st->tb.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_bidding(st, pk);
     pack_table(st, seat, pk);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, st->teams);
+    view_pack_array(pk, st->teams);
     for (int t = 0; t < st->teams; t++)
-        msgpack_pack_int(pk, st->score[t]);
+        view_pack_int(pk, st->score[t]);
     view_pack_str(pk, "target");
-    msgpack_pack_int(pk, st->target);
+    view_pack_int(pk, st->target);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "deal");
-    msgpack_pack_int(pk, st->deal_no + (st->phase != MAGNA_PH_OVER));
+    view_pack_int(pk, st->deal_no + (st->phase != MAGNA_PH_OVER));
     view_pack_str(pk, "history");
     pack_history(g, st, seat, pk);
     pack_last(st, pk);

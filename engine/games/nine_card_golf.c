@@ -558,9 +558,9 @@ static void pack_layouts(const struct game *g, const struct g9_state *st,
 {
     int n = nplayers(g);
     view_pack_str(pk, "grids");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++) {
-        msgpack_pack_array(pk, G9_POS);
+        view_pack_array(pk, G9_POS);
         for (int p = 0; p < G9_POS; p++) {
             if (st->down[s] >> p & 1)
                 view_pack_str(pk, "?");
@@ -569,18 +569,18 @@ static void pack_layouts(const struct game *g, const struct g9_state *st,
         }
     }
     view_pack_str(pk, "sideways");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
+        view_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
 }
 
 static void pack_ints(msgpack_packer *pk, const char *key, const int16_t *v,
                       int n)
 {
     view_pack_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, v[s]);
+        view_pack_int(pk, v[s]);
 }
 
 static void pack_history(const struct g9_state *st, msgpack_packer *pk)
@@ -588,7 +588,7 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
     int k = st->nhist < G9_HIST ? st->nhist : G9_HIST;
     char name[GAME_NAME_MAX];
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
         name_action(e[1], e[2], name, sizeof name);
@@ -609,11 +609,11 @@ static int g9_view(const struct game *g, const void *vst, int seat,
 {
     const struct g9_state *st = vst;
     view_pack_str(pk, "hole");
-    msgpack_pack_int(pk, st->hole + (st->phase != PH_OVER));
+    view_pack_int(pk, st->hole + (st->phase != PH_OVER));
     view_pack_str(pk, "holes");
-    msgpack_pack_int(pk, holes(g));
+    view_pack_int(pk, holes(g));
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     pack_layouts(g, st, pk);
@@ -621,24 +621,24 @@ static int g9_view(const struct game *g, const void *vst, int seat,
     if (st->ndisc)
         pack_card(pk, st->disc[st->ndisc - 1]);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "discards");
-    msgpack_pack_int(pk, st->ndisc);
+    view_pack_int(pk, st->ndisc);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, st->nstock);
+    view_pack_int(pk, st->nstock);
     view_pack_str(pk, "held");
     if (held_visible(st, seat))
         pack_card(pk, st->held);
     else if (st->held != NO_CARD)
         view_pack_str(pk, "?");
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "finisher");
-    msgpack_pack_int(pk, st->finisher);
+    view_pack_int(pk, st->finisher);
     pack_ints(pk, "totals", st->total, nplayers(g));
     pack_ints(pk, "last_scores", st->last, nplayers(g));
     view_pack_str(pk, "void_holes");
-    msgpack_pack_int(pk, st->voids);
+    view_pack_int(pk, st->voids);
     pack_history(st, pk);
     return 0;
 }

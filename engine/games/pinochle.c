@@ -594,9 +594,9 @@ static void pack_key(msgpack_packer *pk, const char *k)
 
 static void pack_ints(msgpack_packer *pk, const int32_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_bidding(const struct game *g, const struct pinochle_state *st,
@@ -604,17 +604,17 @@ static void pack_bidding(const struct game *g, const struct pinochle_state *st,
 {
     int min = trick_opt(g, P_MIN_BID);
     pack_key(pk, "bids");
-    msgpack_pack_array(pk, st->np);
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
         if (!st->bid[s])
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bid[s] == PASSED)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, min + 10 * (st->bid[s] - 1));
+            view_pack_int(pk, min + 10 * (st->bid[s] - 1));
     }
     pack_key(pk, "high_bid");
-    msgpack_pack_int(pk, st->high ? min + 10 * (st->high - 1) : 0);
+    view_pack_int(pk, st->high ? min + 10 * (st->high - 1) : 0);
     pack_key(pk, "bidder");
     view_pack_seat(pk, st->bidder == NO ? -1 : st->bidder);
 }
@@ -623,10 +623,10 @@ static void pack_melds(const struct pinochle_state *st, msgpack_packer *pk)
 {
     int32_t team[MAXP / 2] = {0}, sizes[MAXP];
     pack_key(pk, "melds");
-    msgpack_pack_array(pk, st->np);
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->meld[s]);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, st->meld[s]);
         meld_pack_hand(pk, st->shown[s]);
         team[team_of(st, s)] += st->meld[s];
         sizes[s] = meld_size(st->hand[s]);
@@ -647,17 +647,17 @@ static int view(const struct game *g, const void *vst, int seat,
     pack_key(pk, "hand");
     meld_pack_hand(pk, st->hand[seat]);
     pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_key(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     pack_key(pk, "trump");
     if (st->trump == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, meld_suit_word(st->trump));
     pack_key(pk, "turned");
     if (st->turned == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         meld_pack_face(pk, st->turned);
     pack_key(pk, "dix_exchange");

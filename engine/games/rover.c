@@ -376,7 +376,7 @@ static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
     int k = 0;
     for (int c = 0; c < NCARDS; c++)
         k += st->known[seat][c] == holder + 1;
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int c = 0; c < NCARDS; c++)
         if (st->known[seat][c] == holder + 1)
             trick_pack_trix_card(pk, c);
@@ -402,34 +402,34 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct rover_state *st = vst;
     int n = trick_np(g), first = st->nhist > HIST ? st->nhist - HIST : 0;
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
+    view_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < NCARDS; c++)
         if (trix_hand_has(st->hand[seat], c))
             trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "wanted");
     trick_pack_trix_card(pk, st->wanted);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, trix_hand_count(st->hand[s]));
+        view_pack_int(pk, trix_hand_count(st->hand[s]));
     view_pack_str(pk, "known");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         pack_cards(pk, st, seat, s);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "team_scores");
-    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    view_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
+        view_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "draws");
-    msgpack_pack_int(pk, st->draws);
+    view_pack_int(pk, st->draws);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    view_pack_array(pk, (size_t)(st->nhist - first));
     for (int i = first; i < st->nhist; i++)
         pack_event(pk, &st->hist[i % HIST], seat);
     return 0;

@@ -429,16 +429,16 @@ static int event_name(const uint8_t *e, char *buf, size_t len)
 
 static void pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_history(const struct authors_state *st, msgpack_packer *pk)
 {
     uint32_t first = st->nhist > HIST ? st->nhist - HIST : 0;
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    view_pack_array(pk, (size_t)(st->nhist - first));
     for (uint32_t i = first; i < st->nhist; i++) {
         char name[GAME_NAME_MAX];
         const uint8_t *e = st->hist[i % HIST];
@@ -453,30 +453,30 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct authors_state *st = vst;
     int n = np(g);
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, st->size[seat]);
+    view_pack_array(pk, st->size[seat]);
     for (int c = 0; c < NCOM; c++)
         for (int k = 0; k < st->hand[seat][c]; k++)
             view_pack_str(pk, com_name[c]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "hand_sizes");
     pack_u8s(pk, st->size, n);
     view_pack_str(pk, "pack");
-    msgpack_pack_int(pk, pack_left(st));
+    view_pack_int(pk, pack_left(st));
     view_pack_str(pk, "books");
     pack_u8s(pk, st->books, n);
     view_pack_str(pk, "owner");
-    msgpack_pack_array(pk, NCOM);
+    view_pack_array(pk, NCOM);
     for (int c = 0; c < NCOM; c++)
         view_pack_seat(pk, st->owner[c] == NO_SEAT ? -1 : st->owner[c]);
     view_pack_str(pk, "known");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         pack_u8s(pk, st->known[s], NCOM);
     view_pack_str(pk, "voids");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->voids[s]);
+        view_pack_int(pk, st->voids[s]);
     pack_history(st, pk);
     return 0;
 }

@@ -583,11 +583,11 @@ static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)
     int k = 0;
     for (int c = 0; c < NCOM; c++)
         k += st->cnt[seat][c] > 0;
-    msgpack_pack_map(pk, (size_t)k);
+    view_pack_map(pk, (size_t)k);
     for (int c = 0; c < NCOM; c++)
         if (st->cnt[seat][c]) {
             view_pack_str(pk, com_name[c]);
-            msgpack_pack_int(pk, st->cnt[seat][c]);
+            view_pack_int(pk, st->cnt[seat][c]);
         }
 }
 
@@ -596,29 +596,29 @@ static void pack_public(const struct game *g, const struct tx_state *st,
 {
     int n = np(g);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, held(st, s));
+        view_pack_int(pk, held(st, s));
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "team_scores");
-    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    view_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
+        view_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "cornered");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
+    view_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
     for (int c = 0; c < NCOM; c++)
         if ((st->cornered >> c) & 1)
             view_pack_str(pk, com_name[c]);
     view_pack_str(pk, "last_trades");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++) {
-        msgpack_pack_array(pk, 3);
-        msgpack_pack_int(pk, st->called[s]);
+        view_pack_array(pk, 3);
+        view_pack_int(pk, st->called[s]);
         view_pack_seat(pk, st->partner[s]);
-        msgpack_pack_int(pk, st->swapped[s]);
+        view_pack_int(pk, st->swapped[s]);
     }
 }
 
@@ -630,14 +630,14 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     pack_hand(pk, st, seat);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "phase");
     view_pack_str(pk, st->giving ? "giving" : "trading");
     view_pack_str(pk, "round");
-    msgpack_pack_int(pk, st->rounds);
+    view_pack_int(pk, st->rounds);
     pack_public(g, st, pk);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    view_pack_array(pk, (size_t)(st->nhist - first));
     for (int i = first; i < st->nhist; i++)
         pack_event(pk, &st->hist[i % HIST]);
     return 0;
