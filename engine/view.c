@@ -58,43 +58,34 @@ void view_pack_hand(msgpack_packer *pk, hand_t h)
         view_pack_card(pk, hand_first(h));
 }
 
-/* Writes prefix and v's digits at d (room for n + 12 bytes); returns the
- * length. */
-static size_t put_strnum(char *d, const char *prefix, size_t n, int v)
+/* "00" to "99": a number below 100 is one two-byte copy. */
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+size_t view_strnum(char *d, const char *prefix, size_t n, int v)
 {
-    char digits[12];
+    char digits[11];
     int i = (int)sizeof digits;
     unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    view_copy(d, prefix, n);
+    if (v < 0)
+        d[n++] = '-';
+    if (u < 10) {
+        d[n] = (char)('0' + u);
+        return n + 1;
+    }
+    if (u < 100) {
+        memcpy(d + n, two_digits + 2 * u, 2);
+        return n + 2;
+    }
     do {
         digits[--i] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    if (v < 0)
-        digits[--i] = '-';
-    memcpy(d, prefix, n);
-    memcpy(d + n, digits + i, sizeof digits - (size_t)i);
+    view_copy(d + n, digits + i, sizeof digits - (size_t)i);
     return n + sizeof digits - (size_t)i;
-}
-
-void view_pack_strnum(msgpack_packer *pk, const char *prefix, int v)
-{
-    char tmp[64];
-    size_t n = strlen(prefix);
-    if (n + 12 > sizeof tmp)
-        n = sizeof tmp - 12;
-    view_pack_strn(pk, tmp, put_strnum(tmp, prefix, n, v));
-}
-
-void view_pack_entry_num(msgpack_packer *pk, int seat, const char *prefix,
-                         int v)
-{
-    char tmp[64];
-    size_t n = strlen(prefix);
-    if (n + 12 > sizeof tmp)
-        n = sizeof tmp - 12;
-    n = put_strnum(tmp, prefix, n, v);
-    tmp[n] = '\0';
-    view_pack_entry(pk, seat, tmp);
 }
 
 void view_pack_seat(msgpack_packer *pk, int seat)

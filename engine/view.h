@@ -165,11 +165,10 @@ static inline void view_pack_str(msgpack_packer *pk, const char *s)
     view_pack_strn(pk, s, strlen(s));
 }
 
-/* Packs a history entry, the pair [seat, name]. */
-static inline void view_pack_entry(msgpack_packer *pk, int seat,
-                                   const char *name)
+/* Packs a history entry, the pair [seat, the n bytes at name]. */
+static inline void view_pack_entryn(msgpack_packer *pk, int seat,
+                                    const char *name, size_t n)
 {
-    size_t n = strlen(name);
     char *d = seat >= 0 && seat < 128 && n < 32 ? view_room(pk, n + 3) : NULL;
     if (!d) {
         view_pack_array(pk, 2);
@@ -183,13 +182,39 @@ static inline void view_pack_entry(msgpack_packer *pk, int seat,
     view_copy(d + 3, name, n);
 }
 
-/* Packs the string prefix followed by the decimal digits of v ("call
- * 17"): the names of numbered actions, without a formatter. */
-void view_pack_strnum(msgpack_packer *pk, const char *prefix, int v);
+/* Packs a history entry, the pair [seat, name]. */
+static inline void view_pack_entry(msgpack_packer *pk, int seat,
+                                   const char *name)
+{
+    view_pack_entryn(pk, seat, name, strlen(name));
+}
+
+/* Writes the n bytes at prefix and then v's decimal digits at d (room
+ * for n + 11 bytes) and returns the length: the names of numbered
+ * actions ("call 17") without a formatter. */
+size_t view_strnum(char *d, const char *prefix, size_t n, int v);
+
+/* Packs the string prefix followed by v's digits. */
+static inline void view_pack_strnum(msgpack_packer *pk, const char *prefix,
+                                    int v)
+{
+    char tmp[64];
+    size_t n = strlen(prefix);
+    if (n > sizeof tmp - 11)
+        n = sizeof tmp - 11;
+    view_pack_strn(pk, tmp, view_strnum(tmp, prefix, n, v));
+}
 
 /* Packs the entry [seat, prefix followed by v's digits]. */
-void view_pack_entry_num(msgpack_packer *pk, int seat, const char *prefix,
-                         int v);
+static inline void view_pack_entry_num(msgpack_packer *pk, int seat,
+                                       const char *prefix, int v)
+{
+    char tmp[64];
+    size_t n = strlen(prefix);
+    if (n > sizeof tmp - 11)
+        n = sizeof tmp - 11;
+    view_pack_entryn(pk, seat, tmp, view_strnum(tmp, prefix, n, v));
+}
 
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);

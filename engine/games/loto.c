@@ -624,16 +624,22 @@ static int loto_obs_layout(const struct game *g, struct obs_segment *out,
 
 /* ==== API: view, names, text ============================================ */
 
-/* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}. */
+/* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}: 32 bytes
+ * written at once (numbers 1..90 and card ids are positive fixints). */
 static void pack_card(msgpack_packer *pk, int card)
 {
-    view_pack_map(pk, 2);
-    view_pack_str(pk, "card");
-    view_pack_int(pk, card + 1);
-    view_pack_str(pk, "rows");
-    view_pack_array(pk, ROWS);
-    for (int r = 0; r < ROWS; r++)
-        view_pack_u8s(pk, loto_cards[card][r], ROW_LEN);
+    static const char head[] = "\x82\xa4" "card";
+    static const char rows[] = "\xa4" "rows\x93";
+    char b[13 + ROWS * (ROW_LEN + 1)], *d = b;
+    memcpy(d, head, 6);
+    d[6] = (char)(card + 1);
+    memcpy(d + 7, rows, 6);
+    d += 13;
+    for (int r = 0; r < ROWS; r++, d += ROW_LEN + 1) {
+        d[0] = (char)(0x90 | ROW_LEN);
+        memcpy(d + 1, loto_cards[card][r], ROW_LEN);
+    }
+    view_put(pk, b, (size_t)(d - b));
 }
 
 static void pack_cards(const struct game *g, const struct loto_state *st,
@@ -669,21 +675,16 @@ static void pack_history(const struct game *g, const struct loto_state *st,
                          msgpack_packer *pk)
 {
     int takes = 0;
-    char buf[16];
     while (takes < nplayers(g) && st->ncards[takes])
         takes++;
     int who = method(g) == M_KENO && st->ndrawn == DRAW_LEN
                   ? (st->drawings + nplayers(g) - 1) % nplayers(g)
                   : caller(g, st);
     view_pack_array(pk, (size_t)(takes + st->ndrawn));
-    for (int i = 0; i < takes; i++) {
-        text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
-        view_pack_entry(pk, i, buf);
-    }
-    for (int i = 0; i < st->ndrawn; i++) {
-        text_fmt(buf, sizeof buf, "call %d", st->bag[i] + 1);
-        view_pack_entry(pk, who, buf);
-    }
+    for (int i = 0; i < takes; i++)
+        view_pack_entry_num(pk, i, "take ", st->ncards[i]);
+    for (int i = 0; i < st->ndrawn; i++)
+        view_pack_entry_num(pk, who, "call ", st->bag[i] + 1);
 }
 
 static const char *const loto_view_keys[] = {
