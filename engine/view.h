@@ -194,6 +194,21 @@ static inline void view_pack_entry(msgpack_packer *pk, int seat,
  * actions ("call 17") without a formatter. */
 size_t view_strnum(char *d, const char *prefix, size_t n, int v);
 
+/* Copies s to d and returns the end: names built from pieces, where a
+ * literal's length is known when built. No NUL is written. */
+static inline char *view_cat(char *d, const char *s)
+{
+    size_t n = strlen(s);
+    memcpy(d, s, n);
+    return d + n;
+}
+
+/* Writes v's decimal digits at d (room for 11) and returns the end. */
+static inline char *view_cat_num(char *d, int v)
+{
+    return d + view_strnum(d, "", 0, v);
+}
+
 /* Packs the string prefix followed by v's digits. */
 static inline void view_pack_strnum(msgpack_packer *pk, const char *prefix,
                                     int v)
