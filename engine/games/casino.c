@@ -748,21 +748,6 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
 
 /* ==== API: view and names ============================================== */
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    char buf[8];
-    view_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1) {
-        int len = card_name(hand_first(h), buf, sizeof buf);
-        msgpack_pack_str_with_body(pk, buf, (size_t)len);
-    }
-}
-
 static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
 {
     int nb = 0;
@@ -773,16 +758,16 @@ static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
         if (!st->build[v])
             continue;
         view_pack_map(pk, 4);
-        pack_str(pk, "value");
+        view_pack_str(pk, "value");
         view_pack_int(pk, v);
-        pack_str(pk, "cards");
-        pack_hand(pk, st->build[v]);
-        pack_str(pk, "multiple");
+        view_pack_str(pk, "cards");
+        view_pack_hand(pk, st->build[v]);
+        view_pack_str(pk, "multiple");
         if (casino__multiple(st, v))
             view_pack_bool(pk, 1);
         else
             view_pack_bool(pk, 0);
-        pack_str(pk, "owner");
+        view_pack_str(pk, "owner");
         view_pack_int(pk, st->owner[v]);
     }
 }
@@ -834,11 +819,11 @@ static void pack_counts(const struct game *g, const struct casino_state *st,
         sc[p] = st->score[side_of(g, p)];
         last[p] = st->last_points[side_of(g, p)];
     }
-    pack_str(pk, "sweeps");
+    view_pack_str(pk, "sweeps");
     pack_ints(pk, sw, n);
-    pack_str(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_ints(pk, sc, n);
-    pack_str(pk, "last_round");
+    view_pack_str(pk, "last_round");
     pack_ints(pk, last, n);
 }
 
@@ -851,38 +836,38 @@ static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct casino_state *st = vst;
-    pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
-    pack_str(pk, "table");
-    pack_hand(pk, st->loose);
-    pack_str(pk, "builds");
+    view_pack_str(pk, "hand");
+    view_pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "table");
+    view_pack_hand(pk, st->loose);
+    view_pack_str(pk, "builds");
     pack_builds(st, pk);
-    pack_str(pk, "dead");
-    pack_hand(pk, st->dead);
-    pack_str(pk, "won");
+    view_pack_str(pk, "dead");
+    view_pack_hand(pk, st->dead);
+    view_pack_str(pk, "won");
     view_pack_array(pk, (size_t)nplayers(g));
     for (int p = 0; p < nplayers(g); p++)
-        pack_hand(pk, st->won[p]);
+        view_pack_hand(pk, st->won[p]);
     pack_counts(g, st, pk);
-    pack_str(pk, "dealer");
+    view_pack_str(pk, "dealer");
     view_pack_int(pk, st->dealer);
-    pack_str(pk, "last_capturer");
+    view_pack_str(pk, "last_capturer");
     if (st->last_capturer == CASINO_NO_SEAT)
         view_pack_nil(pk);
     else
         view_pack_int(pk, st->last_capturer);
-    pack_str(pk, "round");
+    view_pack_str(pk, "round");
     view_pack_int(pk, st->rounds + !st->over);
-    pack_str(pk, "deal");
+    view_pack_str(pk, "deal");
     view_pack_int(pk, deal_number(g, st));
-    pack_str(pk, "stock");
+    view_pack_str(pk, "stock");
     view_pack_int(pk, CARDS_IN_PACK - st->next);
-    pack_str(pk, "last_deal");
+    view_pack_str(pk, "last_deal");
     if (st->next == CARDS_IN_PACK)
         view_pack_bool(pk, 1);
     else
         view_pack_bool(pk, 0);
-    pack_str(pk, "history");
+    view_pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;
 }
