@@ -240,7 +240,7 @@ static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 {
     view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int32(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_haggle(const struct bi_jinx_state *st, msgpack_packer *pk)
@@ -280,35 +280,53 @@ static void pack_ledger(const struct bi_jinx_state *st, msgpack_packer *pk)
         for (int h = 0; h < st->hand_no; h++) {
             const struct bj_entry *e = &st->led[h][s];
             view_pack_array(pk, 4);
-            msgpack_pack_int32(pk, e->ret);
-            msgpack_pack_int32(pk, e->ded);
+            view_pack_int(pk, e->ret);
+            view_pack_int(pk, e->ded);
             view_pack_int(pk, e->raw);
             view_pack_str(pk, case_names[e->kind]);
         }
     }
 }
 
+/* Writes action a's name at p (as bi_jinx__action_name, without a
+ * formatter: the history names every action in each view); returns the
+ * end. */
+static char *cat_action(char *p, const struct bi_jinx_state *st, int a)
+{
+    int nh = st->cfg.nhundreds;
+    if (a < A_PLAY)
+        return view_cat(view_cat(p, "discard "), face_names[a]);
+    if (a < A_REFUSE)
+        return view_cat(view_cat(p, "play "), face_names[a - A_PLAY]);
+    if (a == A_REFUSE)
+        return view_cat(p, "refuse");
+    if (a == A_ACCEPT)
+        return view_cat(p, "accept");
+    if (a < A_BUY)
+        return view_cat_num(view_cat(p, "+"), (a - A_TENS) * BJ_STEP);
+    a -= A_BUY;
+    p = view_cat(p, a < nh ? "buy " : "sell ");
+    return view_cat(view_cat_num(p, (a % nh) * BJ_HUNDRED), "+");
+}
+
 /* This hand's actions; another seat's discard is named only "discard". */
-static void pack_history(const struct game *g, const struct bi_jinx_state *st,
-                         int seat, msgpack_packer *pk)
+static void pack_history(const struct bi_jinx_state *st, int seat,
+                         msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
     view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist_seat[i], a = st->hist_act[i];
-        if (a < A_PLAY && s != seat)
-            snprintf(name, sizeof name, "discard");
-        else
-            bi_jinx__action_name(g, st, a, name, sizeof name);
-        view_pack_array(pk, 2);
-        view_pack_int(pk, s);
-        view_pack_str(pk, name);
+        char *end = a < A_PLAY && s != seat ? view_cat(name, "discard")
+                                            : cat_action(name, st, a);
+        view_pack_entryn(pk, s, name, (size_t)(end - name));
     }
 }
 
 int bi_jinx__view(const struct game *g, const void *vst, int seat,
                   msgpack_packer *pk)
 {
+    (void)g;
     const struct bi_jinx_state *st = bj_cst(vst);
     int n = st->cfg.n;
     view_pack_str(pk, "hand");
@@ -357,7 +375,7 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand_no");
     view_pack_int(pk, st->hand_no);
     view_pack_str(pk, "history");
-    pack_history(g, st, seat, pk);
+    pack_history(st, seat, pk);
     return 0;
 }
 
