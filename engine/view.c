@@ -51,6 +51,12 @@ void view_pack_card(msgpack_packer *pk, int c)
     b->used += n + 1;
 }
 
+char *view_cat_card(char *d, int c)
+{
+    memcpy(d, card_text[c], 8);
+    return d + (card_rank(c) == 10 ? 5 : 4);
+}
+
 void view_pack_hand(msgpack_packer *pk, hand_t h)
 {
     view_pack_array(pk, (size_t)hand_count(h));

@@ -234,6 +234,10 @@ static inline void view_pack_entry_num(msgpack_packer *pk, int seat,
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);
 
+/* Writes standard card c's name at d (room for 8 bytes, which may all
+ * be written) and returns the end of the name. */
+char *view_cat_card(char *d, int c);
+
 /* Packs a standard hand as an array of card names in id order. */
 void view_pack_hand(msgpack_packer *pk, hand_t h);
 

@@ -548,9 +548,35 @@ static int g9_action_name(const struct game *g, const void *vst, int action,
 
 static void pack_card(msgpack_packer *pk, int face)
 {
-    char name[16];
-    multipack_name(face, name, sizeof name);
-    view_pack_str(pk, name);
+    if (face == MULTIPACK_JOKER)
+        view_pack_str(pk, "Joker");
+    else
+        view_pack_card(pk, face);
+}
+
+/* Writes face's name at p (room for 8) as multipack_name does; returns
+ * the end. */
+static char *cat_face(char *p, int face)
+{
+    return face == MULTIPACK_JOKER ? view_cat(p, "Joker")
+                                   : view_cat_card(p, face);
+}
+
+/* Writes the name of action a (card as in name_action) at p; returns the
+ * end: name_action without a formatter, for the history. */
+static char *cat_action(char *p, int a, int card)
+{
+    if (a < ACT_REPLACE)
+        return view_cat_num(view_cat(p, "expose "), a - ACT_EXPOSE + 1);
+    if (a < ACT_DRAW)
+        return view_cat_num(view_cat(p, "replace "), a - ACT_REPLACE + 1);
+    if (a == ACT_DRAW)
+        return view_cat(p, "draw");
+    if (a == ACT_TAKE)
+        return card == NO_CARD ? view_cat(p, "take discard")
+                               : cat_face(view_cat(p, "take "), card);
+    return card == NO_CARD ? view_cat(p, "discard drawn")
+                           : cat_face(view_cat(p, "discard "), card);
 }
 
 static void pack_layouts(const struct game *g, const struct g9_state *st,
@@ -591,8 +617,8 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
     view_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
-        name_action(e[1], e[2], name, sizeof name);
-        view_pack_entry(pk, e[0], name);
+        char *end = cat_action(name, e[1], e[2]);
+        view_pack_entryn(pk, e[0], name, (size_t)(end - name));
     }
 }
 
