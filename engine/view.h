@@ -206,6 +206,10 @@ static inline char *view_cat(char *d, const char *s)
 /* Writes v's decimal digits at d (room for 11) and returns the end. */
 static inline char *view_cat_num(char *d, int v)
 {
+    if ((unsigned)v < 10) {
+        *d = (char)('0' + v);
+        return d + 1;
+    }
     return d + view_strnum(d, "", 0, v);
 }
 

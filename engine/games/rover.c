@@ -370,30 +370,39 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return text_fmt(buf, len, "play %s", trix_card_text(a));
 }
 
-static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
-                       int seat, int holder)
+/* Per seat, the cards seat knows it holds, in one pass over the pack. */
+static void pack_known(msgpack_packer *pk, const struct rover_state *st,
+                       int seat, int n)
 {
-    int k = 0;
-    for (int c = 0; c < NCARDS; c++)
-        k += st->known[seat][c] == holder + 1;
-    view_pack_array(pk, (size_t)k);
-    for (int c = 0; c < NCARDS; c++)
-        if (st->known[seat][c] == holder + 1)
-            trick_pack_trix_card(pk, c);
+    uint8_t list[MAXP][NCARDS];
+    int k[MAXP] = {0};
+    for (int c = 0; c < NCARDS; c++) {
+        int h = st->known[seat][c] - 1;
+        if (h >= 0 && h < n)
+            list[h][k[h]++] = (uint8_t)c;
+    }
+    view_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++) {
+        view_pack_array(pk, (size_t)k[s]);
+        for (int i = 0; i < k[s]; i++)
+            trick_pack_trix_card(pk, list[s][i]);
+    }
 }
 
 /* One history event as seat may know it. */
 static void pack_event(msgpack_packer *pk, const struct event *e, int seat)
 {
-    char name[GAME_NAME_MAX], card[TRIX_NAME_MAX];
-    trix_card_name(e->card, card, sizeof card);
+    char name[GAME_NAME_MAX], *p;
+    const char *card = trix_card_text(e->card);
     if (e->victim == NO_SEAT)
-        text_fmt(name, sizeof name, "play %s", card);
+        p = view_cat(view_cat(name, "play "), card);
     else if (seat == e->seat || seat == e->victim)
-        text_fmt(name, sizeof name, "draw %s from %d", card, e->victim);
+        p = view_cat_num(view_cat(view_cat(view_cat(name, "draw "), card),
+                                  " from "),
+                         e->victim);
     else
-        text_fmt(name, sizeof name, "draw from %d", e->victim);
-    view_pack_entry(pk, e->seat, name);
+        p = view_cat_num(view_cat(name, "draw from "), e->victim);
+    view_pack_entryn(pk, e->seat, name, (size_t)(p - name));
 }
 
 static int view(const struct game *g, const void *vst, int seat,
@@ -415,9 +424,7 @@ static int view(const struct game *g, const void *vst, int seat,
     for (int s = 0; s < n; s++)
         view_pack_int(pk, trix_hand_count(st->hand[s]));
     view_pack_str(pk, "known");
-    view_pack_array(pk, (size_t)n);
-    for (int s = 0; s < n; s++)
-        pack_cards(pk, st, seat, s);
+    pack_known(pk, st, seat, n);
     view_pack_str(pk, "scores");
     view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)

@@ -566,16 +566,19 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 
 static void pack_event(msgpack_packer *pk, const struct event *e)
 {
-    char name[GAME_NAME_MAX];
+    char name[GAME_NAME_MAX], *p;
     if (e->kind == EV_TRADE)
-        text_fmt(name, sizeof name, "swap %d with %d", e->num, e->other);
+        p = view_cat_num(view_cat(view_cat_num(view_cat(name, "swap "),
+                                               e->num),
+                                  " with "),
+                         e->other);
     else if (e->kind == EV_CORNER)
-        text_fmt(name, sizeof name, "corner %s", com_name[e->other]);
+        p = view_cat(view_cat(name, "corner "), com_name[e->other]);
     else if (e->kind == EV_GIVE)
-        text_fmt(name, sizeof name, "give 1 to %d", e->other);
+        p = view_cat_num(view_cat(name, "give 1 to "), e->other);
     else
-        text_fmt(name, sizeof name, "bankrupt by %d", e->other);
-    view_pack_entry(pk, e->seat, name);
+        p = view_cat_num(view_cat(name, "bankrupt by "), e->other);
+    view_pack_entryn(pk, e->seat, name, (size_t)(p - name));
 }
 
 static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)
