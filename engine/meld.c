@@ -186,9 +186,7 @@ int meld_runs(const uint8_t *hand, int s, unsigned places)
 
 void meld_pack_face(msgpack_packer *pk, int f)
 {
-    char name[8];
-    int len = meld_face_name(f, name, sizeof name);
-    msgpack_pack_str_with_body(pk, name, (size_t)len);
+    view_pack_card(pk, card_make(place_rank[meld_place(f)], meld_suit(f)));
 }
 
 void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
