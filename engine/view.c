@@ -181,6 +181,19 @@ int text_fmt(char *buf, size_t len, const char *fmt, ...)
     return (int)o.at;
 }
 
+int text_cat(char *buf, size_t len, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na + nb < len) {
+        memcpy(buf, a, na);
+        memcpy(buf + na, b, nb);
+        buf[na + nb] = '\0';
+    } else if (len) {
+        text_fmt(buf, len, "%s%s", a, b);
+    }
+    return (int)(na + nb);
+}
+
 void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)
 {
     va_list ap;

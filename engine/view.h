@@ -261,6 +261,11 @@ void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
 int text_fmt(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Writes a then b into buf (len bytes) as snprintf(buf, len, "%s%s", a,
+ * b) would, without a format: the names of actions made of a word and a
+ * card ("play " and "10♥"). Returns the full length wanted. */
+int text_cat(char *buf, size_t len, const char *a, const char *b);
+
 /* Appends printf-style text to buf (len bytes) at *used, truncating
  * safely, and advances *used by the text's full length (so *used >= len
  * means the text was cut): the games' describe ops build text with it. */

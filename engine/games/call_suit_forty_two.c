@@ -321,7 +321,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     int c = a % A_CALL;
     const char *card = trix_card_text(c);
     if (a < A_CALL)
-        return text_fmt(buf, len, "play %s", card);
+        return text_cat(buf, len, "play ", card);
     return text_fmt(buf, len, "play %s call %d", card, trix_lower(c));
 }
 

@@ -381,12 +381,12 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a < NCARDS)
-        return text_fmt(buf, len, "play %s", trix_card_text(a));
+        return text_cat(buf, len, "play ", trix_card_text(a));
     if (a < A_PASS)
         return text_fmt(buf, len, "bid %d", a - A_BID);
     if (a == A_PASS)
-        return text_fmt(buf, len, "pass");
-    return text_fmt(buf, len, "name %s", trix_suit_name(a - A_NAME));
+        return text_cat(buf, len, "pass", "");
+    return text_cat(buf, len, "name ", trix_suit_name(a - A_NAME));
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)

@@ -309,8 +309,8 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a == GYP_PASS)
-        return text_fmt(buf, len, "pass");
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+        return text_cat(buf, len, "pass", "");
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
 /* The table as [suit, lowest card name, highest card name] per open suit. */

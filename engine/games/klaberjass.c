@@ -726,12 +726,12 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a < CARDS_IN_PACK) {
-        card_name(a, card, sizeof card);
-        return snprintf(buf, len, "play %s", card);
+        *view_cat_card(card, a) = '\0';
+        return text_cat(buf, len, "play ", card);
     }
     if (a >= A_NAME && a < A_NAME + 4)
-        return snprintf(buf, len, "name %s", suit_words[a - A_NAME]);
-    return snprintf(buf, len, "%s", words[a - A_TAKE]);
+        return text_cat(buf, len, "name ", suit_words[a - A_NAME]);
+    return text_cat(buf, len, words[a - A_TAKE], "");
 }
 
 static void pack_key(msgpack_packer *pk, const char *k)

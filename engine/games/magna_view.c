@@ -137,11 +137,10 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a < MAGNA_A_PASS)
-        return text_fmt(buf, len, "%s %s",
-                        a < MAGNA_A_DISCARD ? "play" : "discard",
+        return text_cat(buf, len, a < MAGNA_A_DISCARD ? "play " : "discard ",
                         trix_card_text(ft_trix_id(a % FT_CARDS)));
     if (a == MAGNA_A_PASS)
-        return text_fmt(buf, len, "pass");
+        return text_cat(buf, len, "pass", "");
     if (a < MAGNA_A_NAME)
         return text_fmt(buf, len, "bid %d", a - MAGNA_A_BID + 1);
     return text_fmt(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
@@ -158,7 +157,7 @@ static void pack_history(const struct game *g, const struct magna_state *st,
         int s = st->hist[i][0], a = st->hist[i][1];
         if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
             magna_discards_hidden(st))
-            text_fmt(name, sizeof name, "discard");
+            text_cat(name, sizeof name, "discard", "");
         else
             magna__action_name(g, st, a, name, sizeof name);
         view_pack_entry(pk, s, name);

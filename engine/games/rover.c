@@ -366,8 +366,8 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a == DRAW)
-        return text_fmt(buf, len, "draw");
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+        return text_cat(buf, len, "draw", "");
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
 /* Per seat, the cards seat knows it holds, in one pass over the pack. */

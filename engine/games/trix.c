@@ -299,7 +299,7 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
