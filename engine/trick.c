@@ -37,7 +37,7 @@ int trick_check_sides(int n, bool sides, char *err, size_t errlen)
 
 void trick_pack_trix_card(msgpack_packer *pk, int c)
 {
-    view_pack_str(pk, trix_card_text(c));
+    view_pack_name8(pk, trix_card_text(c));
 }
 
 void trick_pack_set(msgpack_packer *pk, const uint8_t *trick, int ntrick,

@@ -39,16 +39,7 @@ void view_buf_flush(struct view_buf *b)
 
 void view_pack_card(msgpack_packer *pk, int c)
 {
-    size_t n = card_rank(c) == 10 ? 5 : 4;
-    struct view_buf *b = pk->data;
-    if (pk->callback != view_buf_write || sizeof b->data - b->used < 9) {
-        view_pack_strn(pk, card_text[c], n);
-        return;
-    }
-    /* The copy may run past the name; only n + 1 bytes are kept. */
-    b->data[b->used] = (char)(0xa0 | n);
-    memcpy(b->data + b->used + 1, card_text[c], 8);
-    b->used += n + 1;
+    view_pack_name8(pk, card_text[c]);
 }
 
 char *view_cat_card(char *d, int c)

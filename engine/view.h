@@ -235,6 +235,46 @@ static inline void view_pack_entry_num(msgpack_packer *pk, int seat,
     view_pack_entryn(pk, seat, tmp, view_strnum(tmp, prefix, n, v));
 }
 
+/* The length of the NUL-terminated name in the 8 bytes at s (names
+ * stored NUL-padded in 8-byte slots; 8 when no NUL): one load and a few
+ * bit operations instead of strlen. */
+static inline size_t view_len8(const char *s)
+{
+    uint64_t x, z;
+    memcpy(&x, s, 8);
+    /* A byte's high bit is set in z where the byte is zero (and maybe in
+     * higher bytes after the first zero, which the scan never reaches). */
+    z = (x - 0x0101010101010101ull) & ~x & 0x8080808080808080ull;
+    if (!z)
+        return 8;
+    if (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__)
+        return (size_t)__builtin_ctzll(z) / 8;
+    return strnlen(s, 8);
+}
+
+/* Packs the name in the 8-byte slot s (see view_len8) as a string. */
+static inline void view_pack_name8(msgpack_packer *pk, const char *s)
+{
+    size_t n = view_len8(s);
+    char *d = view_room(pk, 9);
+    if (!d) {
+        msgpack_pack_str_with_body(pk, s, n);
+        return;
+    }
+    /* 9 bytes taken, n + 1 kept. */
+    ((struct view_buf *)pk->data)->used -= 8 - n;
+    d[0] = (char)(0xa0 | n);
+    memcpy(d + 1, s, 8);
+}
+
+/* Copies the name in the 8-byte slot s to d (room for 8) and returns
+ * its end. */
+static inline char *view_cat8(char *d, const char *s)
+{
+    memcpy(d, s, 8);
+    return d + view_len8(s);
+}
+
 /* Packs a standard card as its name ("10♥"). */
 void view_pack_card(msgpack_packer *pk, int c);
 

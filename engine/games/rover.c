@@ -395,9 +395,9 @@ static void pack_event(msgpack_packer *pk, const struct event *e, int seat)
     char name[GAME_NAME_MAX], *p;
     const char *card = trix_card_text(e->card);
     if (e->victim == NO_SEAT)
-        p = view_cat(view_cat(name, "play "), card);
+        p = view_cat8(view_cat(name, "play "), card);
     else if (seat == e->seat || seat == e->victim)
-        p = view_cat_num(view_cat(view_cat(view_cat(name, "draw "), card),
+        p = view_cat_num(view_cat(view_cat8(view_cat(name, "draw "), card),
                                   " from "),
                          e->victim);
     else

@@ -349,9 +349,11 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "history");
     view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
+        /* action_name's text, from pieces */
         char name[GAME_NAME_MAX];
-        action_name(g, st, st->hist[i][1], name, sizeof name);
-        view_pack_entry(pk, st->hist[i][0], name);
+        char *p = view_cat8(view_cat(name, "play "),
+                            trix_card_text(st->hist[i][1]));
+        view_pack_entryn(pk, st->hist[i][0], name, (size_t)(p - name));
     }
     return 0;
 }
