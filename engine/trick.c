@@ -267,7 +267,7 @@ int ft_card_name(int c, char *buf, size_t len)
 
 void ft_pack_card(msgpack_packer *pk, int c)
 {
-    view_pack_str(pk, trix_card_text(ft_trix_id(c)));
+    view_pack_name8(pk, trix_card_text(ft_trix_id(c)));
 }
 
 void ft_pack_hand(msgpack_packer *pk, hand_t h)

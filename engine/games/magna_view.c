@@ -152,15 +152,22 @@ static void pack_history(const struct game *g, const struct magna_state *st,
                          int seat, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
+    bool hidden = magna_discards_hidden(st);
     view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
-            magna_discards_hidden(st))
-            text_cat(name, sizeof name, "discard", "");
-        else
+        char *p = name;
+        if (a >= MAGNA_A_PASS) {
             magna__action_name(g, st, a, name, sizeof name);
-        view_pack_entry(pk, s, name);
+            p += strlen(name);
+        } else if (a >= MAGNA_A_DISCARD && s != seat && hidden) {
+            p = view_cat(p, "discard");
+        } else {
+            /* magna__action_name's text for a card, from pieces */
+            p = view_cat(p, a < MAGNA_A_DISCARD ? "play " : "discard ");
+            p = view_cat8(p, trix_card_text(ft_trix_id(a % FT_CARDS)));
+        }
+        view_pack_entryn(pk, s, name, (size_t)(p - name));
     }
 }
 
