@@ -22,6 +22,11 @@
     VIEW_SUIT_NAMES(p, "♣"), VIEW_SUIT_NAMES(p, "♦"), VIEW_SUIT_NAMES(p, "♥"), \
         VIEW_SUIT_NAMES(p, "♠")
 
+/* The small helpers below are forced inline: with a literal's length
+ * known, a key packs as a few moves, which the compiler's size heuristics
+ * would otherwise trade for a call. */
+#define VIEW_INLINE static inline __attribute__((always_inline))
+
 /* A packer's destination that gathers a whole view on the stack and hands
  * it to the caller's packer in one write at view_buf_flush: the views are
  * made of many writes of a few bytes, each of which would otherwise cost
@@ -47,7 +52,7 @@ int view_buf_write(void *data, const char *p, size_t n);
 
 /* Copies n bytes, n mostly below 32: two overlapping fixed-size copies,
  * a few moves, instead of a call to memcpy. */
-static inline void view_copy(char *d, const char *s, size_t n)
+VIEW_INLINE void view_copy(char *d, const char *s, size_t n)
 {
     if (n >= 16 && n <= 32) {
         char t[16], u[16];
@@ -79,7 +84,7 @@ static inline void view_copy(char *d, const char *s, size_t n)
  * pk writes elsewhere or the buffer is full (then the caller goes through
  * the packer). The helpers below write through it: a view is mostly
  * one- to six-byte items, where a call per item would cost the most. */
-static inline char *view_room(msgpack_packer *pk, size_t n)
+VIEW_INLINE char *view_room(msgpack_packer *pk, size_t n)
 {
     struct view_buf *b = pk->data;
     if (pk->callback != view_buf_write || n > VIEW_BUF_SIZE - b->used)
@@ -89,7 +94,7 @@ static inline char *view_room(msgpack_packer *pk, size_t n)
 }
 
 /* Sends the n bytes at p through pk's writer. */
-static inline void view_put(msgpack_packer *pk, const void *p, size_t n)
+VIEW_INLINE void view_put(msgpack_packer *pk, const void *p, size_t n)
 {
     char *d = view_room(pk, n);
     if (d)
@@ -99,7 +104,7 @@ static inline void view_put(msgpack_packer *pk, const void *p, size_t n)
 }
 
 /* Packs one byte that is a whole msgpack item (fixint, nil, bool...). */
-static inline void view_pack_byte(msgpack_packer *pk, unsigned c)
+VIEW_INLINE void view_pack_byte(msgpack_packer *pk, unsigned c)
 {
     char *d = view_room(pk, 1);
     char b = (char)c;
@@ -111,7 +116,7 @@ static inline void view_pack_byte(msgpack_packer *pk, unsigned c)
 
 /* The msgpack_pack_* calls the views make, writing the same bytes: small
  * values, the usual case, are one byte; others go to the packer. */
-static inline void view_pack_int(msgpack_packer *pk, int v)
+VIEW_INLINE void view_pack_int(msgpack_packer *pk, int v)
 {
     if (v >= -32 && v < 128)
         view_pack_byte(pk, (unsigned)v & 0xff);
@@ -119,7 +124,7 @@ static inline void view_pack_int(msgpack_packer *pk, int v)
         msgpack_pack_int(pk, v);
 }
 
-static inline void view_pack_array(msgpack_packer *pk, size_t n)
+VIEW_INLINE void view_pack_array(msgpack_packer *pk, size_t n)
 {
     if (n < 16)
         view_pack_byte(pk, 0x90 | (unsigned)n);
@@ -127,7 +132,7 @@ static inline void view_pack_array(msgpack_packer *pk, size_t n)
         msgpack_pack_array(pk, n);
 }
 
-static inline void view_pack_map(msgpack_packer *pk, size_t n)
+VIEW_INLINE void view_pack_map(msgpack_packer *pk, size_t n)
 {
     if (n < 16)
         view_pack_byte(pk, 0x80 | (unsigned)n);
@@ -147,7 +152,7 @@ static inline void view_pack_bool(msgpack_packer *pk, int b)
 
 /* Packs the n bytes at s as a string; inline so that a literal's length
  * and copy are fixed when built. */
-static inline void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+VIEW_INLINE void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
 {
     char *d = n < 32 ? view_room(pk, n + 1) : NULL;
     if (!d) {
@@ -160,13 +165,13 @@ static inline void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
 
 /* Packs a NUL-terminated string (a literal's length is known when
  * built). */
-static inline void view_pack_str(msgpack_packer *pk, const char *s)
+VIEW_INLINE void view_pack_str(msgpack_packer *pk, const char *s)
 {
     view_pack_strn(pk, s, strlen(s));
 }
 
 /* Packs a history entry, the pair [seat, the n bytes at name]. */
-static inline void view_pack_entryn(msgpack_packer *pk, int seat,
+VIEW_INLINE void view_pack_entryn(msgpack_packer *pk, int seat,
                                     const char *name, size_t n)
 {
     char *d = seat >= 0 && seat < 128 && n < 32 ? view_room(pk, n + 3) : NULL;
@@ -183,7 +188,7 @@ static inline void view_pack_entryn(msgpack_packer *pk, int seat,
 }
 
 /* Packs a history entry, the pair [seat, name]. */
-static inline void view_pack_entry(msgpack_packer *pk, int seat,
+VIEW_INLINE void view_pack_entry(msgpack_packer *pk, int seat,
                                    const char *name)
 {
     view_pack_entryn(pk, seat, name, strlen(name));
@@ -196,7 +201,7 @@ size_t view_strnum(char *d, const char *prefix, size_t n, int v);
 
 /* Copies s to d and returns the end: names built from pieces, where a
  * literal's length is known when built. No NUL is written. */
-static inline char *view_cat(char *d, const char *s)
+VIEW_INLINE char *view_cat(char *d, const char *s)
 {
     size_t n = strlen(s);
     memcpy(d, s, n);
