@@ -172,6 +172,16 @@ int text_fmt(char *buf, size_t len, const char *fmt, ...)
     return (int)o.at;
 }
 
+int text_put(char *buf, size_t len, const char *s, size_t n)
+{
+    if (len) {
+        size_t k = n < len ? n : len - 1;
+        memcpy(buf, s, k);
+        buf[k] = '\0';
+    }
+    return (int)n;
+}
+
 int text_cat(char *buf, size_t len, const char *a, const char *b)
 {
     size_t na = strlen(a), nb = strlen(b);

@@ -306,6 +306,11 @@ void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n);
 int text_fmt(char *buf, size_t len, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Writes the n bytes at s into buf (len bytes) as snprintf(buf, len,
+ * "%.*s", n, s) would: names built from pieces (view_cat) handed to an
+ * action_name caller. Returns n. */
+int text_put(char *buf, size_t len, const char *s, size_t n);
+
 /* Writes a then b into buf (len bytes) as snprintf(buf, len, "%s%s", a,
  * b) would, without a format: the names of actions made of a word and a
  * card ("play " and "10♥"). Returns the full length wanted. */

@@ -292,11 +292,15 @@ static int dice_obs_layout(const struct game *g, struct obs_segment *out,
 /* Writes "roll 2 4 6" (unused dice after the end in brackets). */
 static int roll_text(const struct dice_roll *h, char *buf, size_t len)
 {
-    size_t used = (size_t)text_fmt(buf, len, "roll");
-    for (int i = 0; i < h->n && used < len; i++)
-        used += (size_t)text_fmt(buf + used, len - used,
-                                 i < h->used ? " %d" : " (%d)", h->face[i]);
-    return (int)used;
+    char text[16 * DICE_TOTAL_MAX + 8], *p = view_cat(text, "roll");
+    for (int i = 0; i < h->n; i++) {
+        if (i < h->used) {
+            p = view_cat_num(view_cat(p, " "), h->face[i]);
+        } else {
+            p = view_cat(view_cat_num(view_cat(p, " ("), h->face[i]), ")");
+        }
+    }
+    return text_put(buf, len, text, (size_t)(p - text));
 }
 
 static void pack_history(const struct dice_state *s, msgpack_packer *pk)

@@ -421,10 +421,9 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
     (void)g;
     (void)vst;
     if (action == NN_LAY_DOWN)
-        return text_fmt(buf, len, "lay down");
-    char card[16];
+        return text_cat(buf, len, "lay down", "");
+    char name[32], *p = name;
     int face = action_face(action);
-    card_name(face, card, sizeof card);
     const char *how = "";
     if (action >= NN_TEN_DOWN)
         how = " -10";
@@ -434,7 +433,8 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
         how = " as 1";
     else if (card_rank(face) == 10)
         how = " +10";
-    return text_fmt(buf, len, "play %s%s", card, how);
+    p = view_cat(view_cat_card(view_cat(p, "play "), face), how);
+    return text_put(buf, len, name, (size_t)(p - name));
 }
 
 static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
