@@ -67,8 +67,12 @@ void trick_pack_history(const struct game *g, const void *st,
     char name[GAME_NAME_MAX];
     view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        g->def->action_name(g, st, hist[i][1], name, sizeof name);
-        view_pack_entry(pk, hist[i][0], name);
+        int k = g->def->action_name(g, st, hist[i][1], name, sizeof name);
+        /* The returned length, when the name was not cut, saves a strlen. */
+        if (k >= 0 && k < (int)sizeof name)
+            view_pack_entryn(pk, hist[i][0], name, (size_t)k);
+        else
+            view_pack_entry(pk, hist[i][0], name);
     }
 }
 

@@ -322,7 +322,11 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     const char *card = trix_card_text(c);
     if (a < A_CALL)
         return text_cat(buf, len, "play ", card);
-    return text_fmt(buf, len, "play %s call %d", card, trix_lower(c));
+    char name[32];
+    char *p = view_cat_num(view_cat(view_cat8(view_cat(name, "play "), card),
+                                    " call "),
+                           trix_lower(c));
+    return text_put(buf, len, name, (size_t)(p - name));
 }
 
 static void pack_suit(const struct call_suit_forty_two_state *st,

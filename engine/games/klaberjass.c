@@ -734,11 +734,6 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return text_cat(buf, len, words[a - A_TAKE], "");
 }
 
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
-}
-
 static void pack_pair(msgpack_packer *pk, int a, int b)
 {
     view_pack_array(pk, 2);
@@ -777,44 +772,44 @@ static int view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"round 1", "round 2", "schmeiss",
                                          "exchange", "play", "over"};
     const struct klaberjass_state *st = vst;
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     view_pack_hand(pk, st->hand[seat]);
-    pack_key(pk, "dealer");
+    view_pack_str(pk, "dealer");
     view_pack_int(pk, st->dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
-    pack_key(pk, "turnup");
+    view_pack_str(pk, "turnup");
     view_pack_card(pk, st->turnup);
-    pack_key(pk, "bottom");
+    view_pack_str(pk, "bottom");
     if (st->bottom_shown)
         view_pack_card(pk, st->deck[NCARDS - 1]);
     else
         view_pack_nil(pk);
-    pack_key(pk, "trump");
+    view_pack_str(pk, "trump");
     if (st->trump == NO_SEAT)
         view_pack_nil(pk);
     else
         view_pack_str(pk, suit_words[st->trump]);
-    pack_key(pk, "maker");
+    view_pack_str(pk, "maker");
     view_pack_seat(pk, st->maker);
-    pack_key(pk, "bids");
+    view_pack_str(pk, "bids");
     trick_pack_history(g, st, (const uint8_t(*)[2])st->hist, st->nhist, pk);
-    pack_key(pk, "trick");
+    view_pack_str(pk, "trick");
     pack_trick(pk, st->trick, st->ntrick, st->leader);
-    pack_key(pk, "leader");
+    view_pack_str(pk, "leader");
     view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
-    pack_key(pk, "last_trick");
+    view_pack_str(pk, "last_trick");
     pack_trick(pk, st->last, st->last_leader == NO_SEAT ? 0 : NP,
                st->last_leader);
-    pack_key(pk, "sequences");
+    view_pack_str(pk, "sequences");
     pack_sequences(st, pk);
-    pack_key(pk, "bella");
+    view_pack_str(pk, "bella");
     pack_pair(pk, st->bella[0], st->bella[1]);
-    pack_key(pk, "points");
+    view_pack_str(pk, "points");
     pack_pair(pk, st->points[0], st->points[1]);
-    pack_key(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_pair(pk, st->score[0], st->score[1]);
-    pack_key(pk, "held");
+    view_pack_str(pk, "held");
     view_pack_int(pk, st->held);
     return 0;
 }
