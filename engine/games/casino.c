@@ -780,6 +780,25 @@ static void history_name(const struct casino_state *st, int i, char *buf,
     int card = st->hist_card[i], kind = st->hist_kind[i];
     uint64_t items = st->hist_items[i];
     char c[8];
+    /* The usual plays, a trail and the capture of one item, are written
+     * here from pieces as casino__name writes them (one part needs no
+     * grouping); the rest go through casino__name. */
+    if ((kind == CASINO_TRAIL || (!kind && hand_count(items) == 1)) &&
+        len >= 40) {
+        int b = __builtin_ctzll(items);
+        char *p = kind ? view_cat(buf, "trail ")
+                       : view_cat(buf, "play ");
+        p = view_cat_card(p, card);
+        if (!kind) {
+            p = view_cat(p, " capture ");
+            p = items & CASINO_BUILD_BITS
+                    ? view_cat(view_cat_num(p, b - CASINO_BUILD_SHIFT),
+                               "-build")
+                    : view_cat_card(p, b);
+        }
+        *p = '\0';
+        return;
+    }
     if (casino__name(card, kind, items, buf, len) < (int)len)
         return;
     card_name(card, c, sizeof c);
