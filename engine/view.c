@@ -5,9 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The standard cards' names, each in 8 bytes (NUL-padded): packing a
- * card is a header byte and one fixed 8-byte copy. */
-static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
+const char view_card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
 int view_buf_write(void *data, const char *p, size_t n)
 {
@@ -35,17 +33,6 @@ void view_buf_flush(struct view_buf *b)
     if (b->used)
         b->out->callback(b->out->data, b->data, b->used);
     b->used = 0;
-}
-
-void view_pack_card(msgpack_packer *pk, int c)
-{
-    view_pack_name8(pk, card_text[c]);
-}
-
-char *view_cat_card(char *d, int c)
-{
-    memcpy(d, card_text[c], 8);
-    return d + (card_rank(c) == 10 ? 5 : 4);
 }
 
 void view_pack_hand(msgpack_packer *pk, hand_t h)

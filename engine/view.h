@@ -209,41 +209,48 @@ VIEW_INLINE char *view_cat(char *d, const char *s)
 }
 
 /* Writes v's decimal digits at d (room for 11) and returns the end. */
-static inline char *view_cat_num(char *d, int v)
+VIEW_INLINE char *view_cat_num(char *d, int v)
 {
     if ((unsigned)v < 10) {
         *d = (char)('0' + v);
         return d + 1;
     }
+    if ((unsigned)v < 100) {
+        d[0] = (char)('0' + v / 10);
+        d[1] = (char)('0' + v % 10);
+        return d + 2;
+    }
     return d + view_strnum(d, "", 0, v);
 }
 
 /* Packs the string prefix followed by v's digits. */
-static inline void view_pack_strnum(msgpack_packer *pk, const char *prefix,
-                                    int v)
+VIEW_INLINE void view_pack_strnum(msgpack_packer *pk, const char *prefix,
+                                  int v)
 {
     char tmp[64];
     size_t n = strlen(prefix);
     if (n > sizeof tmp - 11)
         n = sizeof tmp - 11;
-    view_pack_strn(pk, tmp, view_strnum(tmp, prefix, n, v));
+    memcpy(tmp, prefix, n);
+    view_pack_strn(pk, tmp, (size_t)(view_cat_num(tmp + n, v) - tmp));
 }
 
 /* Packs the entry [seat, prefix followed by v's digits]. */
-static inline void view_pack_entry_num(msgpack_packer *pk, int seat,
-                                       const char *prefix, int v)
+VIEW_INLINE void view_pack_entry_num(msgpack_packer *pk, int seat,
+                                     const char *prefix, int v)
 {
     char tmp[64];
     size_t n = strlen(prefix);
     if (n > sizeof tmp - 11)
         n = sizeof tmp - 11;
-    view_pack_entryn(pk, seat, tmp, view_strnum(tmp, prefix, n, v));
+    memcpy(tmp, prefix, n);
+    view_pack_entryn(pk, seat, tmp, (size_t)(view_cat_num(tmp + n, v) - tmp));
 }
 
 /* The length of the NUL-terminated name in the 8 bytes at s (names
  * stored NUL-padded in 8-byte slots; 8 when no NUL): one load and a few
  * bit operations instead of strlen. */
-static inline size_t view_len8(const char *s)
+VIEW_INLINE size_t view_len8(const char *s)
 {
     uint64_t x, z;
     memcpy(&x, s, 8);
@@ -258,7 +265,7 @@ static inline size_t view_len8(const char *s)
 }
 
 /* Packs the name in the 8-byte slot s (see view_len8) as a string. */
-static inline void view_pack_name8(msgpack_packer *pk, const char *s)
+VIEW_INLINE void view_pack_name8(msgpack_packer *pk, const char *s)
 {
     size_t n = view_len8(s);
     char *d = view_room(pk, 9);
@@ -274,18 +281,28 @@ static inline void view_pack_name8(msgpack_packer *pk, const char *s)
 
 /* Copies the name in the 8-byte slot s to d (room for 8) and returns
  * its end. */
-static inline char *view_cat8(char *d, const char *s)
+VIEW_INLINE char *view_cat8(char *d, const char *s)
 {
     memcpy(d, s, 8);
     return d + view_len8(s);
 }
 
+/* The standard cards' names in card id order, each NUL-padded to 8
+ * bytes: packing a card is a header byte and one fixed 8-byte copy. */
+extern const char view_card_text[CARDS_IN_PACK][8];
+
 /* Packs a standard card as its name ("10♥"). */
-void view_pack_card(msgpack_packer *pk, int c);
+VIEW_INLINE void view_pack_card(msgpack_packer *pk, int c)
+{
+    view_pack_name8(pk, view_card_text[c]);
+}
 
 /* Writes standard card c's name at d (room for 8 bytes, which may all
  * be written) and returns the end of the name. */
-char *view_cat_card(char *d, int c);
+VIEW_INLINE char *view_cat_card(char *d, int c)
+{
+    return view_cat8(d, view_card_text[c]);
+}
 
 /* Packs a standard hand as an array of card names in id order. */
 void view_pack_hand(msgpack_packer *pk, hand_t h);
