@@ -119,9 +119,13 @@ int hilo__action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)vst;
     static const char *const names[] = {"stand", "another deal", "give 1",
                                         "deal 3"};
+    char name[16];
     if (a < HILO_A_STAND)
-        return text_fmt(buf, len, "play %s", trix_card_text(ft_trix_id(a)));
-    return text_fmt(buf, len, "%s", names[a - HILO_A_STAND]);
+        return text_put(buf, len, name,
+                        (size_t)(view_cat8(view_cat(name, "play "),
+                                           trix_card_text(ft_trix_id(a))) -
+                                 name));
+    return text_cat(buf, len, names[a - HILO_A_STAND], "");
 }
 
 static void pack_table(const struct hilo_state *st, msgpack_packer *pk)

@@ -136,14 +136,18 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
+    char name[16];
     if (a < MAGNA_A_PASS)
         return text_cat(buf, len, a < MAGNA_A_DISCARD ? "play " : "discard ",
                         trix_card_text(ft_trix_id(a % FT_CARDS)));
     if (a == MAGNA_A_PASS)
         return text_cat(buf, len, "pass", "");
     if (a < MAGNA_A_NAME)
-        return text_fmt(buf, len, "bid %d", a - MAGNA_A_BID + 1);
-    return text_fmt(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
+        return text_put(buf, len, name,
+                        (size_t)(view_cat_num(view_cat(name, "bid "),
+                                              a - MAGNA_A_BID + 1) -
+                                 name));
+    return text_cat(buf, len, "name ", trix_suit_name(a - MAGNA_A_NAME + 5));
 }
 
 /* This deal's actions as [seat, name]; another's discard while the
