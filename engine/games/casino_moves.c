@@ -588,7 +588,7 @@ static inline void put(char *buf, size_t len, size_t *w, const char *s)
 
 static void put_part(char *buf, size_t len, size_t *w, uint64_t bit)
 {
-    char tok[16], *end;
+    char tok[24], *end;
     if (bit & CASINO_BUILD_BITS)
         end = view_cat(view_cat_num(tok, __builtin_ctzll(bit) -
                                              CASINO_BUILD_SHIFT),
