@@ -53,7 +53,7 @@ size_t view_strnum(char *d, const char *prefix, size_t n, int v)
     char digits[11];
     int i = (int)sizeof digits;
     unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
-    view_copy(d, prefix, n);
+    memcpy(d, prefix, n);
     if (v < 0)
         d[n++] = '-';
     if (u < 10) {
@@ -68,7 +68,7 @@ size_t view_strnum(char *d, const char *prefix, size_t n, int v)
         digits[--i] = (char)('0' + u % 10);
         u /= 10;
     } while (u);
-    view_copy(d + n, digits + i, sizeof digits - (size_t)i);
+    memcpy(d + n, digits + i, sizeof digits - (size_t)i);
     return n + sizeof digits - (size_t)i;
 }
 

@@ -223,18 +223,6 @@ VIEW_INLINE char *view_cat_num(char *d, int v)
     return d + view_strnum(d, "", 0, v);
 }
 
-/* Packs the string prefix followed by v's digits. */
-VIEW_INLINE void view_pack_strnum(msgpack_packer *pk, const char *prefix,
-                                  int v)
-{
-    char tmp[64];
-    size_t n = strlen(prefix);
-    if (n > sizeof tmp - 11)
-        n = sizeof tmp - 11;
-    memcpy(tmp, prefix, n);
-    view_pack_strn(pk, tmp, (size_t)(view_cat_num(tmp + n, v) - tmp));
-}
-
 /* Packs the entry [seat, prefix followed by v's digits]. */
 VIEW_INLINE void view_pack_entry_num(msgpack_packer *pk, int seat,
                                      const char *prefix, int v)
