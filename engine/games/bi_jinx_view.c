@@ -28,8 +28,10 @@ static const char *const phase_names[BJ_NPHASES] = {"discard", "play",
 static const char *const case_names[BJ_NCASES] = {
     "plain", "bi-jinx wipe", "big four", "inn bi-jinx", "bi-jinx",
     "one",   "sold",         "bought"};
-static const char *const face_names[BJ_FACES] = {"Bi", "Jinx", "0", "00", "1",
-                                                 "2",  "3",    "4", "5"};
+/* NUL-padded to 8 bytes: the view packs and copies them at a fixed size
+ * (view_pack_name8, view_cat8). */
+static const char face_names[BJ_FACES][8] = {"Bi", "Jinx", "0", "00", "1",
+                                              "2",  "3",    "4", "5"};
 
 /* ==== the pack's names ================================================= */
 
@@ -233,7 +235,7 @@ static void pack_cards(msgpack_packer *pk, hand_t h)
 {
     view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
-        view_pack_str(pk, face_names[bi_jinx__face[hand_first(h)]]);
+        view_pack_name8(pk, face_names[bi_jinx__face[hand_first(h)]]);
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
@@ -295,9 +297,9 @@ static char *cat_action(char *p, const struct bi_jinx_state *st, int a)
 {
     int nh = st->cfg.nhundreds;
     if (a < A_PLAY)
-        return view_cat(view_cat(p, "discard "), face_names[a]);
+        return view_cat8(view_cat(p, "discard "), face_names[a]);
     if (a < A_REFUSE)
-        return view_cat(view_cat(p, "play "), face_names[a - A_PLAY]);
+        return view_cat8(view_cat(p, "play "), face_names[a - A_PLAY]);
     if (a == A_REFUSE)
         return view_cat(p, "refuse");
     if (a == A_ACCEPT)
@@ -335,7 +337,7 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     if (st->disc[seat] == NO_CARD)
         view_pack_nil(pk);
     else
-        view_pack_str(pk, face_names[bi_jinx__face[st->disc[seat]]]);
+        view_pack_name8(pk, face_names[bi_jinx__face[st->disc[seat]]]);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "dealer");
@@ -345,7 +347,7 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     for (int i = 0; i < st->ntrick; i++) {
         view_pack_array(pk, 2);
         view_pack_int(pk, (st->dealer + i) % n);
-        view_pack_str(pk, face_names[bi_jinx__face[st->trick[i]]]);
+        view_pack_name8(pk, face_names[bi_jinx__face[st->trick[i]]]);
     }
     view_pack_str(pk, "tricks");
     view_pack_int(pk, st->tricks);
