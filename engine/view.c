@@ -7,6 +7,11 @@
 
 const char view_card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
+void view_copy_long(char *d, const char *s, size_t n)
+{
+    memcpy(d, s, n);
+}
+
 int view_buf_write(void *data, const char *p, size_t n)
 {
     struct view_buf *b = data;

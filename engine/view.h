@@ -50,6 +50,9 @@ void view_buf_flush(struct view_buf *b);
 /* view_buf's writer (the packer callback that view_buf_init installs). */
 int view_buf_write(void *data, const char *p, size_t n);
 
+/* memcpy, out of line: view_copy's rare long copies. */
+void view_copy_long(char *d, const char *s, size_t n);
+
 /* Copies n bytes, n mostly below 32: two overlapping fixed-size copies,
  * a few moves, instead of a call to memcpy. */
 VIEW_INLINE void view_copy(char *d, const char *s, size_t n)
@@ -76,7 +79,7 @@ VIEW_INLINE void view_copy(char *d, const char *s, size_t n)
         for (size_t i = 0; i < n; i++)
             d[i] = s[i];
     } else {
-        memcpy(d, s, n);
+        view_copy_long(d, s, n);
     }
 }
 
