@@ -785,11 +785,11 @@ static void history_name(const struct casino_state *st, int i, char *buf,
      * grouping); the rest go through casino__name. */
     if ((kind == CASINO_TRAIL || (!kind && hand_count(items) == 1)) &&
         len >= 40) {
-        int b = __builtin_ctzll(items);
         char *p = kind ? view_cat(buf, "trail ")
                        : view_cat(buf, "play ");
         p = view_cat_card(p, card);
         if (!kind) {
+            int b = __builtin_ctzll(items); /* the one item */
             p = view_cat(p, " capture ");
             p = items & CASINO_BUILD_BITS
                     ? view_cat(view_cat_num(p, b - CASINO_BUILD_SHIFT),
