@@ -87,20 +87,19 @@ void view_pack_seat(msgpack_packer *pk, int seat)
 
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
-    /* Up to 15 numbers below 128 (the usual case) are a fixarray of
-     * positive fixints, exactly what the packer writes for them. */
-    int small = n >= 0 && n < 16;
+    /* Numbers below 128 (the usual case) are positive fixints, their own
+     * bytes, as the packer writes them: one copy after the header. */
+    int small = n >= 0;
     for (int i = 0; i < n && small; i++)
         small = v[i] < 128;
-    char *d = small ? view_room(pk, (size_t)n + 1) : NULL;
+    view_pack_array(pk, (size_t)(n > 0 ? n : 0));
+    char *d = small ? view_room(pk, (size_t)n) : NULL;
     if (!d) {
-        view_pack_array(pk, (size_t)n);
         for (int i = 0; i < n; i++)
             view_pack_int(pk, v[i]);
         return;
     }
-    d[0] = (char)(0x90 | n);
-    view_copy(d + 1, (const char *)v, (size_t)n);
+    view_copy(d, (const char *)v, (size_t)n);
 }
 
 int obs_layout_copy(struct obs_segment *out, int max,

@@ -683,8 +683,23 @@ static void pack_history(const struct game *g, const struct loto_state *st,
     view_pack_array(pk, (size_t)(takes + st->ndrawn));
     for (int i = 0; i < takes; i++)
         view_pack_entry_num(pk, i, "take ", st->ncards[i]);
-    for (int i = 0; i < st->ndrawn; i++)
-        view_pack_entry_num(pk, who, "call ", st->bag[i] + 1);
+    if (who >= 128) {
+        for (int i = 0; i < st->ndrawn; i++)
+            view_pack_entry_num(pk, who, "call ", st->bag[i] + 1);
+        return;
+    }
+    /* The calls, up to 90 entries [who, "call N"], written as the entry
+     * helper would (fixarray, fixint, fixstr) and sent in one write. */
+    char buf[NUMS * 10], *d = buf;
+    for (int i = 0; i < st->ndrawn; i++) {
+        int v = st->bag[i] + 1;
+        d[0] = (char)0x92;
+        d[1] = (char)who;
+        d[2] = (char)(0xa0 | (v < 10 ? 6 : 7));
+        memcpy(d + 3, "call ", 5);
+        d = view_cat_num(d + 8, v);
+    }
+    view_put(pk, buf, (size_t)(d - buf));
 }
 
 static const char *const loto_view_keys[] = {
@@ -700,9 +715,10 @@ static int loto_view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "cards");
     pack_cards(g, st, pk);
     view_pack_str(pk, "drawn");
-    view_pack_array(pk, st->ndrawn);
+    uint8_t drawn[NUMS];
     for (int i = 0; i < st->ndrawn; i++)
-        view_pack_int(pk, st->bag[i] + 1);
+        drawn[i] = (uint8_t)(st->bag[i] + 1);
+    view_pack_u8s(pk, drawn, st->ndrawn);
     view_pack_str(pk, "pool");
     view_pack_int(pk, st->pool);
     view_pack_str(pk, "drawing");
