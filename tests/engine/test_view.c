@@ -137,6 +137,14 @@ static void test_buf_same_bytes(void **state)
         msgpack_pack_int(&pa, i % 200);
         msgpack_pack_str_with_body(&pa, "call 17", 7);
         view_pack_entry_num(&pk, i % 200, "call ", 17);
+        uint8_t u8[40];
+        int n = i % 40;
+        for (int k = 0; k < n; k++)
+            u8[k] = (uint8_t)((i + k * 13) % (i % 3 ? 128 : 256));
+        msgpack_pack_array(&pa, (size_t)n);
+        for (int k = 0; k < n; k++)
+            msgpack_pack_int(&pa, u8[k]);
+        view_pack_u8s(&pk, u8, n);
     }
     view_buf_flush(&vb);
     assert_int_equal(a.size, b.size);
