@@ -77,6 +77,31 @@ size_t view_strnum(char *d, const char *prefix, size_t n, int v)
     return n + sizeof digits - (size_t)i;
 }
 
+void view_pack_int_wide(msgpack_packer *pk, int v)
+{
+    char *d = view_room(pk, 5);
+    uint32_t u = (uint32_t)v;
+    int n;
+    if (!d) {
+        msgpack_pack_int(pk, v);
+        return;
+    }
+    if (v < -32768 || v >= 65536) {
+        d[0] = (char)(v < 0 ? 0xd2 : 0xce);
+        n = 4;
+    } else if (v < -128 || v >= 256) {
+        d[0] = (char)(v < 0 ? 0xd1 : 0xcd);
+        n = 2;
+    } else {
+        d[0] = (char)(v < 0 ? 0xd0 : 0xcc);
+        n = 1;
+    }
+    for (int i = 0; i < n; i++)
+        d[1 + i] = (char)(u >> (8 * (n - 1 - i)));
+    /* 5 bytes were taken; 1 + n are kept. */
+    ((struct view_buf *)pk->data)->used -= (size_t)(4 - n);
+}
+
 void view_pack_seat(msgpack_packer *pk, int seat)
 {
     if (seat < 0 || seat >= GAME_MAX_PLAYERS)

@@ -117,14 +117,18 @@ VIEW_INLINE void view_pack_byte(msgpack_packer *pk, unsigned c)
         pk->callback(pk->data, &b, 1);
 }
 
+/* Packs v, outside -32..127, as msgpack_pack_int does (int8/16/32 or
+ * uint8/16/32, whichever is smallest). */
+void view_pack_int_wide(msgpack_packer *pk, int v);
+
 /* The msgpack_pack_* calls the views make, writing the same bytes: small
- * values, the usual case, are one byte; others go to the packer. */
+ * values, the usual case, are one byte. */
 VIEW_INLINE void view_pack_int(msgpack_packer *pk, int v)
 {
     if (v >= -32 && v < 128)
         view_pack_byte(pk, (unsigned)v & 0xff);
     else
-        msgpack_pack_int(pk, v);
+        view_pack_int_wide(pk, v);
 }
 
 VIEW_INLINE void view_pack_array(msgpack_packer *pk, size_t n)

@@ -117,7 +117,7 @@ static void test_buf_same_bytes(void **state)
     msgpack_packer_init(&pb, &b, msgpack_sbuffer_write);
     view_buf_init(&vb, &pk, &pb);
     for (int i = 0; i < 1500; i++) {
-        int v = i * 37 % 70000 - 200;
+        int v = i % 7 == 0 ? -40000 - i : i * 37 % 70000 - 200;
         msgpack_pack_array(&pa, (size_t)(i % 20));
         view_pack_array(&pk, (size_t)(i % 20));
         msgpack_pack_map(&pa, (size_t)(i % 18));
