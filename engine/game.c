@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "view.h"
 
 const char *const game_view_common_keys[] = {"game",     "seat",
                                              "to_move",  "terminal",
@@ -205,11 +206,6 @@ int game_sole_best(const int *v, int n)
 
 /* ---- views and names --------------------------------------------------- */
 
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    msgpack_pack_str_with_body(pk, k, strlen(k));
-}
-
 int game_view_nkeys(const struct game *g)
 {
     int n = COMMON_VIEW_KEYS;
@@ -218,31 +214,38 @@ int game_view_nkeys(const struct game *g)
     return n;
 }
 
+/* The common keys' pairs are packed into a stack buffer (view_buf) with
+ * the game's own, and the whole view reaches pk in one write. */
 int game_view(const struct game *g, const void *st, int seat,
-              msgpack_packer *pk)
+              msgpack_packer *out)
 {
     double ret[GAME_MAX_PLAYERS];
+    struct view_buf vb;
+    msgpack_packer pk_, *pk = &pk_;
     uint32_t m = g->def->to_move(g, st);
     g->def->returns(g, st, ret);
-    msgpack_pack_map(pk, (size_t)game_view_nkeys(g));
-    pack_key(pk, "game");
-    pack_key(pk, g->spec);
-    pack_key(pk, "seat");
-    msgpack_pack_int(pk, seat);
-    pack_key(pk, "to_move");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(m));
-    for (; m; m &= m - 1)
-        msgpack_pack_int(pk, __builtin_ctz(m));
-    pack_key(pk, "terminal");
-    if (game_is_terminal(g, st))
-        msgpack_pack_true(pk);
+    view_buf_init(&vb, pk, out);
+    view_pack_map(pk, (size_t)game_view_nkeys(g));
+    view_pack_str(pk, "game");
+    view_pack_str(pk, g->spec);
+    view_pack_str(pk, "seat");
+    view_pack_int(pk, seat);
+    view_pack_str(pk, "to_move");
+    view_pack_array(pk, (size_t)__builtin_popcount(m));
+    for (uint32_t k = m; k; k &= k - 1)
+        view_pack_int(pk, __builtin_ctz(k));
+    view_pack_str(pk, "terminal");
+    if (!m)
+        view_pack_bool(pk, 1);
     else
-        msgpack_pack_false(pk);
-    pack_key(pk, "returns");
-    msgpack_pack_array(pk, (size_t)g->dims.players);
+        view_pack_bool(pk, 0);
+    view_pack_str(pk, "returns");
+    view_pack_array(pk, (size_t)g->dims.players);
     for (int i = 0; i < g->dims.players; i++)
         msgpack_pack_double(pk, ret[i]);
-    return g->def->view(g, st, seat, pk);
+    int rc = g->def->view(g, st, seat, pk);
+    view_buf_flush(&vb);
+    return rc;
 }
 
 int game_deals(const struct game *g, const void *st)

@@ -180,28 +180,32 @@ uint32_t meld_shows_lack(const uint8_t *trick, int n, int c, int trump)
 
 void meld_pack_face(msgpack_packer *pk, int f)
 {
-    char name[8];
-    int len = meld_face_name(f, name, sizeof name);
-    msgpack_pack_str_with_body(pk, name, (size_t)len);
+    view_pack_card(pk, card_make(place_rank[meld_place(f)], meld_suit(f)));
 }
 
 void meld_pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
                      int leader, int np)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % np);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (leader + i) % np);
         meld_pack_face(pk, trick[i]);
     }
 }
 
 void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand)
 {
-    msgpack_pack_array(pk, (size_t)meld_size(hand));
-    for (int f = 0; f < MELD_FACES; f++)
-        for (int i = 0; i < hand[f]; i++)
-            meld_pack_face(pk, f);
+    view_pack_array(pk, (size_t)meld_size(hand));
+    /* Faces go eight at a time: a hand holds few of the 32. */
+    _Static_assert(MELD_FACES % 8 == 0, "faces in whole words");
+    for (int w = 0; w < MELD_FACES; w += 8) {
+        uint64_t any;
+        memcpy(&any, hand + w, 8);
+        for (int f = w; any && f < w + 8; f++)
+            for (int i = 0; i < hand[f]; i++)
+                meld_pack_face(pk, f);
+    }
 }
 
 void meld_format_hand(const uint8_t *hand, char *buf, size_t len)

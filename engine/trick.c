@@ -37,16 +37,16 @@ int trick_check_sides(int n, bool sides, char *err, size_t errlen)
 
 void trick_pack_trix_card(msgpack_packer *pk, int c)
 {
-    view_pack_str(pk, trix_card_text(c));
+    view_pack_name8(pk, trix_card_text(c));
 }
 
 void trick_pack_set(msgpack_packer *pk, const uint8_t *trick, int ntrick,
                     int leader, int n)
 {
-    msgpack_pack_array(pk, (size_t)ntrick);
+    view_pack_array(pk, (size_t)ntrick);
     for (int i = 0; i < ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % n);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (leader + i) % n);
         trick_pack_trix_card(pk, trick[i]);
     }
 }
@@ -65,10 +65,14 @@ void trick_pack_history(const struct game *g, const void *st,
                         const uint8_t (*hist)[2], int n, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        g->def->action_name(g, st, hist[i][1], name, sizeof name);
-        view_pack_entry(pk, hist[i][0], name);
+        int k = g->def->action_name(g, st, hist[i][1], name, sizeof name);
+        /* The returned length, when the name was not cut, saves a strlen. */
+        if (k >= 0 && k < (int)sizeof name)
+            view_pack_entryn(pk, hist[i][0], name, (size_t)k);
+        else
+            view_pack_entry(pk, hist[i][0], name);
     }
 }
 
@@ -140,7 +144,7 @@ void f42_observe_cards(const struct f42_core *c, int seat, float *out)
 
 void f42_pack_hand(msgpack_packer *pk, uint32_t h)
 {
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
+    view_pack_array(pk, (size_t)__builtin_popcount(h));
     for (; h; h &= h - 1)
         trick_pack_trix_card(pk, __builtin_ctz(h));
 }
@@ -155,13 +159,13 @@ void f42_pack_play(const struct game *g, const struct f42_core *c, int leader,
     view_pack_str(pk, "taken");
     view_pack_u8s(pk, c->taken, 2);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, c->score[0]);
-    msgpack_pack_int(pk, c->score[1]);
+    view_pack_array(pk, 2);
+    view_pack_int(pk, c->score[0]);
+    view_pack_int(pk, c->score[1]);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, F42_NP);
+    view_pack_array(pk, F42_NP);
     for (int s = 0; s < F42_NP; s++)
-        msgpack_pack_int(pk, __builtin_popcount(c->hand[s]));
+        view_pack_int(pk, __builtin_popcount(c->hand[s]));
     view_pack_str(pk, "history");
     trick_pack_history(g, c, (const uint8_t(*)[2])c->hist, c->nhist, pk);
 }
@@ -267,12 +271,12 @@ int ft_card_name(int c, char *buf, size_t len)
 
 void ft_pack_card(msgpack_packer *pk, int c)
 {
-    view_pack_str(pk, trix_card_text(ft_trix_id(c)));
+    view_pack_name8(pk, trix_card_text(ft_trix_id(c)));
 }
 
 void ft_pack_hand(msgpack_packer *pk, hand_t h)
 {
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
         ft_pack_card(pk, hand_first(h));
 }
@@ -280,14 +284,14 @@ void ft_pack_hand(msgpack_packer *pk, hand_t h)
 void ft_pack_trick(const struct ft_table *t, msgpack_packer *pk)
 {
     view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, t->ntrick);
+    view_pack_array(pk, t->ntrick);
     for (int i = 0; i < t->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (t->leader + i) % t->n);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (t->leader + i) % t->n);
         ft_pack_card(pk, t->trick[i]);
     }
     view_pack_str(pk, "leader");
-    msgpack_pack_int(pk, t->leader);
+    view_pack_int(pk, t->leader);
 }
 
 void ft_describe_hand(hand_t h, char *buf, size_t len)

@@ -142,7 +142,7 @@ int trix_set_winner(const uint8_t *cards, int n)
 /* Every card's name, upper number first: views name cards at every
  * history entry, so the names are data rather than formatted per call
  * (test_trix_pack checks them against the two tables above). */
-static const char *const card_names[TRIX_CARDS] = {
+static const char card_names[TRIX_CARDS][TRIX_NAME_MAX] = {
     "0-0",  "1-0",   "1-1",  "2-0",  "2-1",   "2-2",   "3-0",   "3-1",
     "3-2",  "3-3",   "4-0",  "4-1",  "4-2",   "4-3",   "4-4",   "5-0",
     "5-1",  "5-2",   "5-3",  "5-4",  "5-5",   "6-0",   "6-1",   "6-2",

@@ -193,7 +193,9 @@ int trix_set_winner(const uint8_t *cards, int n);
 /* Writes "7-3" or "Trixie"; returns the length written. */
 int trix_card_name(int c, char *buf, size_t len);
 
-/* The name of card c (0..TRIX_CARDS-1) itself: static text. */
+/* The name of card c (0..TRIX_CARDS-1) itself: static text, NUL-padded
+ * to TRIX_NAME_MAX (8) bytes, so that views may copy it at a fixed size
+ * (view_pack_name8, view_cat8). */
 const char *trix_card_text(int c);
 
 /* Parses a card at s ("7-3", "3-7", "trixie", "tx"), skipping leading

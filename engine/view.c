@@ -5,85 +5,126 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The standard cards' names: packing a card is one copy. */
-static const char card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
+const char view_card_text[CARDS_IN_PACK][8] = {VIEW_CARD_NAMES("")};
 
-void view_pack_strn(msgpack_packer *pk, const char *s, size_t n)
+void view_copy_long(char *d, const char *s, size_t n)
 {
-    /* A short string goes out in one write (fixstr header and body)
-     * rather than the packer's two. */
-    char tmp[32];
-    if (n >= sizeof tmp) {
-        msgpack_pack_str_with_body(pk, s, n);
-        return;
+    memcpy(d, s, n);
+}
+
+int view_buf_write(void *data, const char *p, size_t n)
+{
+    struct view_buf *b = data;
+    if (n > sizeof b->data - b->used) {
+        view_buf_flush(b);
+        if (n > sizeof b->data)
+            return b->out->callback(b->out->data, p, n);
     }
-    tmp[0] = (char)(0xa0 | n);
-    memcpy(tmp + 1, s, n);
-    pk->callback(pk->data, tmp, n + 1);
+    view_copy(b->data + b->used, p, n);
+    b->used += n;
+    return 0;
 }
 
-void view_pack_str(msgpack_packer *pk, const char *s)
+void view_buf_init(struct view_buf *b, msgpack_packer *pk,
+                   msgpack_packer *out)
 {
-    view_pack_strn(pk, s, strlen(s));
+    b->out = out;
+    b->used = 0;
+    msgpack_packer_init(pk, b, view_buf_write);
 }
 
-void view_pack_entry(msgpack_packer *pk, int seat, const char *name)
+void view_buf_flush(struct view_buf *b)
 {
-    /* Histories are mostly these pairs: a fixarray of 2, a positive
-     * fixint and a fixstr (the packer's own encodings) in one write. */
-    char tmp[3 + 31];
-    size_t n = strlen(name);
-    if (seat < 0 || seat > 127 || n > 31) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, seat);
-        view_pack_strn(pk, name, n);
-        return;
-    }
-    tmp[0] = (char)0x92;
-    tmp[1] = (char)seat;
-    tmp[2] = (char)(0xa0 | n);
-    memcpy(tmp + 3, name, n);
-    pk->callback(pk->data, tmp, n + 3);
-}
-
-void view_pack_card(msgpack_packer *pk, int c)
-{
-    view_pack_strn(pk, card_text[c], card_rank(c) == 10 ? 5 : 4);
+    if (b->used)
+        b->out->callback(b->out->data, b->data, b->used);
+    b->used = 0;
 }
 
 void view_pack_hand(msgpack_packer *pk, hand_t h)
 {
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
         view_pack_card(pk, hand_first(h));
+}
+
+/* "00" to "99": a number below 100 is one two-byte copy. */
+static const char two_digits[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233"
+    "34353637383940414243444546474849505152535455565758596061626364656667"
+    "6869707172737475767778798081828384858687888990919293949596979899";
+
+size_t view_strnum(char *d, const char *prefix, size_t n, int v)
+{
+    char digits[11];
+    int i = (int)sizeof digits;
+    unsigned u = v < 0 ? 0u - (unsigned)v : (unsigned)v;
+    memcpy(d, prefix, n);
+    if (v < 0)
+        d[n++] = '-';
+    if (u < 10) {
+        d[n] = (char)('0' + u);
+        return n + 1;
+    }
+    if (u < 100) {
+        memcpy(d + n, two_digits + 2 * u, 2);
+        return n + 2;
+    }
+    do {
+        digits[--i] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    memcpy(d + n, digits + i, sizeof digits - (size_t)i);
+    return n + sizeof digits - (size_t)i;
+}
+
+void view_pack_int_wide(msgpack_packer *pk, int v)
+{
+    char *d = view_room(pk, 5);
+    uint32_t u = (uint32_t)v;
+    int n;
+    if (!d) {
+        msgpack_pack_int(pk, v);
+        return;
+    }
+    if (v < -32768 || v >= 65536) {
+        d[0] = (char)(v < 0 ? 0xd2 : 0xce);
+        n = 4;
+    } else if (v < -128 || v >= 256) {
+        d[0] = (char)(v < 0 ? 0xd1 : 0xcd);
+        n = 2;
+    } else {
+        d[0] = (char)(v < 0 ? 0xd0 : 0xcc);
+        n = 1;
+    }
+    for (int i = 0; i < n; i++)
+        d[1 + i] = (char)(u >> (8 * (n - 1 - i)));
+    /* 5 bytes were taken; 1 + n are kept. */
+    ((struct view_buf *)pk->data)->used -= (size_t)(4 - n);
 }
 
 void view_pack_seat(msgpack_packer *pk, int seat)
 {
     if (seat < 0 || seat >= GAME_MAX_PLAYERS)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
-        msgpack_pack_int(pk, seat);
+        view_pack_int(pk, seat);
 }
 
 void view_pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
 {
-    /* Up to 15 numbers below 128 (the usual case) are a fixarray of
-     * positive fixints, exactly what the packer writes for them, sent in
-     * one write instead of n + 1. */
-    uint8_t tmp[16];
-    int small = n < 16;
+    /* Numbers below 128 (the usual case) are positive fixints, their own
+     * bytes, as the packer writes them: one copy after the header. */
+    int small = n >= 0;
     for (int i = 0; i < n && small; i++)
         small = v[i] < 128;
-    if (!small) {
-        msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)(n > 0 ? n : 0));
+    char *d = small ? view_room(pk, (size_t)n) : NULL;
+    if (!d) {
         for (int i = 0; i < n; i++)
-            msgpack_pack_int(pk, v[i]);
+            view_pack_int(pk, v[i]);
         return;
     }
-    tmp[0] = (uint8_t)(0x90 | n);
-    memcpy(tmp + 1, v, (size_t)n);
-    pk->callback(pk->data, (const char *)tmp, (size_t)n + 1);
+    view_copy(d, (const char *)v, (size_t)n);
 }
 
 int obs_layout_copy(struct obs_segment *out, int max,
@@ -145,6 +186,29 @@ int text_fmt(char *buf, size_t len, const char *fmt, ...)
     if (len)
         buf[o.at < len ? o.at : len - 1] = '\0';
     return (int)o.at;
+}
+
+int text_put(char *buf, size_t len, const char *s, size_t n)
+{
+    if (len) {
+        size_t k = n < len ? n : len - 1;
+        memcpy(buf, s, k);
+        buf[k] = '\0';
+    }
+    return (int)n;
+}
+
+int text_cat(char *buf, size_t len, const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na + nb < len) {
+        memcpy(buf, a, na);
+        memcpy(buf + na, b, nb);
+        buf[na + nb] = '\0';
+    } else if (len) {
+        text_fmt(buf, len, "%s%s", a, b);
+    }
+    return (int)(na + nb);
 }
 
 void text_appendf(char *buf, size_t len, size_t *used, const char *fmt, ...)

@@ -28,8 +28,10 @@ static const char *const phase_names[BJ_NPHASES] = {"discard", "play",
 static const char *const case_names[BJ_NCASES] = {
     "plain", "bi-jinx wipe", "big four", "inn bi-jinx", "bi-jinx",
     "one",   "sold",         "bought"};
-static const char *const face_names[BJ_FACES] = {"Bi", "Jinx", "0", "00", "1",
-                                                 "2",  "3",    "4", "5"};
+/* NUL-padded to 8 bytes: the view packs and copies them at a fixed size
+ * (view_pack_name8, view_cat8). */
+static const char face_names[BJ_FACES][8] = {"Bi", "Jinx", "0", "00", "1",
+                                              "2",  "3",    "4", "5"};
 
 /* ==== the pack's names ================================================= */
 
@@ -238,121 +240,139 @@ int bi_jinx__action_name(const struct game *g, const void *vst, int a,
 /* Packs h as face names in id order. */
 static void pack_cards(msgpack_packer *pk, hand_t h)
 {
-    msgpack_pack_array(pk, (size_t)hand_count(h));
+    view_pack_array(pk, (size_t)hand_count(h));
     for (; h; h &= h - 1)
-        view_pack_str(pk, face_names[bi_jinx__face[hand_first(h)]]);
+        view_pack_name8(pk, face_names[bi_jinx__face[hand_first(h)]]);
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int32(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_haggle(const struct bi_jinx_state *st, msgpack_packer *pk)
 {
     if (st->phase != PH_TRADE) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_map(pk, 4);
+    view_pack_map(pk, 4);
     view_pack_str(pk, "bi");
-    msgpack_pack_int(pk, st->bi_seat);
+    view_pack_int(pk, st->bi_seat);
     view_pack_str(pk, "jinx");
-    msgpack_pack_int(pk, st->jinx_seat);
+    view_pack_int(pk, st->jinx_seat);
     view_pack_str(pk, "proposals");
-    msgpack_pack_int(pk, st->offers);
+    view_pack_int(pk, st->offers);
     view_pack_str(pk, "offer");
     if (st->offer_by == BJ_NO_SEAT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_array(pk, 4);
-    msgpack_pack_int(pk, st->offer_by);
+    view_pack_array(pk, 4);
+    view_pack_int(pk, st->offer_by);
     view_pack_str(pk, st->offer_sell ? "sell" : "buy");
-    msgpack_pack_int(pk, st->offer_price);
+    view_pack_int(pk, st->offer_price);
     if (st->offer_open)
-        msgpack_pack_false(pk);
+        view_pack_bool(pk, 0);
     else
-        msgpack_pack_true(pk);
+        view_pack_bool(pk, 1);
 }
 
 /* Per seat, the ledger lines so far as [ret, ded, raw points, case]. */
 static void pack_ledger(const struct bi_jinx_state *st, msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, st->cfg.n);
+    view_pack_array(pk, st->cfg.n);
     for (int s = 0; s < st->cfg.n; s++) {
-        msgpack_pack_array(pk, st->hand_no);
+        view_pack_array(pk, st->hand_no);
         for (int h = 0; h < st->hand_no; h++) {
             const struct bj_entry *e = &st->led[h][s];
-            msgpack_pack_array(pk, 4);
-            msgpack_pack_int32(pk, e->ret);
-            msgpack_pack_int32(pk, e->ded);
-            msgpack_pack_int(pk, e->raw);
+            view_pack_array(pk, 4);
+            view_pack_int(pk, e->ret);
+            view_pack_int(pk, e->ded);
+            view_pack_int(pk, e->raw);
             view_pack_str(pk, case_names[e->kind]);
         }
     }
 }
 
+/* Writes action a's name at p (as bi_jinx__action_name, without a
+ * formatter: the history names every action in each view); returns the
+ * end. */
+static char *cat_action(char *p, const struct bi_jinx_state *st, int a)
+{
+    int nh = st->cfg.nhundreds;
+    if (a < A_PLAY)
+        return view_cat8(view_cat(p, "discard "), face_names[a]);
+    if (a < A_REFUSE)
+        return view_cat8(view_cat(p, "play "), face_names[a - A_PLAY]);
+    if (a == A_REFUSE)
+        return view_cat(p, "refuse");
+    if (a == A_ACCEPT)
+        return view_cat(p, "accept");
+    if (a < A_BUY)
+        return view_cat_num(view_cat(p, "+"), (a - A_TENS) * BJ_STEP);
+    a -= A_BUY;
+    p = view_cat(p, a < nh ? "buy " : "sell ");
+    return view_cat(view_cat_num(p, (a % nh) * BJ_HUNDRED), "+");
+}
+
 /* This hand's actions; another seat's discard is named only "discard". */
-static void pack_history(const struct game *g, const struct bi_jinx_state *st,
-                         int seat, msgpack_packer *pk)
+static void pack_history(const struct bi_jinx_state *st, int seat,
+                         msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist_seat[i], a = st->hist_act[i];
-        if (a < A_PLAY && s != seat)
-            snprintf(name, sizeof name, "discard");
-        else
-            bi_jinx__action_name(g, st, a, name, sizeof name);
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, s);
-        view_pack_str(pk, name);
+        char *end = a < A_PLAY && s != seat ? view_cat(name, "discard")
+                                            : cat_action(name, st, a);
+        view_pack_entryn(pk, s, name, (size_t)(end - name));
     }
 }
 
 int bi_jinx__view(const struct game *g, const void *vst, int seat,
                   msgpack_packer *pk)
 {
+    (void)g;
     const struct bi_jinx_state *st = bj_cst(vst);
     int n = st->cfg.n;
     view_pack_str(pk, "hand");
     pack_cards(pk, st->hand[seat]);
     view_pack_str(pk, "discard");
     if (st->disc[seat] == NO_CARD)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
-        view_pack_str(pk, face_names[bi_jinx__face[st->disc[seat]]]);
+        view_pack_name8(pk, face_names[bi_jinx__face[st->disc[seat]]]);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
+    view_pack_array(pk, st->ntrick);
     for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->dealer + i) % n);
-        view_pack_str(pk, face_names[bi_jinx__face[st->trick[i]]]);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (st->dealer + i) % n);
+        view_pack_name8(pk, face_names[bi_jinx__face[st->trick[i]]]);
     }
     view_pack_str(pk, "tricks");
-    msgpack_pack_int(pk, st->tricks);
+    view_pack_int(pk, st->tricks);
     view_pack_str(pk, "taken");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
         pack_cards(pk, st->taken[s]);
     view_pack_str(pk, "inn");
     if (seat == st->heir)
         pack_cards(pk, st->inn);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "heir");
     view_pack_seat(pk, st->heir);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, hand_count(st->hand[s]));
+        view_pack_int(pk, hand_count(st->hand[s]));
     view_pack_str(pk, "haggle");
     pack_haggle(st, pk);
     view_pack_str(pk, "ret");
@@ -362,9 +382,9 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "ledger");
     pack_ledger(st, pk);
     view_pack_str(pk, "hand_no");
-    msgpack_pack_int(pk, st->hand_no);
+    view_pack_int(pk, st->hand_no);
     view_pack_str(pk, "history");
-    pack_history(g, st, seat, pk);
+    pack_history(st, seat, pk);
     return 0;
 }
 

@@ -528,21 +528,16 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "meld %s", meld_names[a - A_MELD]);
 }
 
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
-}
-
 static void pack_i16(msgpack_packer *pk, const int16_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_set(msgpack_packer *pk, uint32_t h)
 {
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
+    view_pack_array(pk, (size_t)__builtin_popcount(h));
     for (; h; h &= h - 1)
         meld_pack_face(pk, __builtin_ctz(h));
 }
@@ -552,22 +547,22 @@ static void pack_melds(const struct binocle_state *st, int seat,
 {
     int qs = seen_holder(st, seat, QS_FACE, st->qs);
     int jd = seen_holder(st, seat, JD_FACE, st->jd);
-    pack_key(pk, "declared");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->declared));
+    view_pack_str(pk, "declared");
+    view_pack_array(pk, (size_t)__builtin_popcount(st->declared));
     for (int m = 0; m < NMELDS; m++)
         if (st->declared >> m & 1) {
-            msgpack_pack_array(pk, 2);
-            msgpack_pack_int(pk, st->who[m]);
+            view_pack_array(pk, 2);
+            view_pack_int(pk, st->who[m]);
             view_pack_str(pk, meld_names[m]);
         }
-    pack_key(pk, "melds");
+    view_pack_str(pk, "melds");
     pack_i16(pk, st->meld, st->np);
-    pack_key(pk, "shown");
-    msgpack_pack_array(pk, st->np);
+    view_pack_str(pk, "shown");
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++)
         pack_set(pk, st->known[s]);
-    pack_key(pk, "partners");
-    msgpack_pack_array(pk, 2);
+    view_pack_str(pk, "partners");
+    view_pack_array(pk, 2);
     view_pack_seat(pk, qs == NO ? -1 : qs);
     view_pack_seat(pk, jd == NO ? -1 : jd);
 }
@@ -579,30 +574,30 @@ static int view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"playing", "meld", "over"};
     const struct binocle_state *st = vst;
     int16_t sizes[MAXP], score[MAXP];
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     pack_set(pk, st->hand[seat]);
-    pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->dealer);
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
-    pack_key(pk, "trump");
+    view_pack_str(pk, "trump");
     if (st->trump == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, meld_suit_word(st->trump));
-    pack_key(pk, "stock");
-    msgpack_pack_int(pk, st->nstock);
+    view_pack_str(pk, "stock");
+    view_pack_int(pk, st->nstock);
     pack_melds(st, seat, pk);
     meld_pack_table(pk, &st->tb, st->np, st->phase != PH_OVER);
     for (int s = 0; s < st->np; s++) {
         sizes[s] = (int16_t)__builtin_popcount(st->hand[s]);
         score[s] = (int16_t)(st->score[s] > 32767 ? 32767 : st->score[s]);
     }
-    pack_key(pk, "taken");
+    view_pack_str(pk, "taken");
     pack_i16(pk, st->taken, st->np);
-    pack_key(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_i16(pk, score, st->np);
-    pack_key(pk, "hand_sizes");
+    view_pack_str(pk, "hand_sizes");
     pack_i16(pk, sizes, st->np);
     return 0;
 }

@@ -161,22 +161,17 @@ int binokel__action_name(const struct game *g, const void *vst, int a,
                                                    sizeof card));
 }
 
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
-}
-
 static void pack_i16(msgpack_packer *pk, const int16_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_face_or_nil(msgpack_packer *pk, int f, bool show)
 {
     if (f == NO || !show)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         meld_pack_face(pk, f);
 }
@@ -185,52 +180,52 @@ static void pack_auction(const struct game *g, const struct binokel_state *st,
                          int seat, msgpack_packer *pk)
 {
     static const char *const kinds[3] = {"normal", "slam", "betel"};
-    pack_key(pk, "bids");
-    msgpack_pack_array(pk, st->np);
+    view_pack_str(pk, "bids");
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
         int a = st->bid[s] + 127;
         if (!st->bid[s])
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (a >= A_PASS)
             view_pack_str(pk, a == A_PASS ? "pass" : a == A_SLAM ? "slam"
                                                                  : "betel");
         else
-            msgpack_pack_int(pk, binokel__bid_value(g, a));
+            view_pack_int(pk, binokel__bid_value(g, a));
     }
-    pack_key(pk, "high_bid");
-    msgpack_pack_int(pk, st->high);
-    pack_key(pk, "soloist");
+    view_pack_str(pk, "high_bid");
+    view_pack_int(pk, st->high);
+    view_pack_str(pk, "soloist");
     view_pack_seat(pk, st->soloist == NO ? -1 : st->soloist);
-    pack_key(pk, "contract");
+    view_pack_str(pk, "contract");
     if (st->soloist == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, kinds[st->kind]);
-    pack_key(pk, "widow");
+    view_pack_str(pk, "widow");
     if (seat == st->soloist)
         meld_pack_hand(pk, st->widow);
     else
-        msgpack_pack_nil(pk);
-    pack_key(pk, "called");
+        view_pack_nil(pk);
+    view_pack_str(pk, "called");
     pack_face_or_nil(pk, st->called, true);
-    pack_key(pk, "called_from");
+    view_pack_str(pk, "called_from");
     view_pack_seat(pk, st->called_from == NO ? -1 : st->called_from);
-    pack_key(pk, "given");
+    view_pack_str(pk, "given");
     pack_face_or_nil(pk, st->given, sees_given(st, seat));
-    pack_key(pk, "discards");
+    view_pack_str(pk, "discards");
     if (seat == st->soloist)
         meld_pack_hand(pk, st->discard);
     else
-        msgpack_pack_int(pk, st->discards);
+        view_pack_int(pk, st->discards);
 }
 
 static void pack_melds(const struct binokel_state *st, msgpack_packer *pk)
 {
-    pack_key(pk, "melds");
-    msgpack_pack_array(pk, st->np);
+    view_pack_str(pk, "melds");
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->meld[s]);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, st->meld[s]);
         meld_pack_hand(pk, st->shown[s]);
     }
 }
@@ -240,20 +235,20 @@ static void pack_draw(const struct binokel_state *st, msgpack_packer *pk)
 {
     char name[24];
     int n = 0;
-    pack_key(pk, "stock");
-    msgpack_pack_int(pk, st->nstock);
-    pack_key(pk, "turnup");
+    view_pack_str(pk, "stock");
+    view_pack_int(pk, st->nstock);
+    view_pack_str(pk, "turnup");
     pack_face_or_nil(pk, st->turnup, true);
     for (int s = 0; s < st->np && st->np == 2; s++)
         for (int k = 0; k < BK_KINDS; k++)
             n += st->declared[s][k];
-    pack_key(pk, "declared");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_str(pk, "declared");
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < st->np && st->np == 2; s++)
         for (int k = 0; k < BK_KINDS; k++)
             for (int i = 0; i < st->declared[s][k]; i++) {
-                msgpack_pack_array(pk, 2);
-                msgpack_pack_int(pk, s);
+                view_pack_array(pk, 2);
+                view_pack_int(pk, s);
                 view_pack_str(pk, kind_name(k, name, sizeof name));
             }
 }
@@ -266,16 +261,16 @@ int binokel__view(const struct game *g, const void *vst, int seat,
                                          "meld",    "over"};
     const struct binokel_state *st = vst;
     int16_t won[MAXP], sizes[MAXP];
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     meld_pack_hand(pk, st->hand[seat]);
-    pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->dealer);
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     pack_auction(g, st, seat, pk);
-    pack_key(pk, "trump");
+    view_pack_str(pk, "trump");
     if (st->trump == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, meld_suit_word(st->trump));
     pack_melds(st, pk);
@@ -284,15 +279,15 @@ int binokel__view(const struct game *g, const void *vst, int seat,
         won[s] = st->won[s];
         sizes[s] = (int16_t)meld_size(st->hand[s]);
     }
-    pack_key(pk, "taken");
+    view_pack_str(pk, "taken");
     pack_i16(pk, st->taken, st->np);
-    pack_key(pk, "tricks_won");
+    view_pack_str(pk, "tricks_won");
     pack_i16(pk, won, st->np);
-    pack_key(pk, "scores");
-    msgpack_pack_array(pk, st->sides);
+    view_pack_str(pk, "scores");
+    view_pack_array(pk, st->sides);
     for (int t = 0; t < st->sides; t++)
-        msgpack_pack_int(pk, st->score[t]);
-    pack_key(pk, "hand_sizes");
+        view_pack_int(pk, st->score[t]);
+    view_pack_str(pk, "hand_sizes");
     pack_i16(pk, sizes, st->np);
     pack_draw(st, pk);
     return 0;

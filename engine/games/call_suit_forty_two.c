@@ -321,8 +321,12 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     int c = a % A_CALL;
     const char *card = trix_card_text(c);
     if (a < A_CALL)
-        return text_fmt(buf, len, "play %s", card);
-    return text_fmt(buf, len, "play %s call %d", card, trix_lower(c));
+        return text_cat(buf, len, "play ", card);
+    char name[32];
+    char *p = view_cat_num(view_cat(view_cat8(view_cat(name, "play "), card),
+                                    " call "),
+                           trix_lower(c));
+    return text_put(buf, len, name, (size_t)(p - name));
 }
 
 static void pack_suit(const struct call_suit_forty_two_state *st,
@@ -331,7 +335,7 @@ static void pack_suit(const struct call_suit_forty_two_state *st,
     char text[32];
     view_pack_str(pk, "suit");
     if (st->number == NO_SUIT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
     if (st->called)
@@ -348,7 +352,7 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     f42_pack_hand(pk, st->c.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->c.dealer);
+    view_pack_int(pk, st->c.dealer);
     pack_suit(st, pk);
     f42_pack_play(g, &st->c, st->over ? -1 : st->c.leader, pk);
     return 0;

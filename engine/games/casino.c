@@ -751,42 +751,27 @@ static int obs_layout(const struct game *g, struct obs_segment *out, int max)
 
 /* ==== API: view and names ============================================== */
 
-static void pack_str(msgpack_packer *pk, const char *s)
-{
-    msgpack_pack_str_with_body(pk, s, strlen(s));
-}
-
-static void pack_hand(msgpack_packer *pk, hand_t h)
-{
-    char buf[8];
-    msgpack_pack_array(pk, (size_t)hand_count(h));
-    for (; h; h &= h - 1) {
-        int len = card_name(hand_first(h), buf, sizeof buf);
-        msgpack_pack_str_with_body(pk, buf, (size_t)len);
-    }
-}
-
 static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
 {
     int nb = 0;
     for (int v = 2; v <= CASINO_VMAX; v++)
         nb += st->build[v] != 0;
-    msgpack_pack_array(pk, (size_t)nb);
+    view_pack_array(pk, (size_t)nb);
     for (int v = 2; v <= CASINO_VMAX; v++) {
         if (!st->build[v])
             continue;
-        msgpack_pack_map(pk, 4);
-        pack_str(pk, "value");
-        msgpack_pack_int(pk, v);
-        pack_str(pk, "cards");
-        pack_hand(pk, st->build[v]);
-        pack_str(pk, "multiple");
+        view_pack_map(pk, 4);
+        view_pack_str(pk, "value");
+        view_pack_int(pk, v);
+        view_pack_str(pk, "cards");
+        view_pack_hand(pk, st->build[v]);
+        view_pack_str(pk, "multiple");
         if (casino__multiple(st, v))
-            msgpack_pack_true(pk);
+            view_pack_bool(pk, 1);
         else
-            msgpack_pack_false(pk);
-        pack_str(pk, "owner");
-        msgpack_pack_int(pk, st->owner[v]);
+            view_pack_bool(pk, 0);
+        view_pack_str(pk, "owner");
+        view_pack_int(pk, st->owner[v]);
     }
 }
 
@@ -798,6 +783,25 @@ static void history_name(const struct casino_state *st, int i, char *buf,
     int card = st->hist_card[i], kind = st->hist_kind[i];
     uint64_t items = st->hist_items[i];
     char c[8];
+    /* The usual plays, a trail and the capture of one item, are written
+     * here from pieces as casino__name writes them (one part needs no
+     * grouping); the rest go through casino__name. */
+    if ((kind == CASINO_TRAIL || (!kind && hand_count(items) == 1)) &&
+        len >= 40) {
+        char *p = kind ? view_cat(buf, "trail ")
+                       : view_cat(buf, "play ");
+        p = view_cat_card(p, card);
+        if (!kind) {
+            int b = __builtin_ctzll(items); /* the one item */
+            p = view_cat(p, " capture ");
+            p = items & CASINO_BUILD_BITS
+                    ? view_cat(view_cat_num(p, b - CASINO_BUILD_SHIFT),
+                               "-build")
+                    : view_cat_card(p, b);
+        }
+        *p = '\0';
+        return;
+    }
     if (casino__name(card, kind, items, buf, len) < (int)len)
         return;
     card_name(card, c, sizeof c);
@@ -813,7 +817,7 @@ static void pack_history(const struct game *g, const struct casino_state *st,
                          msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         history_name(st, i, name, sizeof name);
         view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
@@ -822,9 +826,9 @@ static void pack_history(const struct game *g, const struct casino_state *st,
 
 static void pack_ints(msgpack_packer *pk, const int *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 /* Per seat: sweeps, its side's score, its side's last round points. */
@@ -837,11 +841,11 @@ static void pack_counts(const struct game *g, const struct casino_state *st,
         sc[p] = st->score[side_of(g, p)];
         last[p] = st->last_points[side_of(g, p)];
     }
-    pack_str(pk, "sweeps");
+    view_pack_str(pk, "sweeps");
     pack_ints(pk, sw, n);
-    pack_str(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_ints(pk, sc, n);
-    pack_str(pk, "last_round");
+    view_pack_str(pk, "last_round");
     pack_ints(pk, last, n);
 }
 
@@ -854,38 +858,38 @@ static int view(const struct game *g, const void *vst, int seat,
                 msgpack_packer *pk)
 {
     const struct casino_state *st = vst;
-    pack_str(pk, "hand");
-    pack_hand(pk, st->hand[seat]);
-    pack_str(pk, "table");
-    pack_hand(pk, st->loose);
-    pack_str(pk, "builds");
+    view_pack_str(pk, "hand");
+    view_pack_hand(pk, st->hand[seat]);
+    view_pack_str(pk, "table");
+    view_pack_hand(pk, st->loose);
+    view_pack_str(pk, "builds");
     pack_builds(st, pk);
-    pack_str(pk, "dead");
-    pack_hand(pk, st->dead);
-    pack_str(pk, "won");
-    msgpack_pack_array(pk, (size_t)nplayers(g));
+    view_pack_str(pk, "dead");
+    view_pack_hand(pk, st->dead);
+    view_pack_str(pk, "won");
+    view_pack_array(pk, (size_t)nplayers(g));
     for (int p = 0; p < nplayers(g); p++)
-        pack_hand(pk, st->won[p]);
+        view_pack_hand(pk, st->won[p]);
     pack_counts(g, st, pk);
-    pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
-    pack_str(pk, "last_capturer");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->dealer);
+    view_pack_str(pk, "last_capturer");
     if (st->last_capturer == CASINO_NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
-        msgpack_pack_int(pk, st->last_capturer);
-    pack_str(pk, "round");
-    msgpack_pack_int(pk, st->rounds + !st->over);
-    pack_str(pk, "deal");
-    msgpack_pack_int(pk, deal_number(g, st));
-    pack_str(pk, "stock");
-    msgpack_pack_int(pk, CARDS_IN_PACK - st->next);
-    pack_str(pk, "last_deal");
+        view_pack_int(pk, st->last_capturer);
+    view_pack_str(pk, "round");
+    view_pack_int(pk, st->rounds + !st->over);
+    view_pack_str(pk, "deal");
+    view_pack_int(pk, deal_number(g, st));
+    view_pack_str(pk, "stock");
+    view_pack_int(pk, CARDS_IN_PACK - st->next);
+    view_pack_str(pk, "last_deal");
     if (st->next == CARDS_IN_PACK)
-        msgpack_pack_true(pk);
+        view_pack_bool(pk, 1);
     else
-        msgpack_pack_false(pk);
-    pack_str(pk, "history");
+        view_pack_bool(pk, 0);
+    view_pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;
 }

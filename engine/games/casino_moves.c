@@ -792,24 +792,32 @@ static bool split(struct namer *m, uint64_t left, int g)
     return grow(m, left, (uint64_t)1 << i, m->val[i], i + 1, g);
 }
 
-/* Appends fmt to buf (len bytes) at *w, counting what was wanted. */
-static void put(char *buf, size_t len, size_t *w, const char *fmt,
-                const char *s)
+/* Appends the n bytes at s to buf (len bytes) at *w, counting what was
+ * wanted. Names are written for every history entry of a view: pieces
+ * rather than text_fmt. */
+static void put_n(char *buf, size_t len, size_t *w, const char *s, size_t n)
 {
     size_t at = *w < len ? *w : len;
-    int k = text_fmt(buf + at, len - at, fmt, s);
-    *w += k > 0 ? (size_t)k : 0;
+    text_put(buf + at, len - at, s, n);
+    *w += n;
+}
+
+/* Appends s (a literal's length is known when built). */
+static inline void put(char *buf, size_t len, size_t *w, const char *s)
+{
+    put_n(buf, len, w, s, strlen(s));
 }
 
 static void put_part(char *buf, size_t len, size_t *w, uint64_t bit)
 {
-    char tok[16];
+    char tok[24], *end;
     if (bit & CASINO_BUILD_BITS)
-        text_fmt(tok, sizeof tok, "%d-build",
-                 __builtin_ctzll(bit) - CASINO_BUILD_SHIFT);
+        end = view_cat(view_cat_num(tok, __builtin_ctzll(bit) -
+                                             CASINO_BUILD_SHIFT),
+                       "-build");
     else
-        card_name(__builtin_ctzll(bit), tok, sizeof tok);
-    put(buf, len, w, "%s", tok);
+        end = view_cat_card(tok, __builtin_ctzll(bit));
+    put_n(buf, len, w, tok, (size_t)(end - tok));
 }
 
 /* Writes group g's parts (the played card left out) and returns how many
@@ -834,7 +842,7 @@ static void put_groups(struct namer *m, char *buf, size_t len, size_t *w)
     if (!split(m, all, 0)) {
         for (int i = 0; i < m->n; i++)
             if (m->bit[i] != PLAYED_BIT) {
-                put(buf, len, w, "%s", i ? " " : "");
+                put(buf, len, w, i ? " " : "");
                 put_part(buf, len, w, m->bit[i]);
             }
         return;
@@ -848,7 +856,7 @@ static void put_groups(struct namer *m, char *buf, size_t len, size_t *w)
     for (int g = 0; g < ngroups; g++) {
         if (g == first)
             continue;
-        put(buf, len, w, "%s", any ? " + " : "");
+        put(buf, len, w, any ? " + " : "");
         any = put_group(m, g, buf, len, w) > 0 || any;
     }
 }
@@ -858,9 +866,9 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     struct namer m;
     char c[8], v[16];
     size_t w = 0;
-    card_name(card, c, sizeof c);
+    *view_cat_card(c, card) = '\0';
     if (kind == CASINO_TRAIL)
-        return text_fmt(buf, len, "trail %s", c);
+        return text_cat(buf, len, "trail ", c);
     m.n = m.nodes = 0;
     m.target = kind ? kind + 1 : card_rank(card);
     for (uint64_t h = items; h; h &= h - 1) {
@@ -872,12 +880,14 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     }
     if (kind)
         add_part(&m, PLAYED_BIT, card_rank(card));
-    put(buf, len, &w, "play %s", c);
+    put(buf, len, &w, "play ");
+    put(buf, len, &w, c);
     if (kind) {
-        text_fmt(v, sizeof v, "%d", kind + 1);
-        put(buf, len, &w, " build %s on ", v);
+        put(buf, len, &w, " build ");
+        put_n(buf, len, &w, v, (size_t)(view_cat_num(v, kind + 1) - v));
+        put(buf, len, &w, " on ");
     } else {
-        put(buf, len, &w, " capture %s", "");
+        put(buf, len, &w, " capture ");
     }
     put_groups(&m, buf, len, &w);
     return (int)w;

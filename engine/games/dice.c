@@ -292,18 +292,22 @@ static int dice_obs_layout(const struct game *g, struct obs_segment *out,
 /* Writes "roll 2 4 6" (unused dice after the end in brackets). */
 static int roll_text(const struct dice_roll *h, char *buf, size_t len)
 {
-    size_t used = (size_t)text_fmt(buf, len, "roll");
-    for (int i = 0; i < h->n && used < len; i++)
-        used += (size_t)text_fmt(buf + used, len - used,
-                                 i < h->used ? " %d" : " (%d)", h->face[i]);
-    return (int)used;
+    char text[16 * DICE_TOTAL_MAX + 8], *p = view_cat(text, "roll");
+    for (int i = 0; i < h->n; i++) {
+        if (i < h->used) {
+            p = view_cat_num(view_cat(p, " "), h->face[i]);
+        } else {
+            p = view_cat(view_cat_num(view_cat(p, " ("), h->face[i]), ")");
+        }
+    }
+    return text_put(buf, len, text, (size_t)(p - text));
 }
 
 static void pack_history(const struct dice_state *s, msgpack_packer *pk)
 {
     int k = s->turns < DICE_HIST ? s->turns : DICE_HIST;
     char buf[4 * DICE_TOTAL_MAX + 8];
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int j = s->turns - k; j < s->turns; j++) {
         const struct dice_roll *h = &s->hist[j % DICE_HIST];
         roll_text(h, buf, sizeof buf);
@@ -320,13 +324,13 @@ static int dice_view(const struct game *g, const void *st, int seat,
     (void)seat;
     const struct dice_state *s = st;
     view_pack_str(pk, "units");
-    msgpack_pack_array(pk, (size_t)players_of(g));
+    view_pack_array(pk, (size_t)players_of(g));
     for (int i = 0; i < players_of(g); i++)
-        msgpack_pack_int(pk, s->units[i]);
+        view_pack_int(pk, s->units[i]);
     view_pack_str(pk, "pot");
-    msgpack_pack_int(pk, s->pot);
+    view_pack_int(pk, s->pot);
     view_pack_str(pk, "turns");
-    msgpack_pack_int(pk, s->turns);
+    view_pack_int(pk, s->turns);
     view_pack_str(pk, "history");
     pack_history(s, pk);
     return 0;

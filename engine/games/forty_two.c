@@ -380,30 +380,28 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
+    char name[32], *p = name;
     if (a < NCARDS)
-        return text_fmt(buf, len, "play %s", trix_card_text(a));
-    if (a < A_PASS)
-        return text_fmt(buf, len, "bid %d", a - A_BID);
-    if (a == A_PASS)
-        return text_fmt(buf, len, "pass");
-    return text_fmt(buf, len, "name %s", trix_suit_name(a - A_NAME));
-}
-
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
+        p = view_cat8(view_cat(p, "play "), trix_card_text(a));
+    else if (a < A_PASS)
+        p = view_cat_num(view_cat(p, "bid "), a - A_BID);
+    else if (a == A_PASS)
+        p = view_cat(p, "pass");
+    else
+        return text_cat(buf, len, "name ", trix_suit_name(a - A_NAME));
+    return text_put(buf, len, name, (size_t)(p - name));
 }
 
 static void pack_bids(const struct forty_two_state *st, msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, NP);
+    view_pack_array(pk, NP);
     for (int s = 0; s < NP; s++) {
         if (st->bid[s] == 0)
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bid[s] == A_PASS)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, st->bid[s]);
+            view_pack_int(pk, st->bid[s]);
     }
 }
 
@@ -413,21 +411,21 @@ static int view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"bidding", "naming", "playing",
                                          "over"};
     const struct forty_two_state *st = vst;
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     f42_pack_hand(pk, st->c.hand[seat]);
-    pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->c.dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->c.dealer);
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
-    pack_key(pk, "bids");
+    view_pack_str(pk, "bids");
     pack_bids(st, pk);
-    pack_key(pk, "high_bid");
-    msgpack_pack_int(pk, st->high);
-    pack_key(pk, "bidder");
+    view_pack_str(pk, "high_bid");
+    view_pack_int(pk, st->high);
+    view_pack_str(pk, "bidder");
     view_pack_seat(pk, st->bidder == NO_SEAT ? -1 : st->bidder);
-    pack_key(pk, "honors");
+    view_pack_str(pk, "honors");
     if (st->trump == NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, trix_suit_name(st->trump));
     f42_pack_play(g, &st->c, st->phase == PH_PLAY ? st->c.leader : -1, pk);

@@ -309,8 +309,8 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a == GYP_PASS)
-        return text_fmt(buf, len, "pass");
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+        return text_cat(buf, len, "pass", "");
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
 /* The table as [suit, lowest card name, highest card name] per open suit. */
@@ -321,14 +321,14 @@ static void pack_table(const struct game *g, const struct gyp_state *st,
     for (int s = low_suit(g); s <= 10; s++)
         k += st->lo[s] >= 0;
     view_pack_str(pk, "table");
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int s = low_suit(g); s <= 10; s++) {
         if (st->lo[s] < 0)
             continue;
-        msgpack_pack_array(pk, 3);
-        msgpack_pack_int(pk, s);
-        msgpack_pack_int(pk, st->lo[s]);
-        msgpack_pack_int(pk, st->hi[s]);
+        view_pack_array(pk, 3);
+        view_pack_int(pk, s);
+        view_pack_int(pk, st->lo[s]);
+        view_pack_int(pk, st->hi[s]);
     }
 }
 
@@ -338,27 +338,30 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct gyp_state *st = vst;
     int n = trick_np(g);
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
+    view_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < NCARD; c++)
         if (trix_hand_has(st->hand[seat], c))
             trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_table(g, st, pk);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, trix_hand_count(st->hand[s]));
+        view_pack_int(pk, trix_hand_count(st->hand[s]));
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
-        char name[GAME_NAME_MAX];
-        action_name(g, st, st->hist[i][1], name, sizeof name);
-        view_pack_entry(pk, st->hist[i][0], name);
+        /* action_name's text, from pieces */
+        char name[GAME_NAME_MAX], *p = name;
+        int a = st->hist[i][1];
+        p = a == GYP_PASS ? view_cat(p, "pass")
+                          : view_cat8(view_cat(p, "play "), trix_card_text(a));
+        view_pack_entryn(pk, st->hist[i][0], name, (size_t)(p - name));
     }
     return 0;
 }

@@ -119,9 +119,13 @@ int hilo__action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)vst;
     static const char *const names[] = {"stand", "another deal", "give 1",
                                         "deal 3"};
+    char name[16];
     if (a < HILO_A_STAND)
-        return text_fmt(buf, len, "play %s", trix_card_text(ft_trix_id(a)));
-    return text_fmt(buf, len, "%s", names[a - HILO_A_STAND]);
+        return text_put(buf, len, name,
+                        (size_t)(view_cat8(view_cat(name, "play "),
+                                           trix_card_text(ft_trix_id(a))) -
+                                 name));
+    return text_cat(buf, len, names[a - HILO_A_STAND], "");
 }
 
 static void pack_table(const struct hilo_state *st, msgpack_packer *pk)
@@ -137,9 +141,9 @@ static void pack_counts(const struct hilo_state *st, msgpack_packer *pk)
 {
     int n = st->tb.n, teams = st->partners ? 2 : n;
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, hand_count(st->tb.hand[s]));
+        view_pack_int(pk, hand_count(st->tb.hand[s]));
     view_pack_str(pk, "game_points");
     view_pack_u8s(pk, st->gpts, n);
     view_pack_str(pk, "trixie_won_by");
@@ -147,9 +151,9 @@ static void pack_counts(const struct hilo_state *st, msgpack_packer *pk)
     view_pack_str(pk, "scores");
     view_pack_u8s(pk, st->score, teams);
     view_pack_str(pk, "target");
-    msgpack_pack_int(pk, st->target);
+    view_pack_int(pk, st->target);
     view_pack_str(pk, "trixie_turned");
-    msgpack_pack_int(pk, st->trixie_turned);
+    view_pack_int(pk, st->trixie_turned);
 }
 
 int hilo__view(const struct game *g, const void *vst, int seat,
@@ -159,18 +163,18 @@ int hilo__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     ft_pack_hand(pk, st->tb.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_table(st, pk);
     pack_counts(st, pk);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "deal");
-    msgpack_pack_int(pk, st->deal_no + (st->phase != HILO_PH_OVER));
+    view_pack_int(pk, st->deal_no + (st->phase != HILO_PH_OVER));
     view_pack_str(pk, "history");
     trick_pack_history(g, st, (const uint8_t(*)[2])st->hist, st->nhist, pk);
     /* Side that took each point of the last finished deal. */
     view_pack_str(pk, "last_deal");
-    msgpack_pack_map(pk, HILO_NPOINTS);
+    view_pack_map(pk, HILO_NPOINTS);
     for (int i = 0; i < HILO_NPOINTS; i++) {
         view_pack_str(pk, point_names[i]);
         view_pack_seat(pk, st->last[i]);

@@ -726,34 +726,29 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a < CARDS_IN_PACK) {
-        card_name(a, card, sizeof card);
-        return snprintf(buf, len, "play %s", card);
+        *view_cat_card(card, a) = '\0';
+        return text_cat(buf, len, "play ", card);
     }
     if (a >= A_NAME && a < A_NAME + 4)
-        return snprintf(buf, len, "name %s", suit_words[a - A_NAME]);
-    return snprintf(buf, len, "%s", words[a - A_TAKE]);
-}
-
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
+        return text_cat(buf, len, "name ", suit_words[a - A_NAME]);
+    return text_cat(buf, len, words[a - A_TAKE], "");
 }
 
 static void pack_pair(msgpack_packer *pk, int a, int b)
 {
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, a);
-    msgpack_pack_int(pk, b);
+    view_pack_array(pk, 2);
+    view_pack_int(pk, a);
+    view_pack_int(pk, b);
 }
 
 /* Packs cards trick[0..n) led by leader as [[seat, card], ...]. */
 static void pack_trick(msgpack_packer *pk, const uint8_t *trick, int n,
                        int leader)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (leader + i) % NP);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (leader + i) % NP);
         view_pack_card(pk, trick[i]);
     }
 }
@@ -762,12 +757,12 @@ static void pack_sequences(const struct klaberjass_state *st,
                            msgpack_packer *pk)
 {
     if (st->seq_winner == NO_SEAT) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
         return;
     }
-    msgpack_pack_array(pk, 3);
-    msgpack_pack_int(pk, st->seq_winner);
-    msgpack_pack_int(pk, st->seq[st->seq_winner]);
+    view_pack_array(pk, 3);
+    view_pack_int(pk, st->seq_winner);
+    view_pack_int(pk, st->seq[st->seq_winner]);
     view_pack_hand(pk, st->shown);
 }
 
@@ -777,45 +772,45 @@ static int view(const struct game *g, const void *vst, int seat,
     static const char *const phases[] = {"round 1", "round 2", "schmeiss",
                                          "exchange", "play", "over"};
     const struct klaberjass_state *st = vst;
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     view_pack_hand(pk, st->hand[seat]);
-    pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->dealer);
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
-    pack_key(pk, "turnup");
+    view_pack_str(pk, "turnup");
     view_pack_card(pk, st->turnup);
-    pack_key(pk, "bottom");
+    view_pack_str(pk, "bottom");
     if (st->bottom_shown)
         view_pack_card(pk, st->deck[NCARDS - 1]);
     else
-        msgpack_pack_nil(pk);
-    pack_key(pk, "trump");
+        view_pack_nil(pk);
+    view_pack_str(pk, "trump");
     if (st->trump == NO_SEAT)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, suit_words[st->trump]);
-    pack_key(pk, "maker");
+    view_pack_str(pk, "maker");
     view_pack_seat(pk, st->maker);
-    pack_key(pk, "bids");
+    view_pack_str(pk, "bids");
     trick_pack_history(g, st, (const uint8_t(*)[2])st->hist, st->nhist, pk);
-    pack_key(pk, "trick");
+    view_pack_str(pk, "trick");
     pack_trick(pk, st->trick, st->ntrick, st->leader);
-    pack_key(pk, "leader");
+    view_pack_str(pk, "leader");
     view_pack_seat(pk, st->phase == PH_PLAY ? st->leader : -1);
-    pack_key(pk, "last_trick");
+    view_pack_str(pk, "last_trick");
     pack_trick(pk, st->last, st->last_leader == NO_SEAT ? 0 : NP,
                st->last_leader);
-    pack_key(pk, "sequences");
+    view_pack_str(pk, "sequences");
     pack_sequences(st, pk);
-    pack_key(pk, "bella");
+    view_pack_str(pk, "bella");
     pack_pair(pk, st->bella[0], st->bella[1]);
-    pack_key(pk, "points");
+    view_pack_str(pk, "points");
     pack_pair(pk, st->points[0], st->points[1]);
-    pack_key(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_pair(pk, st->score[0], st->score[1]);
-    pack_key(pk, "held");
-    msgpack_pack_int(pk, st->held);
+    view_pack_str(pk, "held");
+    view_pack_int(pk, st->held);
     return 0;
 }
 

@@ -637,24 +637,30 @@ static int loto_obs_layout(const struct game *g, struct obs_segment *out,
 
 /* ==== API: view, names, text ============================================ */
 
-/* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}. */
+/* One card as {"card": 1..24, "rows": [[5 numbers] x 3]}: 32 bytes
+ * written at once (numbers 1..90 and card ids are positive fixints). */
 static void pack_card(msgpack_packer *pk, int card)
 {
-    msgpack_pack_map(pk, 2);
-    view_pack_str(pk, "card");
-    msgpack_pack_int(pk, card + 1);
-    view_pack_str(pk, "rows");
-    msgpack_pack_array(pk, ROWS);
-    for (int r = 0; r < ROWS; r++)
-        view_pack_u8s(pk, loto_cards[card][r], ROW_LEN);
+    static const char head[] = "\x82\xa4" "card";
+    static const char rows[] = "\xa4" "rows\x93";
+    char b[13 + ROWS * (ROW_LEN + 1)], *d = b;
+    memcpy(d, head, 6);
+    d[6] = (char)(card + 1);
+    memcpy(d + 7, rows, 6);
+    d += 13;
+    for (int r = 0; r < ROWS; r++, d += ROW_LEN + 1) {
+        d[0] = (char)(0x90 | ROW_LEN);
+        memcpy(d + 1, loto_cards[card][r], ROW_LEN);
+    }
+    view_put(pk, b, (size_t)(d - b));
 }
 
 static void pack_cards(const struct game *g, const struct loto_state *st,
                        msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, (size_t)nplayers(g));
+    view_pack_array(pk, (size_t)nplayers(g));
     for (int i = 0; i < nplayers(g); i++) {
-        msgpack_pack_array(pk, st->ncards[i]);
+        view_pack_array(pk, st->ncards[i]);
         for (int c = 0; c < CARDS; c++)
             if (st->owner[c] == i)
                 pack_card(pk, c);
@@ -664,16 +670,16 @@ static void pack_cards(const struct game *g, const struct loto_state *st,
 static void pack_prizes(const struct loto_state *st, msgpack_packer *pk)
 {
     static const char *const names[PRIZES] = {"row", "two rows", "full card"};
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->claimed));
+    view_pack_array(pk, (size_t)__builtin_popcount(st->claimed));
     for (int p = 0; p < PRIZES; p++) {
         if (!(st->claimed >> p & 1))
             continue;
-        msgpack_pack_array(pk, 2);
+        view_pack_array(pk, 2);
         view_pack_str(pk, names[p]);
-        msgpack_pack_array(pk, (size_t)__builtin_popcount(st->winners[p]));
+        view_pack_array(pk, (size_t)__builtin_popcount(st->winners[p]));
         for (int i = 0; i < GAME_MAX_PLAYERS; i++)
             if (st->winners[p] >> i & 1)
-                msgpack_pack_int(pk, i);
+                view_pack_int(pk, i);
     }
 }
 
@@ -682,21 +688,31 @@ static void pack_history(const struct game *g, const struct loto_state *st,
                          msgpack_packer *pk)
 {
     int takes = 0;
-    char buf[16];
     while (takes < nplayers(g) && st->ncards[takes])
         takes++;
     int who = method(g) == M_KENO && st->ndrawn == DRAW_LEN
                   ? (st->drawings + nplayers(g) - 1) % nplayers(g)
                   : caller(g, st);
-    msgpack_pack_array(pk, (size_t)(takes + st->ndrawn));
-    for (int i = 0; i < takes; i++) {
-        text_fmt(buf, sizeof buf, "take %d", st->ncards[i]);
-        view_pack_entry(pk, i, buf);
+    view_pack_array(pk, (size_t)(takes + st->ndrawn));
+    for (int i = 0; i < takes; i++)
+        view_pack_entry_num(pk, i, "take ", st->ncards[i]);
+    if (who >= 128) {
+        for (int i = 0; i < st->ndrawn; i++)
+            view_pack_entry_num(pk, who, "call ", st->bag[i] + 1);
+        return;
     }
+    /* The calls, up to 90 entries [who, "call N"], written as the entry
+     * helper would (fixarray, fixint, fixstr) and sent in one write. */
+    char buf[NUMS * 10], *d = buf;
     for (int i = 0; i < st->ndrawn; i++) {
-        text_fmt(buf, sizeof buf, "call %d", st->bag[i] + 1);
-        view_pack_entry(pk, who, buf);
+        int v = st->bag[i] + 1;
+        d[0] = (char)0x92;
+        d[1] = (char)who;
+        d[2] = (char)(0xa0 | (v < 10 ? 6 : 7));
+        memcpy(d + 3, "call ", 5);
+        d = view_cat_num(d + 8, v);
     }
+    view_put(pk, buf, (size_t)(d - buf));
 }
 
 static const char *const loto_view_keys[] = {
@@ -712,13 +728,14 @@ static int loto_view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "cards");
     pack_cards(g, st, pk);
     view_pack_str(pk, "drawn");
-    msgpack_pack_array(pk, st->ndrawn);
+    uint8_t drawn[NUMS];
     for (int i = 0; i < st->ndrawn; i++)
-        msgpack_pack_int(pk, st->bag[i] + 1);
+        drawn[i] = (uint8_t)(st->bag[i] + 1);
+    view_pack_u8s(pk, drawn, st->ndrawn);
     view_pack_str(pk, "pool");
-    msgpack_pack_int(pk, st->pool);
+    view_pack_int(pk, st->pool);
     view_pack_str(pk, "drawing");
-    msgpack_pack_int(pk, st->drawings);
+    view_pack_int(pk, st->drawings);
     view_pack_str(pk, "prizes");
     pack_prizes(st, pk);
     view_pack_str(pk, "history");

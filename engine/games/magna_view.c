@@ -136,15 +136,18 @@ int magna__action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
+    char name[16];
     if (a < MAGNA_A_PASS)
-        return text_fmt(buf, len, "%s %s",
-                        a < MAGNA_A_DISCARD ? "play" : "discard",
+        return text_cat(buf, len, a < MAGNA_A_DISCARD ? "play " : "discard ",
                         trix_card_text(ft_trix_id(a % FT_CARDS)));
     if (a == MAGNA_A_PASS)
-        return text_fmt(buf, len, "pass");
+        return text_cat(buf, len, "pass", "");
     if (a < MAGNA_A_NAME)
-        return text_fmt(buf, len, "bid %d", a - MAGNA_A_BID + 1);
-    return text_fmt(buf, len, "name %s", trix_suit_name(a - MAGNA_A_NAME + 5));
+        return text_put(buf, len, name,
+                        (size_t)(view_cat_num(view_cat(name, "bid "),
+                                              a - MAGNA_A_BID + 1) -
+                                 name));
+    return text_cat(buf, len, "name ", trix_suit_name(a - MAGNA_A_NAME + 5));
 }
 
 /* This deal's actions as [seat, name]; another's discard while the
@@ -153,39 +156,46 @@ static void pack_history(const struct game *g, const struct magna_state *st,
                          int seat, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    bool hidden = magna_discards_hidden(st);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
-        if (a >= MAGNA_A_DISCARD && a < MAGNA_A_PASS && s != seat &&
-            magna_discards_hidden(st))
-            text_fmt(name, sizeof name, "discard");
-        else
+        char *p = name;
+        if (a >= MAGNA_A_PASS) {
             magna__action_name(g, st, a, name, sizeof name);
-        view_pack_entry(pk, s, name);
+            p += strlen(name);
+        } else if (a >= MAGNA_A_DISCARD && s != seat && hidden) {
+            p = view_cat(p, "discard");
+        } else {
+            /* magna__action_name's text for a card, from pieces */
+            p = view_cat(p, a < MAGNA_A_DISCARD ? "play " : "discard ");
+            p = view_cat8(p, trix_card_text(ft_trix_id(a % FT_CARDS)));
+        }
+        view_pack_entryn(pk, s, name, (size_t)(p - name));
     }
 }
 
 static void pack_bidding(const struct magna_state *st, msgpack_packer *pk)
 {
     view_pack_str(pk, "bids");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++) {
         if (st->bids[s] < 0)
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bids[s] == 0)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, st->bids[s]);
+            view_pack_int(pk, st->bids[s]);
     }
     view_pack_str(pk, "bidder");
     view_pack_seat(pk, st->bidder);
     view_pack_str(pk, "bid");
-    msgpack_pack_int(pk, st->bid);
+    view_pack_int(pk, st->bid);
     view_pack_str(pk, "honors");
     if (st->tb.honor)
         view_pack_str(pk, trix_suit_name(st->tb.honor));
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
 }
 
 /* Own discards always; others' once face up, else their number. */
@@ -193,31 +203,31 @@ static void pack_table(const struct magna_state *st, int seat,
                        msgpack_packer *pk)
 {
     view_pack_str(pk, "discards");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++) {
         if (s == seat || !magna_discards_hidden(st))
             ft_pack_hand(pk, st->discard[s]);
         else
-            msgpack_pack_int(pk, hand_count(st->discard[s]));
+            view_pack_int(pk, hand_count(st->discard[s]));
     }
     ft_pack_trick(&st->tb, pk);
     view_pack_str(pk, "sets_won");
-    msgpack_pack_array(pk, st->tb.n);
+    view_pack_array(pk, st->tb.n);
     for (int s = 0; s < st->tb.n; s++)
-        msgpack_pack_int(pk, hand_count(st->won[s]) / st->tb.n);
+        view_pack_int(pk, hand_count(st->won[s]) / st->tb.n);
 }
 
 /* Points each side made in the last finished deal, and the bid's fate. */
 static void pack_last(const struct magna_state *st, msgpack_packer *pk)
 {
     view_pack_str(pk, "last_deal");
-    msgpack_pack_map(pk, MAGNA_NPOINTS + 1);
+    view_pack_map(pk, MAGNA_NPOINTS + 1);
     for (int i = 0; i < MAGNA_NPOINTS; i++) {
         view_pack_str(pk, point_names[i]);
         view_pack_u8s(pk, st->last[i], st->teams);
     }
     view_pack_str(pk, "bid_made");
-    msgpack_pack_int(pk, st->last_made);
+    view_pack_int(pk, st->last_made);
 }
 
 int magna__view(const struct game *g, const void *vst, int seat,
@@ -227,19 +237,19 @@ int magna__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     ft_pack_hand(pk, st->tb.hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_bidding(st, pk);
     pack_table(st, seat, pk);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, st->teams);
+    view_pack_array(pk, st->teams);
     for (int t = 0; t < st->teams; t++)
-        msgpack_pack_int(pk, st->score[t]);
+        view_pack_int(pk, st->score[t]);
     view_pack_str(pk, "target");
-    msgpack_pack_int(pk, st->target);
+    view_pack_int(pk, st->target);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "deal");
-    msgpack_pack_int(pk, st->deal_no + (st->phase != MAGNA_PH_OVER));
+    view_pack_int(pk, st->deal_no + (st->phase != MAGNA_PH_OVER));
     view_pack_str(pk, "history");
     pack_history(g, st, seat, pk);
     pack_last(st, pk);

@@ -149,7 +149,7 @@ static void pack_history(const struct game *g, const struct mbs_state *st,
 {
     int k = st->nhist < MBS_HIST ? st->nhist : MBS_HIST;
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const struct mbs_hist_entry *e = &st->hist[i % MBS_HIST];
         entry_name(g, e, seat, name, sizeof name);
@@ -169,9 +169,9 @@ static void pack_seats(const struct game *g, const struct mbs_state *st,
     view_pack_str(pk, "tricks");
     view_pack_u8s(pk, st->tricks, n);
     view_pack_str(pk, "chips");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->chips[s]);
+        view_pack_int(pk, st->chips[s]);
 }
 
 const char *const my_bird_sings__view_keys[] = {
@@ -189,7 +189,7 @@ int my_bird_sings__view(const struct game *g, const void *vst, int seat,
     view_pack_hand(pk, st->hand[seat]);
     view_pack_str(pk, "sent");
     if (st->sent[seat] == NO_CARD)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_card(pk, st->sent[seat]);
     view_pack_str(pk, "passed");
@@ -197,26 +197,26 @@ int my_bird_sings__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "dead");
     view_pack_hand(pk, st->dead);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, mbs_stock_left(st));
+    view_pack_int(pk, mbs_stock_left(st));
     pack_seats(g, st, pk);
     view_pack_str(pk, "pool");
-    msgpack_pack_int(pk, st->pool);
+    view_pack_int(pk, st->pool);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "leader");
-    msgpack_pack_int(pk, mbs_leader(g, st));
+    view_pack_int(pk, mbs_leader(g, st));
     view_pack_str(pk, "circuit");
-    msgpack_pack_int(pk, st->circuits + 1);
+    view_pack_int(pk, st->circuits + 1);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     view_pack_str(pk, "deal");
-    msgpack_pack_int(pk, st->deals + (st->phase != MBS_PH_OVER));
+    view_pack_int(pk, st->deals + (st->phase != MBS_PH_OVER));
     view_pack_str(pk, "last_song");
     if (st->song_seat < 0) {
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     } else {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->song_seat);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, st->song_seat);
         view_pack_hand(pk, st->song);
     }
     view_pack_str(pk, "history");

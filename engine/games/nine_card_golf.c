@@ -551,9 +551,35 @@ static int g9_action_name(const struct game *g, const void *vst, int action,
 
 static void pack_card(msgpack_packer *pk, int face)
 {
-    char name[16];
-    multipack_name(face, name, sizeof name);
-    view_pack_str(pk, name);
+    if (face == MULTIPACK_JOKER)
+        view_pack_str(pk, "Joker");
+    else
+        view_pack_card(pk, face);
+}
+
+/* Writes face's name at p (room for 8) as multipack_name does; returns
+ * the end. */
+static char *cat_face(char *p, int face)
+{
+    return face == MULTIPACK_JOKER ? view_cat(p, "Joker")
+                                   : view_cat_card(p, face);
+}
+
+/* Writes the name of action a (card as in name_action) at p; returns the
+ * end: name_action without a formatter, for the history. */
+static char *cat_action(char *p, int a, int card)
+{
+    if (a < ACT_REPLACE)
+        return view_cat_num(view_cat(p, "expose "), a - ACT_EXPOSE + 1);
+    if (a < ACT_DRAW)
+        return view_cat_num(view_cat(p, "replace "), a - ACT_REPLACE + 1);
+    if (a == ACT_DRAW)
+        return view_cat(p, "draw");
+    if (a == ACT_TAKE)
+        return card == NO_CARD ? view_cat(p, "take discard")
+                               : cat_face(view_cat(p, "take "), card);
+    return card == NO_CARD ? view_cat(p, "discard drawn")
+                           : cat_face(view_cat(p, "discard "), card);
 }
 
 static void pack_layouts(const struct game *g, const struct g9_state *st,
@@ -561,9 +587,9 @@ static void pack_layouts(const struct game *g, const struct g9_state *st,
 {
     int n = nplayers(g);
     view_pack_str(pk, "grids");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++) {
-        msgpack_pack_array(pk, G9_POS);
+        view_pack_array(pk, G9_POS);
         for (int p = 0; p < G9_POS; p++) {
             if (st->down[s] >> p & 1)
                 view_pack_str(pk, "?");
@@ -572,18 +598,18 @@ static void pack_layouts(const struct game *g, const struct g9_state *st,
         }
     }
     view_pack_str(pk, "sideways");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
+        view_pack_int(pk, st->side[s] == G9_NONE ? 0 : st->side[s] + 1);
 }
 
 static void pack_ints(msgpack_packer *pk, const char *key, const int16_t *v,
                       int n)
 {
     view_pack_str(pk, key);
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, v[s]);
+        view_pack_int(pk, v[s]);
 }
 
 static void pack_history(const struct g9_state *st, msgpack_packer *pk)
@@ -591,11 +617,11 @@ static void pack_history(const struct g9_state *st, msgpack_packer *pk)
     int k = st->nhist < G9_HIST ? st->nhist : G9_HIST;
     char name[GAME_NAME_MAX];
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int i = st->nhist - k; i < st->nhist; i++) {
         const uint8_t *e = st->hist[i % G9_HIST];
-        name_action(e[1], e[2], name, sizeof name);
-        view_pack_entry(pk, e[0], name);
+        char *end = cat_action(name, e[1], e[2]);
+        view_pack_entryn(pk, e[0], name, (size_t)(end - name));
     }
 }
 
@@ -612,11 +638,11 @@ static int g9_view(const struct game *g, const void *vst, int seat,
 {
     const struct g9_state *st = vst;
     view_pack_str(pk, "hole");
-    msgpack_pack_int(pk, st->hole + (st->phase != PH_OVER));
+    view_pack_int(pk, st->hole + (st->phase != PH_OVER));
     view_pack_str(pk, "holes");
-    msgpack_pack_int(pk, holes(g));
+    view_pack_int(pk, holes(g));
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     pack_layouts(g, st, pk);
@@ -624,24 +650,24 @@ static int g9_view(const struct game *g, const void *vst, int seat,
     if (st->ndisc)
         pack_card(pk, st->disc[st->ndisc - 1]);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "discards");
-    msgpack_pack_int(pk, st->ndisc);
+    view_pack_int(pk, st->ndisc);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, st->nstock);
+    view_pack_int(pk, st->nstock);
     view_pack_str(pk, "held");
     if (held_visible(st, seat))
         pack_card(pk, st->held);
     else if (st->held != NO_CARD)
         view_pack_str(pk, "?");
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "finisher");
-    msgpack_pack_int(pk, st->finisher);
+    view_pack_int(pk, st->finisher);
     pack_ints(pk, "totals", st->total, nplayers(g));
     pack_ints(pk, "last_scores", st->last, nplayers(g));
     view_pack_str(pk, "void_holes");
-    msgpack_pack_int(pk, st->voids);
+    view_pack_int(pk, st->voids);
     pack_history(st, pk);
     return 0;
 }

@@ -441,10 +441,9 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
     (void)g;
     (void)vst;
     if (action == NN_LAY_DOWN)
-        return text_fmt(buf, len, "lay down");
-    char card[16];
+        return text_cat(buf, len, "lay down", "");
+    char name[32], *p = name;
     int face = action_face(action);
-    card_name(face, card, sizeof card);
     const char *how = "";
     if (action >= NN_TEN_DOWN)
         how = " -10";
@@ -454,7 +453,8 @@ static int nn_action_name(const struct game *g, const void *vst, int action,
         how = " as 1";
     else if (card_rank(face) == 10)
         how = " +10";
-    return text_fmt(buf, len, "play %s%s", card, how);
+    p = view_cat(view_cat_card(view_cat(p, "play "), face), how);
+    return text_put(buf, len, name, (size_t)(p - name));
 }
 
 static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
@@ -471,7 +471,7 @@ static void pack_hand(const struct nn_state *st, int seat, msgpack_packer *pk)
             h[j] = h[j - 1];
             h[j - 1] = t;
         }
-    msgpack_pack_array(pk, (size_t)k);
+    view_pack_array(pk, (size_t)k);
     for (int i = 0; i < k; i++)
         view_pack_card(pk, h[i]);
 }
@@ -481,7 +481,7 @@ static void pack_history(const struct game *g, const struct nn_state *st,
 {
     uint32_t k = st->hand_plays < NN_HIST ? st->hand_plays : NN_HIST;
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, k);
+    view_pack_array(pk, k);
     for (uint32_t i = st->hand_plays - k; i < st->hand_plays; i++) {
         const uint8_t *e = st->hist[i % NN_HIST];
         nn_action_name(g, st, e[1], name, sizeof name);
@@ -501,26 +501,26 @@ static int nn_view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     pack_hand(st, seat, pk);
     view_pack_str(pk, "total");
-    msgpack_pack_int(pk, st->total);
+    view_pack_int(pk, st->total);
     view_pack_str(pk, "direction");
     view_pack_str(pk, st->dir > 0 ? "clockwise" : "anticlockwise");
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "pennies");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->pennies[s]);
+        view_pack_int(pk, st->pennies[s]);
     view_pack_str(pk, "pot");
-    msgpack_pack_int(pk, st->pot);
+    view_pack_int(pk, st->pot);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, st->nstock);
+    view_pack_int(pk, st->nstock);
     view_pack_str(pk, "pile");
-    msgpack_pack_array(pk, st->npile);
+    view_pack_array(pk, st->npile);
     for (int c = 0; c < CARDS_IN_PACK; c++)
         for (int k = 0; k < st->pile[c]; k++)
             view_pack_card(pk, c);
     view_pack_str(pk, "last_loser");
-    msgpack_pack_int(pk, st->last_loser);
+    view_pack_int(pk, st->last_loser);
     view_pack_str(pk, "history");
     pack_history(g, st, pk);
     return 0;

@@ -605,53 +605,48 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return snprintf(buf, len, "name %s", meld_suit_word(a - A_NAME));
 }
 
-static void pack_key(msgpack_packer *pk, const char *k)
-{
-    view_pack_str(pk, k);
-}
-
 static void pack_ints(msgpack_packer *pk, const int32_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_bidding(const struct game *g, const struct pinochle_state *st,
                          msgpack_packer *pk)
 {
     int min = trick_opt(g, P_MIN_BID);
-    pack_key(pk, "bids");
-    msgpack_pack_array(pk, st->np);
+    view_pack_str(pk, "bids");
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
         if (!st->bid[s])
-            msgpack_pack_nil(pk);
+            view_pack_nil(pk);
         else if (st->bid[s] == PASSED)
             view_pack_str(pk, "pass");
         else
-            msgpack_pack_int(pk, min + 10 * (st->bid[s] - 1));
+            view_pack_int(pk, min + 10 * (st->bid[s] - 1));
     }
-    pack_key(pk, "high_bid");
-    msgpack_pack_int(pk, st->high ? min + 10 * (st->high - 1) : 0);
-    pack_key(pk, "bidder");
+    view_pack_str(pk, "high_bid");
+    view_pack_int(pk, st->high ? min + 10 * (st->high - 1) : 0);
+    view_pack_str(pk, "bidder");
     view_pack_seat(pk, st->bidder == NO ? -1 : st->bidder);
 }
 
 static void pack_melds(const struct pinochle_state *st, msgpack_packer *pk)
 {
     int32_t team[MAXP / 2] = {0}, sizes[MAXP];
-    pack_key(pk, "melds");
-    msgpack_pack_array(pk, st->np);
+    view_pack_str(pk, "melds");
+    view_pack_array(pk, st->np);
     for (int s = 0; s < st->np; s++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, st->meld[s]);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, st->meld[s]);
         meld_pack_hand(pk, st->shown[s]);
         team[team_of(st, s)] += st->meld[s];
         sizes[s] = meld_size(st->hand[s]);
     }
-    pack_key(pk, "team_meld");
+    view_pack_str(pk, "team_meld");
     pack_ints(pk, team, st->teams);
-    pack_key(pk, "hand_sizes");
+    view_pack_str(pk, "hand_sizes");
     pack_ints(pk, sizes, st->np);
 }
 
@@ -662,32 +657,32 @@ static int view(const struct game *g, const void *vst, int seat,
                                          "over"};
     const struct pinochle_state *st = vst;
     int32_t taken[MAXP / 2];
-    pack_key(pk, "hand");
+    view_pack_str(pk, "hand");
     meld_pack_hand(pk, st->hand[seat]);
-    pack_key(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
-    pack_key(pk, "phase");
+    view_pack_str(pk, "dealer");
+    view_pack_int(pk, st->dealer);
+    view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
-    pack_key(pk, "trump");
+    view_pack_str(pk, "trump");
     if (st->trump == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_str(pk, meld_suit_word(st->trump));
-    pack_key(pk, "turned");
+    view_pack_str(pk, "turned");
     if (st->turned == NO)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         meld_pack_face(pk, st->turned);
-    pack_key(pk, "dix_exchange");
+    view_pack_str(pk, "dix_exchange");
     view_pack_seat(pk, st->dix_seat == NO ? -1 : st->dix_seat);
     pack_bidding(g, st, pk);
     pack_melds(st, pk);
     meld_pack_table(pk, &st->tb, st->np, st->phase == PH_PLAY);
     for (int t = 0; t < st->teams; t++)
         taken[t] = st->taken[t];
-    pack_key(pk, "taken");
+    view_pack_str(pk, "taken");
     pack_ints(pk, taken, st->teams);
-    pack_key(pk, "scores");
+    view_pack_str(pk, "scores");
     pack_ints(pk, st->score, st->teams);
     return 0;
 }

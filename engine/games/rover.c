@@ -377,34 +377,43 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     (void)g;
     (void)vst;
     if (a == DRAW)
-        return text_fmt(buf, len, "draw");
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+        return text_cat(buf, len, "draw", "");
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
-static void pack_cards(msgpack_packer *pk, const struct rover_state *st,
-                       int seat, int holder)
+/* Per seat, the cards seat knows it holds, in one pass over the pack. */
+static void pack_known(msgpack_packer *pk, const struct rover_state *st,
+                       int seat, int n)
 {
-    int k = 0;
-    for (int c = 0; c < NCARDS; c++)
-        k += st->known[seat][c] == holder + 1;
-    msgpack_pack_array(pk, (size_t)k);
-    for (int c = 0; c < NCARDS; c++)
-        if (st->known[seat][c] == holder + 1)
-            trick_pack_trix_card(pk, c);
+    uint8_t list[MAXP][NCARDS];
+    int k[MAXP] = {0};
+    for (int c = 0; c < NCARDS; c++) {
+        int h = st->known[seat][c] - 1;
+        if (h >= 0 && h < n)
+            list[h][k[h]++] = (uint8_t)c;
+    }
+    view_pack_array(pk, (size_t)n);
+    for (int s = 0; s < n; s++) {
+        view_pack_array(pk, (size_t)k[s]);
+        for (int i = 0; i < k[s]; i++)
+            trick_pack_trix_card(pk, list[s][i]);
+    }
 }
 
 /* One history event as seat may know it. */
 static void pack_event(msgpack_packer *pk, const struct event *e, int seat)
 {
-    char name[GAME_NAME_MAX], card[TRIX_NAME_MAX];
-    trix_card_name(e->card, card, sizeof card);
+    char name[GAME_NAME_MAX], *p;
+    const char *card = trix_card_text(e->card);
     if (e->victim == NO_SEAT)
-        text_fmt(name, sizeof name, "play %s", card);
+        p = view_cat8(view_cat(name, "play "), card);
     else if (seat == e->seat || seat == e->victim)
-        text_fmt(name, sizeof name, "draw %s from %d", card, e->victim);
+        p = view_cat_num(view_cat(view_cat8(view_cat(name, "draw "), card),
+                                  " from "),
+                         e->victim);
     else
-        text_fmt(name, sizeof name, "draw from %d", e->victim);
-    view_pack_entry(pk, e->seat, name);
+        p = view_cat_num(view_cat(name, "draw from "), e->victim);
+    view_pack_entryn(pk, e->seat, name, (size_t)(p - name));
 }
 
 static int view(const struct game *g, const void *vst, int seat,
@@ -413,34 +422,32 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct rover_state *st = vst;
     int n = trick_np(g), first = st->nhist > HIST ? st->nhist - HIST : 0;
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
+    view_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < NCARDS; c++)
         if (trix_hand_has(st->hand[seat], c))
             trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "wanted");
     trick_pack_trix_card(pk, st->wanted);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, trix_hand_count(st->hand[s]));
+        view_pack_int(pk, trix_hand_count(st->hand[s]));
     view_pack_str(pk, "known");
-    msgpack_pack_array(pk, (size_t)n);
-    for (int s = 0; s < n; s++)
-        pack_cards(pk, st, seat, s);
+    pack_known(pk, st, seat, n);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "team_scores");
-    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    view_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
+        view_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "draws");
-    msgpack_pack_int(pk, st->draws);
+    view_pack_int(pk, st->draws);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    view_pack_array(pk, (size_t)(st->nhist - first));
     for (int i = first; i < st->nhist; i++)
         pack_event(pk, &st->hist[i % HIST], seat);
     return 0;

@@ -299,7 +299,7 @@ int spoil_five__action_name(const struct game *g, const void *vst, int a,
 static void pack_history(const struct spoil_five_state *st, int seat,
                          msgpack_packer *pk)
 {
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int s = st->hist[i][0], a = st->hist[i][1];
         bool hidden = a >= A_ROB && a < A_DECLINE && s != seat;
@@ -312,7 +312,7 @@ static void pack_last_deal(const struct spoil_five_state *st,
 {
     static const char *const outcomes[] = {
         "none", "won", "spoilt", "jinked", "jink failed", "barred", "played"};
-    msgpack_pack_map(pk, 3);
+    view_pack_map(pk, 3);
     view_pack_str(pk, "outcome");
     view_pack_str(pk, outcomes[st->last_outcome]);
     view_pack_str(pk, "winner");
@@ -335,20 +335,20 @@ static void pack_table(const struct spoil_five_state *st, int seat,
     if (seat == st->rob_seat && st->discard != NO_CARD)
         view_pack_card(pk, st->discard);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "barred");
     view_pack_seat(pk, st->barred);
     view_pack_str(pk, "buried");
     view_pack_hand(pk, st->buried);
     view_pack_str(pk, "trick");
-    msgpack_pack_array(pk, st->ntrick);
+    view_pack_array(pk, st->ntrick);
     for (int i = 0; i < st->ntrick; i++) {
-        msgpack_pack_array(pk, 2);
-        msgpack_pack_int(pk, (st->leader + i) % st->cfg.n);
+        view_pack_array(pk, 2);
+        view_pack_int(pk, (st->leader + i) % st->cfg.n);
         view_pack_card(pk, st->trick[i]);
     }
     view_pack_str(pk, "leader");
-    msgpack_pack_int(pk, st->leader);
+    view_pack_int(pk, st->leader);
 }
 
 int spoil_five__view(const struct game *g, const void *vst, int seat,
@@ -360,20 +360,20 @@ int spoil_five__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     view_pack_hand(pk, st->hand[seat]);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_table(st, seat, pk);
     view_pack_str(pk, "tricks");
     view_pack_u8s(pk, st->won, n);
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "pool");
-    msgpack_pack_int(pk, st->pool);
+    view_pack_int(pk, st->pool);
     view_pack_str(pk, "deal");
-    msgpack_pack_int(pk, st->deal_no + (st->phase != PH_OVER));
+    view_pack_int(pk, st->deal_no + (st->phase != PH_OVER));
     view_pack_str(pk, "deals");
-    msgpack_pack_int(pk, st->cfg.deals);
+    view_pack_int(pk, st->cfg.deals);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phase_names[st->phase]);
     view_pack_str(pk, "jinker");

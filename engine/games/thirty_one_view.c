@@ -157,7 +157,7 @@ static void pack_history(const struct game *g,
                          const struct thirty_one_state *st, msgpack_packer *pk)
 {
     int seat = thirty_one__next_live(st, st->dealer, g->dims.players);
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int code = st->hist[i];
         view_pack_entry(pk, seat, hist_names[code]);
@@ -173,17 +173,17 @@ static void pack_last_round(const struct game *g,
     static const char *const ends[] = {"none", "knock", "31", "31 at deal",
                                        "void"};
     int n = g->dims.players;
-    msgpack_pack_map(pk, 3);
+    view_pack_map(pk, 3);
     view_pack_str(pk, "end");
     view_pack_str(pk, ends[st->last_end]);
     view_pack_str(pk, "shown");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
         view_pack_hand(pk, st->shown[p]);
     view_pack_str(pk, "lost");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
-        msgpack_pack_int(pk, st->lost[p]);
+        view_pack_int(pk, st->lost[p]);
 }
 
 static void pack_seats(const struct game *g, const struct thirty_one_state *st,
@@ -191,15 +191,15 @@ static void pack_seats(const struct game *g, const struct thirty_one_state *st,
 {
     int n = g->dims.players;
     view_pack_str(pk, "known");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
         view_pack_hand(pk, st->known[p]);
     view_pack_str(pk, "pennies");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
-        msgpack_pack_int(pk, st->pennies[p]);
+        view_pack_int(pk, st->pennies[p]);
     view_pack_str(pk, "status");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int p = 0; p < n; p++)
         view_pack_str(pk, status_name(st, p));
 }
@@ -212,38 +212,38 @@ int thirty_one__view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     view_pack_hand(pk, st->hand[seat]);
     view_pack_str(pk, "value");
-    msgpack_pack_int(pk, thirty_one__hand_value(st->hand[seat]));
+    view_pack_int(pk, thirty_one__hand_value(st->hand[seat]));
     view_pack_str(pk, "taken");
     if (st->taken == NO_CARD)
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     else
         view_pack_card(pk, st->taken);
     view_pack_str(pk, "discard");
     if (st->npile)
         view_pack_card(pk, st->pile[st->npile - 1]);
     else
-        msgpack_pack_nil(pk);
+        view_pack_nil(pk);
     view_pack_str(pk, "pile");
-    msgpack_pack_array(pk, st->npile);
+    view_pack_array(pk, st->npile);
     for (int i = 0; i < st->npile; i++)
         view_pack_card(pk, st->pile[i]);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, CARDS_IN_PACK - st->top);
+    view_pack_int(pk, CARDS_IN_PACK - st->top);
     view_pack_str(pk, "reshuffled");
     view_pack_hand(pk, st->restock);
     pack_seats(g, st, pk);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "knocker");
     view_pack_seat(pk, st->knocker);
     view_pack_str(pk, "phase");
     view_pack_str(pk, phases[st->phase]);
     view_pack_str(pk, "round");
-    msgpack_pack_int(pk, st->rounds + (st->phase != T31_PH_OVER));
+    view_pack_int(pk, st->rounds + (st->phase != T31_PH_OVER));
     view_pack_str(pk, "turns");
-    msgpack_pack_int(pk, st->turns);
+    view_pack_int(pk, st->turns);
     view_pack_str(pk, "kitty");
-    msgpack_pack_int(pk, thirty_one__kitty(g, st));
+    view_pack_int(pk, thirty_one__kitty(g, st));
     view_pack_str(pk, "history");
     pack_history(g, st, pk);
     view_pack_str(pk, "last_round");

@@ -299,14 +299,14 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 {
     (void)g;
     (void)vst;
-    return text_fmt(buf, len, "play %s", trix_card_text(a));
+    return text_cat(buf, len, "play ", trix_card_text(a));
 }
 
 static void pack_i32s(msgpack_packer *pk, const int32_t *v, int n)
 {
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+        view_pack_int(pk, v[i]);
 }
 
 static void pack_table(const struct game *g, const struct trix_state *st,
@@ -316,13 +316,13 @@ static void pack_table(const struct game *g, const struct trix_state *st,
     view_pack_str(pk, "trick");
     trick_pack_set(pk, st->trick, st->ntrick, st->leader, n);
     view_pack_str(pk, "leader");
-    msgpack_pack_int(pk, st->leader);
+    view_pack_int(pk, st->leader);
     view_pack_str(pk, "stock");
-    msgpack_pack_int(pk, TRIX_CARDS - st->top);
+    view_pack_int(pk, TRIX_CARDS - st->top);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, trix_hand_count(st->hand[s]));
+        view_pack_int(pk, trix_hand_count(st->hand[s]));
 }
 
 static int view(const struct game *g, const void *vst, int seat,
@@ -331,27 +331,29 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct trix_state *st = vst;
     int n = trick_np(g);
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
+    view_pack_array(pk, (size_t)trix_hand_count(st->hand[seat]));
     for (int c = 0; c < TRIX_CARDS; c++)
         if (trix_hand_has(st->hand[seat], c))
             trick_pack_trix_card(pk, c);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     pack_table(g, st, pk);
     view_pack_str(pk, "scores");
     pack_i32s(pk, st->score, n);
     view_pack_str(pk, "team_scores");
-    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    view_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
+        view_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "deal_points");
     pack_i32s(pk, st->deal_pts, n);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
+        /* action_name's text, from pieces */
         char name[GAME_NAME_MAX];
-        action_name(g, st, st->hist[i][1], name, sizeof name);
-        view_pack_entry(pk, st->hist[i][0], name);
+        char *p = view_cat8(view_cat(name, "play "),
+                            trix_card_text(st->hist[i][1]));
+        view_pack_entryn(pk, st->hist[i][0], name, (size_t)(p - name));
     }
     return 0;
 }

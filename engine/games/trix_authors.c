@@ -94,7 +94,9 @@ static const char *const view_keys[] = {
     "owner", "known",  "voids",      "history", NULL,
 };
 
-static const char *const com_name[NCOM] = {
+/* Every name is COM_LEN letters: the view copies them at a fixed size. */
+#define COM_LEN 4
+static const char com_name[NCOM][COM_LEN + 1] = {
     "Gold", "Zinc", "Iron", "Salt", "Lime", "Coal", "Lead", "Mica", "Alum",
 };
 
@@ -407,44 +409,51 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
     return text_fmt(buf, len, "ask %d for %s", a / NCOM, com_name[a % NCOM]);
 }
 
-static int event_name(const uint8_t *e, char *buf, size_t len)
+/* Writes the name of event e's commodity at p; returns the end. */
+static char *cat_com(char *p, const uint8_t *e)
 {
-    switch (e[1]) {
-    case EV_ASK:
-        return text_fmt(buf, len, "ask %d for %s", e[2], com_name[e[3]]);
-    case EV_HIT:
-        return text_fmt(buf, len, "gives %s to %d", com_name[e[3]], e[2]);
-    case EV_MISS:
-        return text_fmt(buf, len, "has no %s", com_name[e[3]]);
-    case EV_SHOWN:
-        return text_fmt(buf, len, "draws %s, shown", com_name[e[3]]);
-    case EV_DRAW:
-        return text_fmt(buf, len, "draws a card");
-    case EV_BOOK:
-        return text_fmt(buf, len, "lays the Book %s", com_name[e[3]]);
-    default:
-        return text_fmt(buf, len, "skips, empty hand");
-    }
+    memcpy(p, com_name[e[3] % NCOM], COM_LEN);
+    return p + COM_LEN;
 }
 
-static void pack_u8s(msgpack_packer *pk, const uint8_t *v, int n)
+/* Packs the history event e as [seat, its text]. */
+static void pack_event(msgpack_packer *pk, const uint8_t *e)
 {
-    msgpack_pack_array(pk, (size_t)n);
-    for (int i = 0; i < n; i++)
-        msgpack_pack_int(pk, v[i]);
+    char buf[GAME_NAME_MAX], *p = buf;
+    switch (e[1]) {
+    case EV_ASK:
+        p = view_cat(view_cat_num(view_cat(p, "ask "), e[2]), " for ");
+        p = cat_com(p, e);
+        break;
+    case EV_HIT:
+        p = view_cat(cat_com(view_cat(p, "gives "), e), " to ");
+        p = view_cat_num(p, e[2]);
+        break;
+    case EV_MISS:
+        p = cat_com(view_cat(p, "has no "), e);
+        break;
+    case EV_SHOWN:
+        p = view_cat(cat_com(view_cat(p, "draws "), e), ", shown");
+        break;
+    case EV_DRAW:
+        p = view_cat(p, "draws a card");
+        break;
+    case EV_BOOK:
+        p = cat_com(view_cat(p, "lays the Book "), e);
+        break;
+    default:
+        p = view_cat(p, "skips, empty hand");
+    }
+    view_pack_entryn(pk, e[0], buf, (size_t)(p - buf));
 }
 
 static void pack_history(const struct authors_state *st, msgpack_packer *pk)
 {
     uint32_t first = st->nhist > HIST ? st->nhist - HIST : 0;
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
-    for (uint32_t i = first; i < st->nhist; i++) {
-        char name[GAME_NAME_MAX];
-        const uint8_t *e = st->hist[i % HIST];
-        event_name(e, name, sizeof name);
-        view_pack_entry(pk, e[0], name);
-    }
+    view_pack_array(pk, (size_t)(st->nhist - first));
+    for (uint32_t i = first; i < st->nhist; i++)
+        pack_event(pk, st->hist[i % HIST]);
 }
 
 static int view(const struct game *g, const void *vst, int seat,
@@ -453,30 +462,30 @@ static int view(const struct game *g, const void *vst, int seat,
     const struct authors_state *st = vst;
     int n = np(g);
     view_pack_str(pk, "hand");
-    msgpack_pack_array(pk, st->size[seat]);
+    view_pack_array(pk, st->size[seat]);
     for (int c = 0; c < NCOM; c++)
         for (int k = 0; k < st->hand[seat][c]; k++)
-            view_pack_str(pk, com_name[c]);
+            view_pack_strn(pk, com_name[c], COM_LEN);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "hand_sizes");
-    pack_u8s(pk, st->size, n);
+    view_pack_u8s(pk, st->size, n);
     view_pack_str(pk, "pack");
-    msgpack_pack_int(pk, pack_left(st));
+    view_pack_int(pk, pack_left(st));
     view_pack_str(pk, "books");
-    pack_u8s(pk, st->books, n);
+    view_pack_u8s(pk, st->books, n);
     view_pack_str(pk, "owner");
-    msgpack_pack_array(pk, NCOM);
+    view_pack_array(pk, NCOM);
     for (int c = 0; c < NCOM; c++)
         view_pack_seat(pk, st->owner[c] == NO_SEAT ? -1 : st->owner[c]);
     view_pack_str(pk, "known");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        pack_u8s(pk, st->known[s], NCOM);
+        view_pack_u8s(pk, st->known[s], NCOM);
     view_pack_str(pk, "voids");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->voids[s]);
+        view_pack_int(pk, st->voids[s]);
     pack_history(st, pk);
     return 0;
 }

@@ -566,16 +566,19 @@ static int action_name(const struct game *g, const void *vst, int a, char *buf,
 
 static void pack_event(msgpack_packer *pk, const struct event *e)
 {
-    char name[GAME_NAME_MAX];
+    char name[GAME_NAME_MAX], *p;
     if (e->kind == EV_TRADE)
-        text_fmt(name, sizeof name, "swap %d with %d", e->num, e->other);
+        p = view_cat_num(view_cat(view_cat_num(view_cat(name, "swap "),
+                                               e->num),
+                                  " with "),
+                         e->other);
     else if (e->kind == EV_CORNER)
-        text_fmt(name, sizeof name, "corner %s", com_name[e->other]);
+        p = view_cat(view_cat(name, "corner "), com_name[e->other]);
     else if (e->kind == EV_GIVE)
-        text_fmt(name, sizeof name, "give 1 to %d", e->other);
+        p = view_cat_num(view_cat(name, "give 1 to "), e->other);
     else
-        text_fmt(name, sizeof name, "bankrupt by %d", e->other);
-    view_pack_entry(pk, e->seat, name);
+        p = view_cat_num(view_cat(name, "bankrupt by "), e->other);
+    view_pack_entryn(pk, e->seat, name, (size_t)(p - name));
 }
 
 static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)
@@ -583,11 +586,11 @@ static void pack_hand(msgpack_packer *pk, const struct tx_state *st, int seat)
     int k = 0;
     for (int c = 0; c < NCOM; c++)
         k += st->cnt[seat][c] > 0;
-    msgpack_pack_map(pk, (size_t)k);
+    view_pack_map(pk, (size_t)k);
     for (int c = 0; c < NCOM; c++)
         if (st->cnt[seat][c]) {
             view_pack_str(pk, com_name[c]);
-            msgpack_pack_int(pk, st->cnt[seat][c]);
+            view_pack_int(pk, st->cnt[seat][c]);
         }
 }
 
@@ -596,29 +599,29 @@ static void pack_public(const struct game *g, const struct tx_state *st,
 {
     int n = np(g);
     view_pack_str(pk, "hand_sizes");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, held(st, s));
+        view_pack_int(pk, held(st, s));
     view_pack_str(pk, "scores");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++)
-        msgpack_pack_int(pk, st->score[s]);
+        view_pack_int(pk, st->score[s]);
     view_pack_str(pk, "team_scores");
-    msgpack_pack_array(pk, (size_t)g->dims.teams);
+    view_pack_array(pk, (size_t)g->dims.teams);
     for (int t = 0; t < g->dims.teams; t++)
-        msgpack_pack_int(pk, trick_side_score(g, st->score, t));
+        view_pack_int(pk, trick_side_score(g, st->score, t));
     view_pack_str(pk, "cornered");
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
+    view_pack_array(pk, (size_t)__builtin_popcount(st->cornered));
     for (int c = 0; c < NCOM; c++)
         if ((st->cornered >> c) & 1)
             view_pack_str(pk, com_name[c]);
     view_pack_str(pk, "last_trades");
-    msgpack_pack_array(pk, (size_t)n);
+    view_pack_array(pk, (size_t)n);
     for (int s = 0; s < n; s++) {
-        msgpack_pack_array(pk, 3);
-        msgpack_pack_int(pk, st->called[s]);
+        view_pack_array(pk, 3);
+        view_pack_int(pk, st->called[s]);
         view_pack_seat(pk, st->partner[s]);
-        msgpack_pack_int(pk, st->swapped[s]);
+        view_pack_int(pk, st->swapped[s]);
     }
 }
 
@@ -630,14 +633,14 @@ static int view(const struct game *g, const void *vst, int seat,
     view_pack_str(pk, "hand");
     pack_hand(pk, st, seat);
     view_pack_str(pk, "dealer");
-    msgpack_pack_int(pk, st->dealer);
+    view_pack_int(pk, st->dealer);
     view_pack_str(pk, "phase");
     view_pack_str(pk, st->giving ? "giving" : "trading");
     view_pack_str(pk, "round");
-    msgpack_pack_int(pk, st->rounds);
+    view_pack_int(pk, st->rounds);
     pack_public(g, st, pk);
     view_pack_str(pk, "history");
-    msgpack_pack_array(pk, (size_t)(st->nhist - first));
+    view_pack_array(pk, (size_t)(st->nhist - first));
     for (int i = first; i < st->nhist; i++)
         pack_event(pk, &st->hist[i % HIST]);
     return 0;

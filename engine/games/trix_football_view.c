@@ -105,7 +105,7 @@ int trix_football__action_name(const struct game *g, const void *vst, int a,
 static void pack_hand_bits(msgpack_packer *pk, uint32_t h)
 {
     char name[TRIX_NAME_MAX];
-    msgpack_pack_array(pk, (size_t)__builtin_popcount(h));
+    view_pack_array(pk, (size_t)__builtin_popcount(h));
     for (; h; h &= h - 1) {
         trix_card_name(__builtin_ctz(h), name, sizeof name);
         view_pack_str(pk, name);
@@ -116,7 +116,7 @@ static void pack_hand_bits(msgpack_packer *pk, uint32_t h)
 static void pack_history(const struct tf_state *st, msgpack_packer *pk)
 {
     char name[GAME_NAME_MAX];
-    msgpack_pack_array(pk, st->nhist);
+    view_pack_array(pk, st->nhist);
     for (int i = 0; i < st->nhist; i++) {
         int a = st->hist[i][1];
         if (a >= A_DISCARD)
@@ -131,7 +131,7 @@ static void pack_history(const struct tf_state *st, msgpack_packer *pk)
 static void pack_kv_int(msgpack_packer *pk, const char *k, int v)
 {
     view_pack_str(pk, k);
-    msgpack_pack_int(pk, v);
+    view_pack_int(pk, v);
 }
 
 int trix_football__view(const struct game *g, const void *vst, int seat,
@@ -152,17 +152,17 @@ int trix_football__view(const struct game *g, const void *vst, int seat,
     pack_kv_int(pk, "down", st->down);
     pack_kv_int(pk, "to_go", st->need);
     view_pack_str(pk, "score");
-    msgpack_pack_array(pk, 2);
-    msgpack_pack_int(pk, st->score[0]);
-    msgpack_pack_int(pk, st->score[1]);
+    view_pack_array(pk, 2);
+    view_pack_int(pk, st->score[0]);
+    view_pack_int(pk, st->score[1]);
     pack_kv_int(pk, "period", st->period);
     pack_kv_int(pk, "plays_left", plays_per_half(g) - st->plays);
     view_pack_str(pk, "last_hands");
-    msgpack_pack_array(pk, 2);
+    view_pack_array(pk, 2);
     pack_hand_bits(pk, st->shown[0]);
     pack_hand_bits(pk, st->shown[1]);
     view_pack_str(pk, "last_categories");
-    msgpack_pack_array(pk, 2);
+    view_pack_array(pk, 2);
     view_pack_str(pk, cat_names[st->last_cat[0]]);
     view_pack_str(pk, cat_names[st->last_cat[1]]);
     view_pack_str(pk, "last_result");
