@@ -316,3 +316,12 @@ void ft_describe_set(const struct ft_table *t, char *buf, size_t len,
     }
     text_appendf(buf, len, used, "\n");
 }
+
+void trick_estimate(const struct game *g, const int32_t *score, double target,
+                    double *out)
+{
+    double pts[GAME_MAX_PLAYERS];
+    for (int t = 0; t < g->dims.teams; t++)
+        pts[t] = trick_side_score(g, score, t);
+    game_estimate_lead(g, pts, target, out);
+}

@@ -92,6 +92,12 @@ static inline int trick_side_score(const struct game *g, const int32_t *score,
     return sum;
 }
 
+/* The estimate op of a game whose sides race to target points: each
+ * side's score (its seats' summed) as a lead over the best other side,
+ * a fraction of target (game_estimate_lead) into out[players]. */
+void trick_estimate(const struct game *g, const int32_t *score, double target,
+                    double *out);
+
 /* Whether a target-score game ends now (RULES.md §5.0 G5): when one side
  * alone leads side[0..n) with target or more, or anyway at the deals cap
  * (capped). *winner gets the leading side, or -1 when the lead is shared

@@ -522,15 +522,10 @@ static uint32_t order_key(const struct search *s, unsigned u)
     return (uint32_t)(CARDS_IN_PACK - weight_of(s, u)) << ITEMS_MAX | u;
 }
 
-/* nth_union for a few unions: the legal union with exactly k legal unions
- * before it, by comparing every pair. */
-static unsigned nth_of_few(const struct search *s, int k)
+/* The union whose key has exactly k of the n keys before it (keys are
+ * distinct), by comparing every pair: cheap for the few a table holds. */
+static unsigned kth_key(const uint32_t *key, int n, int k)
 {
-    uint32_t key[FEW_UNIONS];
-    int n = 0;
-    for (int j = 0; j < s->nuni; j++)
-        if (union_legal(s, s->uni[j]))
-            key[n++] = order_key(s, s->uni[j]);
     for (int i = 0; i < n; i++) {
         int before = 0;
         for (int j = 0; j < n; j++)
@@ -541,6 +536,18 @@ static unsigned nth_of_few(const struct search *s, int k)
     return NO_SET;
 }
 
+/* nth_union for a few unions: the legal union with exactly k legal unions
+ * before it, by comparing every pair. */
+static unsigned nth_of_few(const struct search *s, int k)
+{
+    uint32_t key[FEW_UNIONS];
+    int n = 0;
+    for (int j = 0; j < s->nuni; j++)
+        if (union_legal(s, s->uni[j]))
+            key[n++] = order_key(s, s->uni[j]);
+    return kth_key(key, n, k);
+}
+
 /* nth_union for a small table: the same pairwise comparison over the
  * legal family's (at most 64) sets. */
 static unsigned nth_of_family(const struct search *s, int k)
@@ -549,14 +556,7 @@ static unsigned nth_of_family(const struct search *s, int k)
     int n = 0;
     for (uint64_t f = legal_family(s); f; f &= f - 1)
         key[n++] = order_key(s, (unsigned)__builtin_ctzll(f));
-    for (int i = 0; i < n; i++) {
-        int before = 0;
-        for (int j = 0; j < n; j++)
-            before += key[j] < key[i];
-        if (before == k)
-            return key[i] & (SETS - 1);
-    }
-    return NO_SET;
+    return kth_key(key, n, k);
 }
 
 /* The k-th legal union in uni in the canonical order, or NO_SET. Many

@@ -550,10 +550,7 @@ static int describe(const struct game *g, const void *vst, int seat, char *buf,
 static void estimate(const struct game *g, const void *vst, double *out)
 {
     const struct rover_state *st = vst;
-    double pts[MAXP];
-    for (int t = 0; t < g->dims.teams; t++)
-        pts[t] = trick_side_score(g, st->score, t);
-    game_estimate_lead(g, pts, trick_opt(g, P_TARGET), out);
+    trick_estimate(g, st->score, trick_opt(g, P_TARGET), out);
 }
 
 /* The deals op: rounds finished, plus the one in play. */
