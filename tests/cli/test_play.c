@@ -25,67 +25,9 @@
 #include "engine/game.h"
 #include "tournament/journal.h"
 
-/* One finished run of the binary. */
-struct run {
-    int code;  /* exit status; 128 when killed */
-    char *out; /* all of stdout, malloc'd */
-    char *err; /* all of stderr, malloc'd */
-};
+#include "cli_run.h"
 
 /* ---- helpers ----------------------------------------------------------- */
-
-static char *read_all(FILE *f)
-{
-    size_t len = 0, cap = 1 << 16, n;
-    char *buf = malloc(cap);
-    assert_non_null(buf);
-    while ((n = fread(buf + len, 1, cap - len - 1, f)) > 0) {
-        len += n;
-        if (cap - len < 2) {
-            buf = realloc(buf, cap *= 2);
-            assert_non_null(buf);
-        }
-    }
-    buf[len] = '\0';
-    return buf;
-}
-
-/* Runs PARLOR_BIN with args (shell words) and input on stdin; timeout(1)
- * only bounds a hang. */
-static void run_cli(struct run *r, const char *input, const char *fmt, ...)
-{
-    char args[4096], cmd[8192], in[] = "/tmp/parlor-play-XXXXXX",
-                                err[] = "/tmp/parlor-play-XXXXXX";
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    int fi = mkstemp(in), fe = mkstemp(err);
-    assert_true(fi >= 0 && fe >= 0);
-    size_t len = input ? strlen(input) : 0;
-    assert_int_equal(write(fi, input ? input : "", len), (ssize_t)len);
-    close(fi);
-    close(fe);
-    snprintf(cmd, sizeof cmd, "timeout -k 10 600 %s %s <%s 2>%s", PARLOR_BIN,
-             args, in, err);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    r->out = read_all(p);
-    int status = pclose(p);
-    r->code = WIFEXITED(status) ? WEXITSTATUS(status) : 128;
-    FILE *e = fopen(err, "r");
-    assert_non_null(e);
-    r->err = read_all(e);
-    fclose(e);
-    unlink(in);
-    unlink(err);
-}
-
-static void run_free(struct run *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 static void make_game(struct game *g, const char *spec)
 {
