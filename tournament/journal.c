@@ -289,12 +289,26 @@ int journal_open(struct journal_writer *w, const char *path,
     return rc;
 }
 
+int journal_write(struct journal_writer *w, const char *buf, size_t len,
+                  char *err, size_t errlen)
+{
+    if (write_all(w->fd, buf, len))
+        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
+    return 0;
+}
+
+int journal_sync(struct journal_writer *w, char *err, size_t errlen)
+{
+    if (fdatasync(w->fd))
+        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
+    return 0;
+}
+
 int journal_append(struct journal_writer *w, const char *buf, size_t len,
                    char *err, size_t errlen)
 {
-    if (write_all(w->fd, buf, len) || fdatasync(w->fd))
-        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
-    return 0;
+    int rc = journal_write(w, buf, len, err, errlen);
+    return rc ? rc : journal_sync(w, err, errlen);
 }
 
 int journal_close(struct journal_writer *w)

@@ -163,6 +163,14 @@ int journal_moves_decode(const char *text, size_t len, int digits, int *out,
 int journal_append(struct journal_writer *w, const char *buf, size_t len,
                    char *err, size_t errlen);
 
+/* journal_append in two halves, for a writer with lines in several
+ * buffers: journal_write hands len bytes of whole lines to the kernel
+ * (one write(), continued only if it takes less), journal_sync flushes
+ * everything written to disk. Each returns 0 or ERR_IO. */
+int journal_write(struct journal_writer *w, const char *buf, size_t len,
+                  char *err, size_t errlen);
+int journal_sync(struct journal_writer *w, char *err, size_t errlen);
+
 /* Flushes, unlocks and closes w, freeing what it owns (safe when closed).
  * Returns 0 or ERR_IO. */
 int journal_close(struct journal_writer *w);

@@ -1,7 +1,10 @@
 /* run.c — worker threads, the journal writer and the progress line; see
- * run.h. Locking: run.mu guards the queue (buf, len, queued),
- * workers_left and the first error; next and stop are atomics the workers
- * read without it. */
+ * run.h. Each worker formats its finished games straight into its own
+ * buffer, guarded by its own mutex, which only the writer also takes (once
+ * a tick, to swap the buffer for an empty one): a game costs an
+ * uncontended lock, not a hand-over. run.mu guards workers_left, urgent
+ * and the first error; next and stop are atomics read without it. A
+ * worker never holds its own mutex while taking run.mu, nor the reverse. */
 #include "run.h"
 
 #include <errno.h>
@@ -20,10 +23,15 @@
 #include "schedule.h"
 
 #define TICK_MS 50             /* longest a finished game waits */
-#define QUEUE_FLUSH (1u << 20) /* queue size that wakes the writer */
-#define QUEUE_LIMIT (8u << 20) /* queue size that holds workers back */
+#define QUEUE_FLUSH (1u << 20) /* a worker's bytes that wake the writer */
+#define QUEUE_LIMIT (4u << 20) /* a worker's bytes that hold it back */
+#define LINE_ROOM 4096         /* free bytes kept for the next line */
+#define CHUNK 16               /* game indexes claimed at once, quick games */
+#define QUICK_US 200           /* a game this short is quick */
 
 /* ---- types ------------------------------------------------------------- */
+
+struct worker;
 
 /* The state every thread shares. */
 struct run {
@@ -35,19 +43,26 @@ struct run {
     struct schedule_cursor cur; /* for checking resumed records */
     struct journal_header h;    /* the journal's identity */
     struct journal_writer w;    /* the journal */
-    struct results_builder rb;  /* gathers o->results; under mu */
+    struct results_builder rb;  /* gathers o->results */
     uint8_t *done;              /* bit per game index: in the journal */
-    atomic_llong next;          /* next game index to consider */
+    struct worker *wk;          /* the workers; NULL before they exist */
+    int nwk;                    /* how many */
+    atomic_llong next;          /* next game index to claim */
     atomic_bool stop;           /* an error happened: stop playing */
     pthread_mutex_t mu;         /* guards what follows */
     pthread_cond_t wake;        /* the writer has work */
-    pthread_cond_t space;       /* the queue has room */
-    char *buf;                  /* queued whole lines */
-    size_t len, cap;            /* bytes queued, allocated */
-    int64_t queued;             /* records queued */
+    bool urgent;                /* a worker's buffer passed QUEUE_FLUSH */
     int workers_left;           /* workers still running */
     int error;                  /* first error; 0: none */
     char errmsg[1024];          /* its message */
+};
+
+/* A buffer of whole journal lines. */
+struct lines {
+    char *buf;     /* the lines */
+    size_t len;    /* bytes used */
+    size_t cap;    /* bytes allocated */
+    int64_t count; /* lines */
 };
 
 /* One worker thread's own things. */
@@ -57,7 +72,14 @@ struct worker {
     struct match m;                              /* state, buffers */
     struct schedule_cursor cur;                  /* sampled line-ups */
     agent_t *inst[ROSTER_MAX][GAME_MAX_PLAYERS]; /* agent, copy -> it */
-    char line[JOURNAL_RECORD_MAX];               /* a formatted record */
+    int64_t next, end;                           /* claimed indexes left */
+    bool quick;                                  /* the last game was */
+    struct results part;                         /* its games' results */
+    struct results_builder rb;                   /* gathers part */
+    pthread_mutex_t mu;                          /* guards out */
+    pthread_cond_t space;                        /* out was taken */
+    struct lines out;                            /* lines not yet taken */
+    struct lines spare;                          /* the writer's, swapped */
 };
 
 /* ---- shared state ------------------------------------------------------ */
@@ -69,7 +91,17 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Records the first error and stops everyone (takes the lock). */
+/* Wakes the workers waiting for their buffers to be taken. */
+static void wake_workers(struct run *run)
+{
+    for (int i = 0; i < run->nwk; i++) {
+        pthread_mutex_lock(&run->wk[i].mu);
+        pthread_cond_broadcast(&run->wk[i].space);
+        pthread_mutex_unlock(&run->wk[i].mu);
+    }
+}
+
+/* Records the first error and stops everyone. Called without any lock. */
 static void fail(struct run *run, int code, const char *msg)
 {
     pthread_mutex_lock(&run->mu);
@@ -78,9 +110,9 @@ static void fail(struct run *run, int code, const char *msg)
         snprintf(run->errmsg, sizeof run->errmsg, "%s", msg);
     }
     atomic_store(&run->stop, true);
-    pthread_cond_broadcast(&run->space);
     pthread_cond_signal(&run->wake);
     pthread_mutex_unlock(&run->mu);
+    wake_workers(run);
 }
 
 static bool is_done(const struct run *run, int64_t i)
@@ -88,36 +120,54 @@ static bool is_done(const struct run *run, int64_t i)
     return (run->done[i >> 3] >> (i & 7)) & 1;
 }
 
-/* Queues one game's record, formatted as line, for the writer, and adds
- * it to the results. */
-static int enqueue(struct run *run, const struct journal_record *rec,
-                   const char *line, size_t len)
+/* Makes room for LINE_ROOM more bytes, or for a whole record when big is
+ * set. Returns false when out of memory. */
+static bool lines_room(struct lines *l, bool big)
 {
-    char err[256];
-    pthread_mutex_lock(&run->mu);
-    int rc = run->o->results
-                 ? results_add(&run->rb, &run->h, rec, err, sizeof err)
-                 : 0;
-    while (run->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
-        pthread_cond_wait(&run->space, &run->mu);
-    if (run->len + len > run->cap) {
-        size_t cap = 2 * (run->len + len);
-        char *p = mem_realloc(run->buf, cap);
-        if (p) {
-            run->buf = p;
-            run->cap = cap;
-        }
-        rc = rc ? rc : p ? 0 : ERR_NOMEM;
-    }
-    if (!rc) {
-        memcpy(run->buf + run->len, line, len);
-        run->len += len;
-        run->queued++;
-    }
-    if (run->len >= QUEUE_FLUSH)
+    size_t want = l->len + (big ? JOURNAL_RECORD_MAX : LINE_ROOM);
+    if (want <= l->cap)
+        return true;
+    size_t cap = want > 2 * l->cap ? want : 2 * l->cap;
+    char *p = mem_realloc(l->buf, cap);
+    if (!p)
+        return false;
+    l->buf = p;
+    l->cap = cap;
+    return true;
+}
+
+/* Formats one game's record straight into the worker's buffer, waiting
+ * while the buffer is over its limit; wakes the writer early once the
+ * buffer passes QUEUE_FLUSH. */
+static int put_line(struct worker *wk, const struct journal_record *rec,
+                    char *err, size_t errlen)
+{
+    struct run *run = wk->run;
+    struct lines *l = &wk->out;
+    size_t n = 0;
+    pthread_mutex_lock(&wk->mu);
+    while (l->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
+        pthread_cond_wait(&wk->space, &wk->mu);
+    if (lines_room(l, false))
+        n = journal_format(&run->w, &run->h, rec, l->buf + l->len,
+                           l->cap - l->len);
+    if (!n && lines_room(l, true)) /* a long line, a full buffer */
+        n = journal_format(&run->w, &run->h, rec, l->buf + l->len,
+                           l->cap - l->len);
+    l->len += n;
+    l->count += n > 0;
+    bool urgent = l->len >= QUEUE_FLUSH;
+    pthread_mutex_unlock(&wk->mu);
+    if (!n)
+        return err_set(err, errlen, ERR_RANGE,
+                       "a record is too long, or out of memory");
+    if (urgent) {
+        pthread_mutex_lock(&run->mu);
+        run->urgent = true;
         pthread_cond_signal(&run->wake);
-    pthread_mutex_unlock(&run->mu);
-    return rc;
+        pthread_mutex_unlock(&run->mu);
+    }
+    return 0;
 }
 
 /* ---- workers ----------------------------------------------------------- */
@@ -175,18 +225,30 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
         return rc;
     if (rec.res.forfeit)
         drop_forfeiters(wk, &sg, rec.res.forfeit);
+    wk->quick = rec.res.wall_us < QUICK_US;
     rec.deal = sg.deal;
     rec.lineup = sg.lineup;
     rec.rotation = sg.rotation;
     rec.seed = sg.seed;
     memcpy(rec.agent, sg.agent, sizeof rec.agent);
-    size_t len =
-        journal_format(&run->w, &run->h, &rec, wk->line, sizeof wk->line);
-    if (!len)
-        return err_set(err, errlen, ERR_RANGE, "a record is too long");
-    if (enqueue(run, &rec, wk->line, len))
-        return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    return 0;
+    rc = run->o->results ? results_add(&wk->rb, &run->h, &rec, err, errlen)
+                         : 0;
+    return rc ? rc : put_line(wk, &rec, err, errlen);
+}
+
+/* The next game index for wk, or -1 when none is left. Quick games are
+ * claimed CHUNK at a time: one shared counter bumped per game costs more
+ * than a random game's moves when two workers bounce its cache line. */
+static int64_t claim(struct worker *wk)
+{
+    struct run *run = wk->run;
+    if (wk->next == wk->end) {
+        int64_t c = wk->quick ? CHUNK : 1;
+        wk->next = atomic_fetch_add(&run->next, c);
+        wk->end = wk->next + c;
+        wk->end = wk->end < run->sched.games ? wk->end : run->sched.games;
+    }
+    return wk->next < wk->end && !atomic_load(&run->stop) ? wk->next++ : -1;
 }
 
 static void *worker_main(void *arg)
@@ -196,8 +258,7 @@ static void *worker_main(void *arg)
     const struct run_opts *o = run->o;
     char err[1024];
     int64_t i;
-    while (!atomic_load(&run->stop) &&
-           (i = atomic_fetch_add(&run->next, 1)) < run->sched.games) {
+    while ((i = claim(wk)) >= 0) {
         if (!schedule_in_shard(&run->sched, i, o->shard, o->nshards) ||
             is_done(run, i))
             continue;
@@ -217,6 +278,25 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static int worker_init(struct worker *wk, struct run *run)
+{
+    memset(wk, 0, sizeof *wk);
+    wk->run = run;
+    wk->quick = true;
+    if (pthread_mutex_init(&wk->mu, NULL))
+        return ERR_NOMEM;
+    if (pthread_cond_init(&wk->space, NULL)) {
+        pthread_mutex_destroy(&wk->mu);
+        return ERR_NOMEM;
+    }
+    char err[256];
+    int rc = match_init(&wk->m, &run->g);
+    rc = rc ? rc : schedule_cursor_init(&wk->cur, &run->sched);
+    if (!rc && run->o->results)
+        rc = results_part_begin(&wk->rb, &wk->part, &run->h, err, sizeof err);
+    return rc;
+}
+
 static void worker_fini(struct worker *wk)
 {
     for (int a = 0; a < ROSTER_MAX; a++) /* a worker that never started */
@@ -224,6 +304,12 @@ static void worker_fini(struct worker *wk)
             agent_destroy(&wk->inst[a][c]);
     schedule_cursor_fini(&wk->cur);
     match_fini(&wk->m);
+    results_builder_fini(&wk->rb);
+    results_fini(&wk->part);
+    mem_free(wk->out.buf);
+    mem_free(wk->spare.buf);
+    pthread_cond_destroy(&wk->space);
+    pthread_mutex_destroy(&wk->mu);
 }
 
 /* ---- the writer and the progress line ---------------------------------- */
@@ -256,48 +342,67 @@ static void progress_draw(struct progress *p, bool final)
     fflush(p->out);
 }
 
-/* Waits for work; returns false once the workers are gone and the queue
- * is empty. Called and returns with the lock held. */
-static bool wait_work(struct run *run)
+/* Waits a tick, or less when woken; returns whether workers still run.
+ * A false return comes after the last worker left, so one more sweep of
+ * their buffers takes everything. */
+static bool wait_tick(struct run *run)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     ts.tv_nsec += TICK_MS * 1000000L;
     ts.tv_sec += ts.tv_nsec / 1000000000L;
     ts.tv_nsec %= 1000000000L;
-    if (run->workers_left > 0 && run->len < QUEUE_FLUSH)
+    pthread_mutex_lock(&run->mu);
+    if (run->workers_left > 0 && !run->urgent)
         pthread_cond_timedwait(&run->wake, &run->mu, &ts);
-    return run->workers_left > 0 || run->len > 0;
+    run->urgent = false;
+    bool more = run->workers_left > 0;
+    pthread_mutex_unlock(&run->mu);
+    return more;
 }
 
-/* Writes the queue to the journal until the workers are done. */
+/* Takes every worker's lines (swapping in its spare buffer) and writes
+ * them with one fdatasync. Returns the lines written, or -1 after an
+ * I/O error (reported through fail). */
+static int64_t sweep(struct run *run)
+{
+    char err[1024];
+    int64_t lines = 0;
+    int rc = 0;
+    for (int i = 0; i < run->nwk; i++) {
+        struct worker *wk = &run->wk[i];
+        struct lines taken;
+        pthread_mutex_lock(&wk->mu);
+        taken = wk->out;
+        wk->out = wk->spare;
+        wk->out.len = 0;
+        wk->out.count = 0;
+        pthread_cond_broadcast(&wk->space);
+        pthread_mutex_unlock(&wk->mu);
+        if (taken.len && !rc)
+            rc = journal_write(&run->w, taken.buf, taken.len, err, sizeof err);
+        lines += taken.count;
+        wk->spare = taken; /* only the writer touches spare */
+    }
+    if (!rc && lines)
+        rc = journal_sync(&run->w, err, sizeof err);
+    if (rc)
+        fail(run, ERR_IO, err);
+    return rc ? -1 : lines;
+}
+
+/* Writes the workers' lines to the journal until they are done. */
 static void writer_loop(struct run *run, struct progress *p)
 {
-    char err[1024], *mine = NULL;
-    size_t mine_cap = 0;
-    bool io_failed = false;
-    pthread_mutex_lock(&run->mu);
-    while (wait_work(run)) {
-        char *tmp = run->buf;
-        size_t len = run->len, cap = run->cap;
-        int64_t n = run->queued;
-        run->buf = mine;
-        run->cap = mine_cap;
-        run->len = 0;
-        run->queued = 0;
-        mine = tmp;
-        mine_cap = cap;
-        pthread_cond_broadcast(&run->space);
-        pthread_mutex_unlock(&run->mu);
-        if (len && !io_failed &&
-            (io_failed = journal_append(&run->w, mine, len, err, sizeof err)))
-            fail(run, ERR_IO, err);
+    bool more = true;
+    while (more) {
+        more = wait_tick(run);
+        int64_t n = sweep(run);
+        if (n < 0)
+            break; /* nothing more reaches the journal */
         p->written += n;
         progress_draw(p, false);
-        pthread_mutex_lock(&run->mu);
     }
-    pthread_mutex_unlock(&run->mu);
-    mem_free(mine);
 }
 
 /* ---- setting up -------------------------------------------------------- */
@@ -460,11 +565,46 @@ static int setup(struct run *run, struct run_stats *st, char *err,
     return rc;
 }
 
+/* Prepares the workers; on failure the ones made are finished. */
+static int workers_new(struct run *run)
+{
+    int n = run->o->jobs, made = 0, rc = 0;
+    struct worker *wk = mem_alloc(sizeof *wk * (size_t)n);
+    if (!wk)
+        return ERR_NOMEM;
+    for (; made < n && !rc; made++)
+        rc = worker_init(&wk[made], run);
+    if (rc) {
+        for (int i = 0; i < made; i++)
+            worker_fini(&wk[i]);
+        mem_free(wk);
+        return rc;
+    }
+    run->wk = wk;
+    run->nwk = n;
+    return 0;
+}
+
+/* Joins the workers' results to the run's, then frees the workers. */
+static int workers_end(struct run *run)
+{
+    char err[256];
+    int rc = 0;
+    for (int i = 0; i < run->nwk; i++) {
+        if (!rc && run->o->results)
+            rc = results_merge(&run->rb, &run->wk[i].rb, err, sizeof err);
+        worker_fini(&run->wk[i]);
+    }
+    mem_free(run->wk);
+    run->wk = NULL;
+    run->nwk = 0;
+    return rc;
+}
+
 /* Starts the workers, writes until they are done, joins them. */
 static int play(struct run *run, struct run_stats *st)
 {
     const struct run_opts *o = run->o;
-    struct worker *wk = mem_alloc(sizeof *wk * (size_t)o->jobs);
     struct progress p = {o->progress,
                          o->progress && isatty(fileno(o->progress)),
                          now_s(),
@@ -474,20 +614,17 @@ static int play(struct run *run, struct run_stats *st)
                          0};
     p.last = p.t0;
     int started = 0;
-    if (!wk)
+    if (workers_new(run))
         return fail(run, ERR_NOMEM, "out of memory"), ERR_NOMEM;
     /* Counted before any starts: a worker with nothing to do may finish
      * before the next one is created. */
     pthread_mutex_lock(&run->mu);
     run->workers_left = o->jobs;
     pthread_mutex_unlock(&run->mu);
-    for (; started < o->jobs; started++) {
-        wk[started].run = run;
-        if (match_init(&wk[started].m, &run->g) ||
-            schedule_cursor_init(&wk[started].cur, &run->sched) ||
-            pthread_create(&wk[started].tid, NULL, worker_main, &wk[started]))
+    for (; started < o->jobs; started++)
+        if (pthread_create(&run->wk[started].tid, NULL, worker_main,
+                           &run->wk[started]))
             break;
-    }
     if (started < o->jobs) {
         fail(run, ERR_NOMEM, "could not start the worker threads");
         pthread_mutex_lock(&run->mu);
@@ -495,12 +632,10 @@ static int play(struct run *run, struct run_stats *st)
         pthread_mutex_unlock(&run->mu);
     }
     writer_loop(run, &p);
-    for (int i = 0; i < o->jobs; i++) {
-        if (i < started)
-            pthread_join(wk[i].tid, NULL);
-        worker_fini(&wk[i]);
-    }
-    mem_free(wk);
+    for (int i = 0; i < started; i++)
+        pthread_join(run->wk[i].tid, NULL);
+    if (workers_end(run))
+        fail(run, ERR_NOMEM, "out of memory");
     st->seconds = now_s() - p.t0;
     st->played = p.written;
     progress_draw(&p, true);
@@ -518,8 +653,7 @@ static int run_init(struct run *run, const struct run_opts *o)
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     int rc = pthread_mutex_init(&run->mu, NULL) ||
-             pthread_cond_init(&run->wake, &ca) ||
-             pthread_cond_init(&run->space, NULL);
+             pthread_cond_init(&run->wake, &ca);
     pthread_condattr_destroy(&ca);
     return rc ? ERR_NOMEM : 0;
 }
@@ -531,8 +665,6 @@ static void run_fini(struct run *run)
     schedule_cursor_fini(&run->cur);
     schedule_fini(&run->sched);
     mem_free(run->done);
-    mem_free(run->buf);
-    pthread_cond_destroy(&run->space);
     pthread_cond_destroy(&run->wake);
     pthread_mutex_destroy(&run->mu);
 }
