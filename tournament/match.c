@@ -126,7 +126,8 @@ static void finish(struct match *m, agent_t *const *agent, uint32_t missing,
     for (int s = 0; s < m->g->dims.players; s++)
         if (!((missing >> s) & 1))
             agent_game_over(agent[s], m->st, s, &o);
-    r->wall_us = now_us() - t0;
+    m->clock_us = now_us();
+    r->wall_us = m->clock_us - t0;
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -137,6 +138,7 @@ int match_init(struct match *m, const struct game *g)
     m->st = mem_alloc(g->def->state_size);
     m->moves_cap = g->dims.max_length * g->dims.players;
     m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
+    m->clock_us = 0;
     return m->st && m->moves ? 0 : ERR_NOMEM;
 }
 
@@ -167,7 +169,7 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                struct match_result *r, char *err, size_t errlen)
 {
     const struct game *g = m->g;
-    int64_t t0 = now_us();
+    int64_t t0 = m->clock_us ? m->clock_us : now_us();
     r->length = 0; /* ret and rank are filled at the end */
     r->moves = m->moves;
     r->nmoves = 0;

@@ -30,7 +30,9 @@ struct match_result {
     double ret[GAME_MAX_PLAYERS];  /* returns per seat (so far, on forfeit) */
     int rank[GAME_MAX_PLAYERS];    /* 1 = best; equal returns, equal rank */
     int length;                    /* steps applied */
-    int64_t wall_us;               /* wall time of the game */
+    int64_t wall_us;               /* wall time of the game (from the
+                                    * previous game's end on the same
+                                    * match: one clock read a game) */
     uint32_t forfeit;              /* seats that forfeited; 0: normal end */
     char reason[MATCH_REASON_MAX]; /* why, when forfeit != 0 */
     const int *moves; /* action ids applied, borrowed from the match */
@@ -44,6 +46,7 @@ struct match {
     void *st;             /* state, owned */
     int *moves;           /* moves of the game being played, owned */
     int moves_cap;        /* max_length * players entries */
+    int64_t clock_us;     /* when the last game ended; 0: read afresh */
 };
 
 /* Prepares m for g. Returns 0 or ERR_NOMEM. */
@@ -58,7 +61,9 @@ void match_fini(struct match *m);
  * with *r filled, or ERR_STATE with a message when the game itself goes
  * wrong (init fails, longer than max_length): a bug, not a forfeit.
  * r->moves lists the moves applied (up to a forfeit) and stays valid until
- * the next match_play on m. */
+ * the next match_play on m. The clock is read once per game: r->wall_us
+ * runs from the end of m's previous game (so it includes the caller's
+ * work in between) unless m->clock_us was set to 0 since. */
 int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                const char *missing_reason, uint64_t seed,
                struct match_result *r, char *err, size_t errlen);

@@ -185,9 +185,11 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
     for (int s = 0; s < run->g.dims.players; s++) {
         int a = sg->agent[s];
         agent_t **slot = &wk->inst[a][copies[a]++];
-        if (!*slot)
+        if (!*slot) {
             *slot = agent_new_at(run->roster.a[a].spec, &run->g, run->arena,
                                  sub, sizeof sub);
+            wk->m.clock_us = 0; /* the game's time starts after this */
+        }
         if (!*slot && !*missing)
             snprintf(why, whylen, "agent could not start: %.200s", sub);
         *missing |= *slot ? 0 : 1u << s;
