@@ -1,8 +1,7 @@
 /* results.c — reading journals into pairwise results per deal; see
  * results.h. Games are deduplicated by their schedule index with a bitmap;
  * the pairwise results are gathered raw, then sorted by deal (counting
- * sort) and pair, and
- * summed. */
+ * sort) and pair, and summed. */
 #include "results.h"
 
 #include <glob.h>
