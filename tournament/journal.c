@@ -199,6 +199,7 @@ static int start_file(struct journal_writer *w, const struct journal_header *h,
     if (!line)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     int rc = ftruncate(w->fd, 0) ? ERR_IO : 0;
+    w->format = JOURNAL_FORMAT;
     rc = rc ? rc : write_all(w->fd, line, strlen(line));
     rc = rc ? rc : (fdatasync(w->fd) ? ERR_IO : sync_dir(w->path));
     free(line);
@@ -220,6 +221,7 @@ static int resume_file(struct journal_writer *w, const struct journal_header *h,
         rc = journal_same(old, h, w->path, err, errlen);
     if (!rc && info->has_header)
         rc = journal_read(w->path, old, fn, ctx, info, err, errlen);
+    w->format = old->format; /* lines go on in the file's layout */
     free(old);
     if (rc)
         return rc;

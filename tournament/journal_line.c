@@ -17,6 +17,7 @@
 
 #include "../common/err.h"
 #include "journal_int.h"
+#include "schedule.h"
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -165,17 +166,24 @@ size_t journal_format(const struct journal_writer *w,
 {
     struct out o = {buf, buf + len, false};
     int k = h->seats;
-    PUT_LIT(&o, "{\"type\":\"game\",\"spec\":");
-    put(&o, w->game_json, w->game_len);
+    bool v1 = w->format == 1;
+    PUT_LIT(&o, "{\"type\":\"game\"");
+    if (v1) {
+        PUT_LIT(&o, ",\"spec\":");
+        put(&o, w->game_json, w->game_len);
+    }
     PUT_LIT(&o, ",\"deal\":");
     put_i64(&o, r->deal);
     PUT_LIT(&o, ",\"lineup\":");
     put_i64(&o, r->lineup);
     PUT_LIT(&o, ",\"rotation\":");
     put_i64(&o, r->rotation);
-    PUT_LIT(&o, ",\"seed\":\"");
-    put_hex(&o, r->seed);
-    PUT_LIT(&o, "\",\"seats\":[");
+    if (v1) {
+        PUT_LIT(&o, ",\"seed\":\"");
+        put_hex(&o, r->seed);
+        PUT_LIT(&o, "\"");
+    }
+    PUT_LIT(&o, ",\"seats\":[");
     for (int s = 0; s < k; s++) {
         put_sep(&o, s);
         put(&o, w->name_json[r->agent[s]], w->name_len[r->agent[s]]);
@@ -185,12 +193,16 @@ size_t journal_format(const struct journal_writer *w,
         put_sep(&o, s);
         put_num(&o, r->res.ret[s]);
     }
-    PUT_LIT(&o, "],\"ranks\":[");
-    for (int s = 0; s < k; s++) {
-        put_sep(&o, s);
-        put_i64(&o, r->res.rank[s]);
+    PUT_LIT(&o, "]");
+    if (v1) {
+        PUT_LIT(&o, ",\"ranks\":[");
+        for (int s = 0; s < k; s++) {
+            put_sep(&o, s);
+            put_i64(&o, r->res.rank[s]);
+        }
+        PUT_LIT(&o, "]");
     }
-    PUT_LIT(&o, "],\"length\":");
+    PUT_LIT(&o, ",\"length\":");
     put_i64(&o, r->res.length);
     PUT_LIT(&o, ",\"wall_us\":");
     put_i64(&o, r->res.wall_us);
@@ -341,10 +353,10 @@ int journal__parse_header(const char *line, size_t len,
     if (json_unpack(root, "{s:s, s:i}", "journal", &magic, "format", &format) ||
         strcmp(magic, JOURNAL_MAGIC)) {
         err_set(err, errlen, ERR_SYNTAX, "not a parlor tournament journal");
-    } else if (format != JOURNAL_FORMAT) {
+    } else if (format < 1 || format > JOURNAL_FORMAT) {
         err_set(err, errlen, ERR_SYNTAX,
-                "journal format %d; this parlor reads format %d", format,
-                JOURNAL_FORMAT);
+                "journal format %d; this parlor reads formats 1 to %d",
+                format, JOURNAL_FORMAT);
     } else if (json_unpack(root,
                            "{s:s, s:o, s:I, s:s, s:i, s:i, s:i, s:i, s:o, "
                            "s:I, s:i, s:i}",
@@ -358,6 +370,7 @@ int journal__parse_header(const char *line, size_t len,
         err_set(err, errlen, ERR_SYNTAX, "header: missing or bad fields");
     } else {
         snprintf(h->game, sizeof h->game, "%s", game);
+        h->format = format;
         h->deals = deals;
         h->games = games;
         rc = header_roster(agents, h, err, errlen);
@@ -368,14 +381,15 @@ int journal__parse_header(const char *line, size_t len,
     return rc;
 }
 
-/* Reads the seat-indexed lists of a game line. */
+/* Reads the seat-indexed lists of a game line (ranks NULL: none, they
+ * are worked out once the forfeits are known). */
 static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
                         const struct journal_header *h,
                         struct journal_record *r, char *err, size_t errlen)
 {
     size_t k = (size_t)h->seats;
     if (json_array_size(seats) != k || json_array_size(rets) != k ||
-        json_array_size(ranks) != k)
+        (ranks && json_array_size(ranks) != k))
         return err_set(err, errlen, ERR_SYNTAX,
                        "seats, returns and ranks need %zu entries each", k);
     for (size_t s = 0; s < k; s++) {
@@ -385,7 +399,9 @@ static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
         int a = json_is_string(name)
                     ? roster_find(&h->roster, json_string_value(name))
                     : -1;
-        json_int_t rk = json_is_integer(rank) ? json_integer_value(rank) : 0;
+        json_int_t rk = !ranks               ? 1
+                        : json_is_integer(rank) ? json_integer_value(rank)
+                                                : 0;
         if (a < 0)
             return err_set(err, errlen, ERR_INVAL,
                            "seat %zu: not an agent of this tournament", s);
@@ -426,13 +442,15 @@ static int record_end(const char *end, json_t *seats, const char *reason,
     return 0;
 }
 
+/* Checks a game line's key; spec and seed may be NULL (format 2): the
+ * header's game, the deal's seed from the header's seed. */
 static int record_key(const char *type, const char *spec, const char *seed,
                       const struct journal_header *h, struct journal_record *r,
                       char *err, size_t errlen)
 {
     if (strcmp(type, "game"))
         return err_set(err, errlen, ERR_SYNTAX, "unknown line type '%s'", type);
-    if (strcmp(spec, h->game))
+    if (spec && strcmp(spec, h->game))
         return err_set(err, errlen, ERR_INVAL,
                        "game '%s' differs from the header's '%s'", spec,
                        h->game);
@@ -442,7 +460,9 @@ static int record_key(const char *type, const char *spec, const char *seed,
                        "deal %lld, line-up %d, rotation %d is not in the "
                        "schedule",
                        (long long)r->deal, r->lineup, r->rotation);
-    if (strlen(seed) != 16 || !parse_u64(seed, 16, &r->seed))
+    if (!seed)
+        r->seed = schedule_deal_seed(h->seed, r->deal);
+    else if (strlen(seed) != 16 || !parse_u64(seed, 16, &r->seed))
         return err_set(err, errlen, ERR_SYNTAX, "bad seed '%s'", seed);
     return 0;
 }
@@ -507,8 +527,8 @@ int journal__parse_record(const char *line, size_t len,
                           struct journal_record *r, char *moves_buf,
                           size_t moves_cap, char *err, size_t errlen)
 {
-    const char *type, *spec, *seed, *end, *reason = NULL;
-    json_t *seats, *rets, *ranks, *forfeit = NULL, *moves = NULL;
+    const char *type, *spec = NULL, *seed = NULL, *end, *reason = NULL;
+    json_t *seats, *rets, *ranks = NULL, *forfeit = NULL, *moves = NULL;
     int digits = 0;
     json_int_t deal, wall;
     int rc;
@@ -517,14 +537,15 @@ int journal__parse_record(const char *line, size_t len,
     if (!root)
         return ERR_SYNTAX;
     if (json_unpack(root,
-                    "{s:s, s:s, s:I, s:i, s:i, s:s, s:o, s:o, s:o, s:i, s:I, "
-                    "s:s, s?:o, s?:s, s?:i, s?:o}",
+                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s?:o, s:i, "
+                    "s:I, s:s, s?:o, s?:s, s?:i, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
                     &r->lineup, "rotation", &r->rotation, "seed", &seed,
                     "seats", &seats, "returns", &rets, "ranks", &ranks,
                     "length", &r->res.length, "wall_us", &wall, "end", &end,
                     "forfeit", &forfeit, "reason", &reason, "digits", &digits,
-                    "moves", &moves)) {
+                    "moves", &moves) ||
+        (h->format == 1 && (!spec || !seed || !ranks))) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }
@@ -533,6 +554,8 @@ int journal__parse_record(const char *line, size_t len,
     rc = record_key(type, spec, seed, h, r, err, errlen);
     rc = rc ? rc : record_seats(seats, rets, ranks, h, r, err, errlen);
     rc = rc ? rc : record_end(end, forfeit, reason, h, r, err, errlen);
+    if (!rc && !ranks)
+        match_rank_seats(h->seats, &r->res);
     rc = rc ? rc
             : record_moves(moves, digits, r, moves_buf, moves_cap, err,
                            errlen);

@@ -152,7 +152,11 @@ void match_fini(struct match *m)
 
 void match_rank(const struct game *g, struct match_result *r)
 {
-    int p = g->dims.players;
+    match_rank_seats(g->dims.players, r);
+}
+
+void match_rank_seats(int p, struct match_result *r)
+{
     for (int s = 0; s < p; s++) {
         bool out = (r->forfeit >> s) & 1;
         int ahead = 0;

@@ -73,4 +73,7 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
  * their partners behind all others). */
 void match_rank(const struct game *g, struct match_result *r);
 
+/* match_rank for a game of players seats (what a journal reader knows). */
+void match_rank_seats(int players, struct match_result *r);
+
 #endif

@@ -433,6 +433,7 @@ void run_header(struct journal_header *h, const struct game *g,
                 const struct roster *r, const struct run_opts *o, int lineups)
 {
     memset(h, 0, sizeof *h);
+    h->format = JOURNAL_FORMAT;
     snprintf(h->game, sizeof h->game, "%s", g->spec);
     h->roster = *r;
     h->deals = o->deals;

@@ -1,7 +1,9 @@
 /* test_journal.c — the results journal: lines written by the fast
  * formatter read back exactly by jansson, a torn last line ignored by
  * readers and cut off on resume, a torn header restarted, corruption and
- * other tournaments' journals refused, a second writer locked out.
+ * other tournaments' journals refused, a second writer locked out; a
+ * committed format 1 journal read (and rewritten as format 2 to the same
+ * records) and resumed in format 1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -328,6 +330,141 @@ static void test_bad_records(void **state)
     }
 }
 
+/* ---- format 1 ------------------------------------------------------------ */
+
+#define FORMAT1 "tests/tournament/fixtures/journal-format1.jsonl"
+#define FORMAT1_GAMES 12 /* 2 deals x 3 line-ups x 2 rotations */
+
+/* Copies the first lines of the file at from to the file at to. */
+static void copy_lines(const char *from, const char *to, int lines)
+{
+    FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+    int c;
+    assert_non_null(in);
+    assert_non_null(out);
+    while (lines > 0 && (c = getc(in)) != EOF) {
+        putc(c, out);
+        lines -= c == '\n';
+    }
+    fclose(in);
+    fclose(out);
+}
+
+/* Whether the file at path holds needle. */
+static bool file_has(const char *path, const char *needle)
+{
+    static char text[1 << 16];
+    FILE *in = fopen(path, "r");
+    size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    text[n] = '\0';
+    if (in)
+        fclose(in);
+    return strstr(text, needle) != NULL;
+}
+
+/* Writes every record read (moves decoded) to the writer ctx. */
+static int rewrite_cb(void *ctx, const struct journal_header *h,
+                      const struct journal_record *r, char *err, size_t errlen)
+{
+    struct journal_writer *w = ctx;
+    struct journal_record copy = *r;
+    static int moves[4096];
+    static char line[1 << 16];
+    int n = r->moves ? journal_moves_decode(r->moves, r->moves_len, r->digits,
+                                            moves, 4096, err, errlen)
+                     : 0;
+    assert_true(n >= 0);
+    copy.res.moves = r->moves ? moves : NULL;
+    copy.res.nmoves = n;
+    size_t len = journal_format(w, h, &copy, line, sizeof line);
+    assert_true(len > 0);
+    return journal_append(w, line, len, err, errlen);
+}
+
+/* A format 1 journal (written by parlor before format 2, committed)
+ * still reads: written again as format 2, which leaves out the game spec,
+ * the deal seeds and the ranks, it reads back as the same records, seeds
+ * and ranks (forfeits included) worked out from the header and returns,
+ * in lines at least 70 bytes shorter. */
+static void test_format1_read(void **state)
+{
+    struct fx *f = *state;
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    struct journal_writer w;
+    struct record_set old = {0}, now = {0};
+    struct stat a, b;
+    char err[512];
+    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 1);
+    assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
+                                  err, sizeof err),
+                     0);
+    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(journal_close(&w), 0);
+    assert_int_equal(journal_read(f->path, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 2);
+    assert_true(file_has(f->path, "\"format\":2,"));
+    assert_true(file_has(FORMAT1, "\"seed\":\"044c3cd7f43c661c\""));
+    assert_false(file_has(f->path, "\"seed\":\"044c3cd7f43c661c\""));
+    assert_false(file_has(f->path, "\"ranks\""));
+    assert_false(file_has(f->path, "\"spec\":\"thirty"));
+    read_records(FORMAT1, &old);
+    read_records(f->path, &now);
+    assert_int_equal(old.n, FORMAT1_GAMES);
+    assert_same_records(&old, &now);
+    /* Spot checks against the fixture's text: deal 1's seed, a forfeit
+     * by seat 0 ranked last. */
+    assert_true(now.r[11].seed == 0x45dd5ff6e31d6687u);
+    assert_int_equal(now.r[11].res.forfeit, 1);
+    assert_int_equal(now.r[11].res.rank[0], 2);
+    assert_int_equal(now.r[11].res.rank[1], 1);
+    stat(FORMAT1, &a);
+    stat(f->path, &b);
+    assert_true(a.st_size - b.st_size >= 70 * FORMAT1_GAMES);
+    free(old.r);
+    free(now.r);
+    free(h);
+}
+
+/* Resuming a format 1 journal goes on in format 1: the finished journal
+ * is the committed one, line for line but for wall times. */
+static void test_format1_resume(void **state)
+{
+    struct fx *f = *state;
+    struct record_set want = {0}, got = {0};
+    struct run_stats st;
+    char err[1024];
+    struct run_opts o = {.game = "thirty_one(players=2)",
+                         .agents = "a=random,b=random,bad=cmd:/bin/false",
+                         .deals = 2,
+                         .max_lineups = 120,
+                         .seed = 7,
+                         .jobs = 1,
+                         .out_dir = f->dir,
+                         .resume = true,
+                         .shard = 1,
+                         .nshards = 1};
+    copy_lines(FORMAT1, f->path, 1 + 7);
+    if (run_tournament(&o, &st, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(st.already, 7);
+    assert_int_equal(st.played, FORMAT1_GAMES - 7);
+    assert_int_equal(count_lines(f->path), 1 + FORMAT1_GAMES);
+    assert_true(file_has(f->path, "\"format\":1,"));
+    read_records(FORMAT1, &want);
+    read_records(f->path, &got);
+    assert_same_records(&want, &got);
+    free(want.r);
+    free(got.r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +475,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
