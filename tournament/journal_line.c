@@ -149,13 +149,25 @@ static void put_moves(struct out *o, const struct match_result *res)
     PUT_LIT(o, ",\"moves\":\"");
     if (!room(o, (size_t)res->nmoves * (size_t)d))
         return;
-    char *p = o->p; /* written directly: a call per move cost 9 % of a
-                     * random game's whole run */
-    for (int i = 0; i < res->nmoves; i++, p += d) {
-        unsigned v = (unsigned)res->moves[i];
-        for (int k = d - 1; k >= 0; k--, v /= 36)
-            p[k] = digit[v % 36];
-    }
+    /* Written directly, one or two digits (most games) without a loop: a
+     * call per move cost 9 % of a random game's whole run, the digit loop
+     * another 4 %. */
+    char *p = o->p;
+    const int *m = res->moves, n = res->nmoves;
+    if (d == 1)
+        for (int i = 0; i < n; i++)
+            *p++ = digit[m[i]];
+    else if (d == 2)
+        for (int i = 0; i < n; i++, p += 2) {
+            p[0] = digit[(unsigned)m[i] / 36];
+            p[1] = digit[(unsigned)m[i] % 36];
+        }
+    else
+        for (int i = 0; i < n; i++, p += d) {
+            unsigned v = (unsigned)m[i];
+            for (int k = d - 1; k >= 0; k--, v /= 36)
+                p[k] = digit[v % 36];
+        }
     o->p = p;
     PUT_LIT(o, "\"");
 }
