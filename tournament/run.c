@@ -22,12 +22,13 @@
 #include "results.h"
 #include "schedule.h"
 
-#define TICK_MS 50             /* longest a finished game waits */
-#define QUEUE_FLUSH (1u << 20) /* a worker's bytes that wake the writer */
-#define QUEUE_LIMIT (4u << 20) /* a worker's bytes that hold it back */
-#define LINE_ROOM 4096         /* free bytes kept for the next line */
-#define CHUNK 16               /* game indexes claimed at once, quick games */
-#define QUICK_US 200           /* a game this short is quick */
+#define TICK_MS 50                 /* longest a finished game waits */
+#define QUEUE_FLUSH (1u << 20)     /* a worker's bytes that wake the writer */
+#define QUEUE_BUDGET (64u << 20)   /* bytes all workers may hold back */
+#define QUEUE_LIMIT_MIN (4u << 20) /* a worker's limit, at least */
+#define LINE_ROOM 4096             /* free bytes kept for the next line */
+#define CHUNK 16                   /* indexes claimed at once, quick games */
+#define QUICK_US 200               /* a game this short is quick */
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -73,6 +74,7 @@ struct worker {
     struct schedule_cursor cur;                  /* sampled line-ups */
     agent_t *inst[ROSTER_MAX][GAME_MAX_PLAYERS]; /* agent, copy -> it */
     int64_t next, end;                           /* claimed indexes left */
+    size_t limit;                                /* bytes that hold it back */
     bool quick;                                  /* the last game was */
     struct results part;                         /* its games' results */
     struct results_builder rb;                   /* gathers part */
@@ -137,8 +139,8 @@ static bool lines_room(struct lines *l, bool big)
 }
 
 /* Formats one game's record straight into the worker's buffer, waiting
- * while the buffer is over its limit; wakes the writer early once the
- * buffer passes QUEUE_FLUSH. */
+ * while the buffer is over its limit; wakes the writer early when the
+ * buffer passes QUEUE_FLUSH (once: the writer's urgent flag stays set). */
 static int put_line(struct worker *wk, const struct journal_record *rec,
                     char *err, size_t errlen)
 {
@@ -146,7 +148,7 @@ static int put_line(struct worker *wk, const struct journal_record *rec,
     struct lines *l = &wk->out;
     size_t n = 0;
     pthread_mutex_lock(&wk->mu);
-    while (l->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
+    while (l->len >= wk->limit && !atomic_load(&run->stop))
         pthread_cond_wait(&wk->space, &wk->mu);
     if (lines_room(l, false))
         n = journal_format(&run->w, &run->h, rec, l->buf + l->len,
@@ -156,7 +158,7 @@ static int put_line(struct worker *wk, const struct journal_record *rec,
                            l->cap - l->len);
     l->len += n;
     l->count += n > 0;
-    bool urgent = l->len >= QUEUE_FLUSH;
+    bool urgent = l->len >= QUEUE_FLUSH && l->len - n < QUEUE_FLUSH;
     pthread_mutex_unlock(&wk->mu);
     if (!n)
         return err_set(err, errlen, ERR_RANGE,
@@ -285,6 +287,10 @@ static int worker_init(struct worker *wk, struct run *run)
     memset(wk, 0, sizeof *wk);
     wk->run = run;
     wk->quick = true;
+    /* A disk that stalls for a moment (a slow fdatasync) should not stop
+     * the workers: each may run ahead by its share of the budget. */
+    wk->limit = QUEUE_BUDGET / (size_t)run->o->jobs;
+    wk->limit = wk->limit > QUEUE_LIMIT_MIN ? wk->limit : QUEUE_LIMIT_MIN;
     if (pthread_mutex_init(&wk->mu, NULL))
         return ERR_NOMEM;
     if (pthread_cond_init(&wk->space, NULL)) {
