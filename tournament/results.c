@@ -63,12 +63,11 @@ int results_add(struct results_builder *l, const struct journal_header *h,
     int first[GAME_MAX_PLAYERS];
     int64_t i =
         (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
-    if (l->seen && (l->seen[i >> 3] >> (i & 7)) & 1) {
+    if ((l->seen[i >> 3] >> (i & 7)) & 1) {
         l->r->duplicates++;
         return 0;
     }
-    if (l->seen)
-        l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
+    l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
     tally_agents(l->r, h, rec);
     for (int t = 0; t < h->sides; t++)
         for (int s = h->seats - 1; s >= 0; s--)
@@ -212,54 +211,6 @@ int results_begin(struct results_builder *b, struct results *r,
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     memset(b->seen, 0, (size_t)(h->games / 8 + 1));
     return 0;
-}
-
-int results_part_begin(struct results_builder *b, struct results *r,
-                       const struct journal_header *h, char *err,
-                       size_t errlen)
-{
-    (void)err;
-    (void)errlen;
-    memset(b, 0, sizeof *b);
-    memset(r, 0, sizeof *r);
-    b->r = r;
-    r->h = *h;
-    r->n = h->roster.n;
-    return 0;
-}
-
-int results_merge(struct results_builder *b, struct results_builder *part,
-                  char *err, size_t errlen)
-{
-    struct results *to = b->r, *from = part->r;
-    int rc = 0;
-    if (part->nraw && b->nraw + part->nraw > b->cap) {
-        int64_t cap = b->nraw + part->nraw;
-        struct results_raw *p = mem_realloc(b->raw, (size_t)cap * sizeof *p);
-        if (!p)
-            rc = err_set(err, errlen, ERR_NOMEM, "out of memory");
-        else {
-            b->raw = p;
-            b->cap = cap;
-        }
-    }
-    if (!rc && part->nraw) {
-        memcpy(b->raw + b->nraw, part->raw, (size_t)part->nraw * sizeof *b->raw);
-        b->nraw += part->nraw;
-    }
-    if (!rc && from) {
-        to->games += from->games;
-        to->forfeits += from->forfeits;
-        to->duplicates += from->duplicates;
-        for (int a = 0; a < ROSTER_MAX; a++) {
-            to->agent_games[a] += from->agent_games[a];
-            to->agent_forfeits[a] += from->agent_forfeits[a];
-            to->seats[a] += from->seats[a];
-            to->ret_sum[a] += from->ret_sum[a];
-        }
-    }
-    results_builder_fini(part);
-    return rc;
 }
 
 int results_end(struct results_builder *b, char *err, size_t errlen)

@@ -61,20 +61,6 @@ int results_begin(struct results_builder *b, struct results *r,
 int results_add(struct results_builder *b, const struct journal_header *h,
                 const struct journal_record *rec, char *err, size_t errlen);
 
-/* Starts b for one part of a run (a worker's games) whose games no other
- * part holds: it keeps no record of the games seen (results_add then
- * counts every game). r is zeroed here; results_merge joins b into the
- * run's builder. Returns 0 or ERR_NOMEM with a message. */
-int results_part_begin(struct results_builder *b, struct results *r,
-                       const struct journal_header *h, char *err,
-                       size_t errlen);
-
-/* Adds what part gathered (results_part_begin) to b, then frees part's
- * scratch. The games of part must be new to b. Returns 0 or ERR_NOMEM
- * with a message. */
-int results_merge(struct results_builder *b, struct results_builder *part,
-                  char *err, size_t errlen);
-
 /* Sums what was added into b's results and frees b's scratch (the results
  * stay, for results_fini). Returns 0 or ERR_NOMEM with a message. */
 int results_end(struct results_builder *b, char *err, size_t errlen);

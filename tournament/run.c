@@ -1,10 +1,13 @@
 /* run.c — worker threads, the journal writer and the progress line; see
- * run.h. Each worker formats its finished games straight into its own
- * buffer, guarded by its own mutex, which only the writer also takes (once
- * a tick, to swap the buffer for an empty one): a game costs an
- * uncontended lock, not a hand-over. run.mu guards workers_left, urgent
- * and the first error; next and stop are atomics read without it. A
- * worker never holds its own mutex while taking run.mu, nor the reverse. */
+ * run.h. Each worker packs its finished games (a fixed part, the moves,
+ * a forfeit's reason: memcpy only) into its own buffer, guarded by its own
+ * mutex, which only the writer also takes (once a tick, to swap the
+ * buffer for an empty one): a game costs an uncontended lock, not a
+ * hand-over. The writer formats the journal lines and gathers the
+ * results, off the workers' path: with one job it has a core of its own.
+ * run.mu guards workers_left, urgent and the first error; next and stop
+ * are atomics read without it. A worker never holds its own mutex while
+ * taking run.mu, nor the reverse. */
 #include "run.h"
 
 #include <errno.h>
@@ -26,7 +29,6 @@
 #define QUEUE_FLUSH (1u << 20)     /* a worker's bytes that wake the writer */
 #define QUEUE_BUDGET (64u << 20)   /* bytes all workers may hold back */
 #define QUEUE_LIMIT_MIN (4u << 20) /* a worker's limit, at least */
-#define LINE_ROOM 4096             /* free bytes kept for the next line */
 #define CHUNK 16                   /* indexes claimed at once, quick games */
 #define QUICK_US 200               /* a game this short is quick */
 
@@ -44,7 +46,7 @@ struct run {
     struct schedule_cursor cur; /* for checking resumed records */
     struct journal_header h;    /* the journal's identity */
     struct journal_writer w;    /* the journal */
-    struct results_builder rb;  /* gathers o->results */
+    struct results_builder rb;  /* gathers o->results; the writer's */
     uint8_t *done;              /* bit per game index: in the journal */
     struct worker *wk;          /* the workers; NULL before they exist */
     int nwk;                    /* how many */
@@ -58,12 +60,26 @@ struct run {
     char errmsg[1024];          /* its message */
 };
 
-/* A buffer of whole journal lines. */
+/* A growing buffer of packed games, or of journal lines. */
 struct lines {
-    char *buf;     /* the lines */
+    char *buf;     /* the bytes */
     size_t len;    /* bytes used */
     size_t cap;    /* bytes allocated */
-    int64_t count; /* lines */
+    int64_t count; /* games */
+};
+
+/* A finished game as a worker packs it, followed by its nmoves moves (int)
+ * and reason_len bytes of forfeit reason, padded to 8 bytes. */
+struct packed {
+    int64_t deal;                   /* the record's fields, as in */
+    uint64_t seed;                  /* struct journal_record */
+    int64_t wall_us;                /* .. */
+    int32_t lineup, rotation;       /* .. */
+    int32_t length, nmoves;         /* .. */
+    uint32_t forfeit, reason_len;   /* .. */
+    int8_t agent[GAME_MAX_PLAYERS]; /* .. */
+    int32_t rank[GAME_MAX_PLAYERS]; /* .. */
+    double ret[GAME_MAX_PLAYERS];   /* .. */
 };
 
 /* One worker thread's own things. */
@@ -76,11 +92,9 @@ struct worker {
     int64_t next, end;                           /* claimed indexes left */
     size_t limit;                                /* bytes that hold it back */
     bool quick;                                  /* the last game was */
-    struct results part;                         /* its games' results */
-    struct results_builder rb;                   /* gathers part */
     pthread_mutex_t mu;                          /* guards out */
     pthread_cond_t space;                        /* out was taken */
-    struct lines out;                            /* lines not yet taken */
+    struct lines out;                            /* games not yet taken */
     struct lines spare;                          /* the writer's, swapped */
 };
 
@@ -122,11 +136,10 @@ static bool is_done(const struct run *run, int64_t i)
     return (run->done[i >> 3] >> (i & 7)) & 1;
 }
 
-/* Makes room for LINE_ROOM more bytes, or for a whole record when big is
- * set. Returns false when out of memory. */
-static bool lines_room(struct lines *l, bool big)
+/* Makes room for n more bytes. Returns false when out of memory. */
+static bool lines_room(struct lines *l, size_t n)
 {
-    size_t want = l->len + (big ? JOURNAL_RECORD_MAX : LINE_ROOM);
+    size_t want = l->len + n;
     if (want <= l->cap)
         return true;
     size_t cap = want > 2 * l->cap ? want : 2 * l->cap;
@@ -138,31 +151,83 @@ static bool lines_room(struct lines *l, bool big)
     return true;
 }
 
-/* Formats one game's record straight into the worker's buffer, waiting
- * while the buffer is over its limit; wakes the writer early when the
- * buffer passes QUEUE_FLUSH (once: the writer's urgent flag stays set). */
-static int put_line(struct worker *wk, const struct journal_record *rec,
+/* Bytes a packed game takes. */
+static size_t packed_size(int nmoves, size_t reason_len)
+{
+    size_t n = sizeof(struct packed) + sizeof(int) * (size_t)nmoves +
+               reason_len;
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Packs one game's record into l, which has room for it. */
+static void pack(struct lines *l, const struct journal_record *r,
+                 size_t reason_len)
+{
+    struct packed p = {r->deal,          r->seed,        r->res.wall_us,
+                       r->lineup,        r->rotation,    r->res.length,
+                       r->res.nmoves,    r->res.forfeit, (uint32_t)reason_len,
+                       {0},              {0},            {0}};
+    char *at = l->buf + l->len;
+    memcpy(p.agent, r->agent, sizeof p.agent);
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++) {
+        p.rank[s] = r->res.rank[s];
+        p.ret[s] = r->res.ret[s];
+    }
+    memcpy(at, &p, sizeof p);
+    memcpy(at + sizeof p, r->res.moves, sizeof(int) * (size_t)p.nmoves);
+    memcpy(at + sizeof p + sizeof(int) * (size_t)p.nmoves, r->res.reason,
+           reason_len);
+    l->len += packed_size(p.nmoves, reason_len);
+    l->count++;
+}
+
+/* Unpacks the game at at into r (moves borrowed from at); returns the
+ * bytes it took. */
+static size_t unpack(const char *at, struct journal_record *r)
+{
+    struct packed p;
+    memcpy(&p, at, sizeof p);
+    memset(r, 0, sizeof *r);
+    r->deal = p.deal;
+    r->seed = p.seed;
+    r->lineup = p.lineup;
+    r->rotation = p.rotation;
+    memcpy(r->agent, p.agent, sizeof r->agent);
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++) {
+        r->res.rank[s] = p.rank[s];
+        r->res.ret[s] = p.ret[s];
+    }
+    r->res.length = p.length;
+    r->res.wall_us = p.wall_us;
+    r->res.forfeit = p.forfeit;
+    r->res.moves = (const int *)(const void *)(at + sizeof p);
+    r->res.nmoves = p.nmoves;
+    memcpy(r->res.reason, at + sizeof p + sizeof(int) * (size_t)p.nmoves,
+           p.reason_len);
+    r->res.reason[p.reason_len] = '\0';
+    return packed_size(p.nmoves, p.reason_len);
+}
+
+/* Packs one game's record into the worker's buffer, waiting while the
+ * buffer is over its limit; wakes the writer early when the buffer passes
+ * QUEUE_FLUSH (once: the writer's urgent flag stays set). */
+static int put_game(struct worker *wk, const struct journal_record *rec,
                     char *err, size_t errlen)
 {
     struct run *run = wk->run;
     struct lines *l = &wk->out;
-    size_t n = 0;
+    size_t reason_len = rec->res.forfeit ? strlen(rec->res.reason) : 0;
+    size_t n = packed_size(rec->res.nmoves, reason_len);
     pthread_mutex_lock(&wk->mu);
     while (l->len >= wk->limit && !atomic_load(&run->stop))
         pthread_cond_wait(&wk->space, &wk->mu);
-    if (lines_room(l, false))
-        n = journal_format(&run->w, &run->h, rec, l->buf + l->len,
-                           l->cap - l->len);
-    if (!n && lines_room(l, true)) /* a long line, a full buffer */
-        n = journal_format(&run->w, &run->h, rec, l->buf + l->len,
-                           l->cap - l->len);
-    l->len += n;
-    l->count += n > 0;
-    bool urgent = l->len >= QUEUE_FLUSH && l->len - n < QUEUE_FLUSH;
+    bool ok = lines_room(l, n);
+    if (ok)
+        pack(l, rec, reason_len);
+    bool urgent = ok && l->len >= QUEUE_FLUSH && l->len - n < QUEUE_FLUSH;
     pthread_mutex_unlock(&wk->mu);
-    if (!n)
-        return err_set(err, errlen, ERR_RANGE,
-                       "a record is too long, or out of memory");
+    if (!ok)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
     if (urgent) {
         pthread_mutex_lock(&run->mu);
         run->urgent = true;
@@ -235,9 +300,7 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
     rec.rotation = sg.rotation;
     rec.seed = sg.seed;
     memcpy(rec.agent, sg.agent, sizeof rec.agent);
-    rc = run->o->results ? results_add(&wk->rb, &run->h, &rec, err, errlen)
-                         : 0;
-    return rc ? rc : put_line(wk, &rec, err, errlen);
+    return put_game(wk, &rec, err, errlen);
 }
 
 /* The next game index for wk, or -1 when none is left. Quick games are
@@ -297,12 +360,8 @@ static int worker_init(struct worker *wk, struct run *run)
         pthread_mutex_destroy(&wk->mu);
         return ERR_NOMEM;
     }
-    char err[256];
     int rc = match_init(&wk->m, &run->g);
-    rc = rc ? rc : schedule_cursor_init(&wk->cur, &run->sched);
-    if (!rc && run->o->results)
-        rc = results_part_begin(&wk->rb, &wk->part, &run->h, err, sizeof err);
-    return rc;
+    return rc ? rc : schedule_cursor_init(&wk->cur, &run->sched);
 }
 
 static void worker_fini(struct worker *wk)
@@ -312,8 +371,6 @@ static void worker_fini(struct worker *wk)
             agent_destroy(&wk->inst[a][c]);
     schedule_cursor_fini(&wk->cur);
     match_fini(&wk->m);
-    results_builder_fini(&wk->rb);
-    results_fini(&wk->part);
     mem_free(wk->out.buf);
     mem_free(wk->spare.buf);
     pthread_cond_destroy(&wk->space);
@@ -369,14 +426,43 @@ static bool wait_tick(struct run *run)
     return more;
 }
 
-/* Takes every worker's lines (swapping in its spare buffer) and writes
- * them with one fdatasync. Returns the lines written, or -1 after an
- * I/O error (reported through fail). */
-static int64_t sweep(struct run *run)
+/* Formats the packed games of in as journal lines into text, adding
+ * them to the results if asked for. Returns 0, or ERR_RANGE / ERR_NOMEM
+ * with a message. */
+static int format_games(struct run *run, const struct lines *in,
+                        struct lines *text, char *err, size_t errlen)
+{
+    struct journal_record rec;
+    int rc = 0;
+    text->len = 0;
+    for (size_t at = 0; at < in->len && !rc;) {
+        at += unpack(in->buf + at, &rec);
+        rc = run->o->results
+                 ? results_add(&run->rb, &run->h, &rec, err, errlen)
+                 : 0;
+        size_t n = 0;
+        if (!rc && lines_room(text, 4096))
+            n = journal_format(&run->w, &run->h, &rec, text->buf + text->len,
+                               text->cap - text->len);
+        if (!rc && !n && lines_room(text, JOURNAL_RECORD_MAX))
+            n = journal_format(&run->w, &run->h, &rec, text->buf + text->len,
+                               text->cap - text->len);
+        if (!rc && !n)
+            rc = err_set(err, errlen, ERR_RANGE,
+                         "a record is too long, or out of memory");
+        text->len += n;
+    }
+    return rc;
+}
+
+/* Takes every worker's games (swapping in its spare buffer), writes them
+ * as lines (text is the writer's buffer) with one fdatasync. Returns the
+ * games written, or -1 after an error (reported through fail). */
+static int64_t sweep(struct run *run, struct lines *text)
 {
     char err[1024];
-    int64_t lines = 0;
-    int rc = 0;
+    int64_t games = 0;
+    int rc = 0, code = ERR_IO;
     for (int i = 0; i < run->nwk; i++) {
         struct worker *wk = &run->wk[i];
         struct lines taken;
@@ -387,30 +473,35 @@ static int64_t sweep(struct run *run)
         wk->out.count = 0;
         pthread_cond_broadcast(&wk->space);
         pthread_mutex_unlock(&wk->mu);
+        if (taken.len && !rc && (rc = format_games(run, &taken, text, err,
+                                                   sizeof err)))
+            code = rc;
         if (taken.len && !rc)
-            rc = journal_write(&run->w, taken.buf, taken.len, err, sizeof err);
-        lines += taken.count;
+            rc = journal_write(&run->w, text->buf, text->len, err, sizeof err);
+        games += taken.count;
         wk->spare = taken; /* only the writer touches spare */
     }
-    if (!rc && lines)
+    if (!rc && games)
         rc = journal_sync(&run->w, err, sizeof err);
     if (rc)
-        fail(run, ERR_IO, err);
-    return rc ? -1 : lines;
+        fail(run, code, err);
+    return rc ? -1 : games;
 }
 
-/* Writes the workers' lines to the journal until they are done. */
+/* Writes the workers' games to the journal until they are done. */
 static void writer_loop(struct run *run, struct progress *p)
 {
+    struct lines text = {0};
     bool more = true;
     while (more) {
         more = wait_tick(run);
-        int64_t n = sweep(run);
+        int64_t n = sweep(run, &text);
         if (n < 0)
             break; /* nothing more reaches the journal */
         p->written += n;
         progress_draw(p, false);
     }
+    mem_free(text.buf);
 }
 
 /* ---- setting up -------------------------------------------------------- */
@@ -594,20 +685,14 @@ static int workers_new(struct run *run)
     return 0;
 }
 
-/* Joins the workers' results to the run's, then frees the workers. */
-static int workers_end(struct run *run)
+/* Frees the workers. */
+static void workers_end(struct run *run)
 {
-    char err[256];
-    int rc = 0;
-    for (int i = 0; i < run->nwk; i++) {
-        if (!rc && run->o->results)
-            rc = results_merge(&run->rb, &run->wk[i].rb, err, sizeof err);
+    for (int i = 0; i < run->nwk; i++)
         worker_fini(&run->wk[i]);
-    }
     mem_free(run->wk);
     run->wk = NULL;
     run->nwk = 0;
-    return rc;
 }
 
 /* Starts the workers, writes until they are done, joins them. */
@@ -643,8 +728,7 @@ static int play(struct run *run, struct run_stats *st)
     writer_loop(run, &p);
     for (int i = 0; i < started; i++)
         pthread_join(run->wk[i].tid, NULL);
-    if (workers_end(run))
-        fail(run, ERR_NOMEM, "out of memory");
+    workers_end(run);
     st->seconds = now_s() - p.t0;
     st->played = p.written;
     progress_draw(&p, true);
