@@ -68,18 +68,17 @@ struct lines {
     int64_t count; /* games */
 };
 
-/* A finished game as a worker packs it, followed by its nmoves moves (int)
- * and reason_len bytes of forfeit reason, padded to 8 bytes. */
+/* A finished game as a worker packs it: this, then the returns (double,
+ * one a seat), the moves (int), the seats' agents (int8_t) and the
+ * forfeit's reason, padded to 8 bytes. Ranks are worked out again by the
+ * writer (match_rank_seats, as match_play did). */
 struct packed {
-    int64_t deal;                   /* the record's fields, as in */
-    uint64_t seed;                  /* struct journal_record */
-    int64_t wall_us;                /* .. */
-    int32_t lineup, rotation;       /* .. */
-    int32_t length, nmoves;         /* .. */
-    uint32_t forfeit, reason_len;   /* .. */
-    int8_t agent[GAME_MAX_PLAYERS]; /* .. */
-    int32_t rank[GAME_MAX_PLAYERS]; /* .. */
-    double ret[GAME_MAX_PLAYERS];   /* .. */
+    int64_t deal;                 /* the record's fields, as in */
+    uint64_t seed;                /* struct journal_record */
+    int64_t wall_us;              /* .. */
+    int32_t lineup, rotation;     /* .. */
+    int32_t length, nmoves;       /* .. */
+    uint32_t forfeit, reason_len; /* .. */
 };
 
 /* One worker thread's own things. */
@@ -152,38 +151,37 @@ static bool lines_room(struct lines *l, size_t n)
 }
 
 /* Bytes a packed game takes. */
-static size_t packed_size(int nmoves, size_t reason_len)
+static size_t packed_size(int seats, int nmoves, size_t reason_len)
 {
-    size_t n = sizeof(struct packed) + sizeof(int) * (size_t)nmoves +
-               reason_len;
+    size_t n = sizeof(struct packed) + (sizeof(double) + 1) * (size_t)seats +
+               sizeof(int) * (size_t)nmoves + reason_len;
     return (n + 7) & ~(size_t)7;
 }
 
-/* Packs one game's record into l, which has room for it. */
-static void pack(struct lines *l, const struct journal_record *r,
+/* Packs one game's record of a seats-seat game into l, which has room. */
+static void pack(struct lines *l, int seats, const struct journal_record *r,
                  size_t reason_len)
 {
-    struct packed p = {r->deal,          r->seed,        r->res.wall_us,
-                       r->lineup,        r->rotation,    r->res.length,
-                       r->res.nmoves,    r->res.forfeit, (uint32_t)reason_len,
-                       {0},              {0},            {0}};
+    struct packed p = {r->deal,       r->seed,        r->res.wall_us,
+                       r->lineup,     r->rotation,    r->res.length,
+                       r->res.nmoves, r->res.forfeit, (uint32_t)reason_len};
     char *at = l->buf + l->len;
-    memcpy(p.agent, r->agent, sizeof p.agent);
-    for (int s = 0; s < GAME_MAX_PLAYERS; s++) {
-        p.rank[s] = r->res.rank[s];
-        p.ret[s] = r->res.ret[s];
-    }
+    size_t moves = sizeof(int) * (size_t)p.nmoves;
     memcpy(at, &p, sizeof p);
-    memcpy(at + sizeof p, r->res.moves, sizeof(int) * (size_t)p.nmoves);
-    memcpy(at + sizeof p + sizeof(int) * (size_t)p.nmoves, r->res.reason,
-           reason_len);
-    l->len += packed_size(p.nmoves, reason_len);
+    at += sizeof p;
+    memcpy(at, r->res.ret, sizeof(double) * (size_t)seats);
+    at += sizeof(double) * (size_t)seats;
+    if (moves)
+        memcpy(at, r->res.moves, moves);
+    memcpy(at + moves, r->agent, (size_t)seats);
+    memcpy(at + moves + (size_t)seats, r->res.reason, reason_len);
+    l->len += packed_size(seats, p.nmoves, reason_len);
     l->count++;
 }
 
-/* Unpacks the game at at into r (moves borrowed from at); returns the
- * bytes it took. */
-static size_t unpack(const char *at, struct journal_record *r)
+/* Unpacks the game of a seats-seat game at at into r (moves borrowed from
+ * at); returns the bytes it took. */
+static size_t unpack(const char *at, int seats, struct journal_record *r)
 {
     struct packed p;
     memcpy(&p, at, sizeof p);
@@ -192,20 +190,20 @@ static size_t unpack(const char *at, struct journal_record *r)
     r->seed = p.seed;
     r->lineup = p.lineup;
     r->rotation = p.rotation;
-    memcpy(r->agent, p.agent, sizeof r->agent);
-    for (int s = 0; s < GAME_MAX_PLAYERS; s++) {
-        r->res.rank[s] = p.rank[s];
-        r->res.ret[s] = p.ret[s];
-    }
     r->res.length = p.length;
     r->res.wall_us = p.wall_us;
     r->res.forfeit = p.forfeit;
-    r->res.moves = (const int *)(const void *)(at + sizeof p);
     r->res.nmoves = p.nmoves;
-    memcpy(r->res.reason, at + sizeof p + sizeof(int) * (size_t)p.nmoves,
-           p.reason_len);
+    const char *q = at + sizeof p;
+    memcpy(r->res.ret, q, sizeof(double) * (size_t)seats);
+    q += sizeof(double) * (size_t)seats;
+    r->res.moves = (const int *)(const void *)q; /* 8-byte aligned */
+    q += sizeof(int) * (size_t)p.nmoves;
+    memcpy(r->agent, q, (size_t)seats);
+    memcpy(r->res.reason, q + seats, p.reason_len);
     r->res.reason[p.reason_len] = '\0';
-    return packed_size(p.nmoves, p.reason_len);
+    match_rank_seats(seats, &r->res);
+    return packed_size(seats, p.nmoves, p.reason_len);
 }
 
 /* Packs one game's record into the worker's buffer, waiting while the
@@ -217,13 +215,14 @@ static int put_game(struct worker *wk, const struct journal_record *rec,
     struct run *run = wk->run;
     struct lines *l = &wk->out;
     size_t reason_len = rec->res.forfeit ? strlen(rec->res.reason) : 0;
-    size_t n = packed_size(rec->res.nmoves, reason_len);
+    int seats = run->g.dims.players;
+    size_t n = packed_size(seats, rec->res.nmoves, reason_len);
     pthread_mutex_lock(&wk->mu);
     while (l->len >= wk->limit && !atomic_load(&run->stop))
         pthread_cond_wait(&wk->space, &wk->mu);
     bool ok = lines_room(l, n);
     if (ok)
-        pack(l, rec, reason_len);
+        pack(l, seats, rec, reason_len);
     bool urgent = ok && l->len >= QUEUE_FLUSH && l->len - n < QUEUE_FLUSH;
     pthread_mutex_unlock(&wk->mu);
     if (!ok)
@@ -436,7 +435,7 @@ static int format_games(struct run *run, const struct lines *in,
     int rc = 0;
     text->len = 0;
     for (size_t at = 0; at < in->len && !rc;) {
-        at += unpack(in->buf + at, &rec);
+        at += unpack(in->buf + at, run->g.dims.players, &rec);
         rc = run->o->results
                  ? results_add(&run->rb, &run->h, &rec, err, errlen)
                  : 0;
