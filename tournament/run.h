@@ -5,10 +5,10 @@
  * the journal already holds; each worker has its own game state and its
  * own agents (created on first use with agent_new, one instance per agent
  * and seat it holds in a game, created afresh after that agent forfeits).
- * A worker formats its finished games into its own buffer and gathers
- * their results itself (merged at the end); the calling thread takes
- * every worker's buffer about every 50 ms (sooner when one passes 1 MiB),
- * writes them to the journal with one fdatasync() and draws the progress
+ * A worker packs its finished games into its own buffer (plain copies);
+ * the calling thread takes every worker's buffer about every 50 ms
+ * (sooner when one passes 1 MiB), formats the journal lines, gathers the
+ * results, writes the lines with one fdatasync() and draws the progress
  * line. A game is done once its line is written: whatever a worker still
  * held when the process died is played again by --resume, and nothing is
  * played twice. A power cut may also lose what was written but not yet
