@@ -10,15 +10,15 @@
  *    "sides":2,"seats":2,"teams":[0,1],"games":200,"shard":1,"shards":1}
  * Every later line is one finished game:
  *   {"type":"game","deal":3,"lineup":0,"rotation":1,
- *    "seats":["random","pimc"],"returns":[-3,3],"length":57,
- *    "wall_us":812,"end":"normal","digits":2,"moves":"0b1r0002..."}
- * Format 1 lines also held "spec" (the header's game), "seed" (the deal's
- * seed, 16 hex digits) and "ranks" (1 = best, per seat): format 2 leaves
- * out these 75-odd bytes of a 280-byte line, since readers work them out
- * from the header (schedule_deal_seed of its seed and the deal; match_rank
- * of the returns and forfeits). Format 1 journals are still read, and a
- * resumed one goes on in format 1; a format 2 line that carries any of
- * the three fields is read with them, as format 1.
+ *    "seats":["random","pimc"],"returns":[-3,3],"ranks":[2,1],
+ *    "length":57,"wall_us":812,"end":"normal","digits":2,
+ *    "moves":"0b1r0002..."}
+ * Format 1 lines also held "spec" (the header's game) and "seed" (the
+ * deal's seed, 16 hex digits): format 2 leaves them out (57 of the 284
+ * bytes of a random Thirty-One line), and readers work them out from the
+ * header (the game; schedule_deal_seed of its seed and the deal). Format 1 journals are
+ * still read, and a resumed one goes on in format 1; a format 2 line that
+ * carries either field is read with it, as format 1.
  * A forfeit ends with "end":"forfeit","forfeit":[1],"reason":"seat 1: ...",
  * the seats that forfeited (with their partners) and why; returns are
  * then those at the moment of the forfeit. "moves" holds every action id
@@ -29,8 +29,9 @@
  * not fit JOURNAL_MOVES_MAX (options far past the defaults) are left out,
  * as in journals written before moves were recorded, and such a game
  * cannot be replayed. The agents' seeds are not written: each is
- * schedule_agent_seed(seed, seat), derived from the deal's seed. (deal, lineup, rotation) is the
- * game's key: a journal holds each key at most once.
+ * schedule_agent_seed(seed, seat), derived from the deal's seed.
+ * (deal, lineup, rotation) is the game's key: a journal holds each key at
+ * most once.
  *
  * Appending is write()s of whole lines followed by one fdatasync(), on a
  * file opened O_APPEND and locked with flock() against a second writer.

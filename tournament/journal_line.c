@@ -205,16 +205,12 @@ size_t journal_format(const struct journal_writer *w,
         put_sep(&o, s);
         put_num(&o, r->res.ret[s]);
     }
-    PUT_LIT(&o, "]");
-    if (v1) {
-        PUT_LIT(&o, ",\"ranks\":[");
-        for (int s = 0; s < k; s++) {
-            put_sep(&o, s);
-            put_i64(&o, r->res.rank[s]);
-        }
-        PUT_LIT(&o, "]");
+    PUT_LIT(&o, "],\"ranks\":[");
+    for (int s = 0; s < k; s++) {
+        put_sep(&o, s);
+        put_i64(&o, r->res.rank[s]);
     }
-    PUT_LIT(&o, ",\"length\":");
+    PUT_LIT(&o, "],\"length\":");
     put_i64(&o, r->res.length);
     PUT_LIT(&o, ",\"wall_us\":");
     put_i64(&o, r->res.wall_us);
@@ -393,15 +389,14 @@ int journal__parse_header(const char *line, size_t len,
     return rc;
 }
 
-/* Reads the seat-indexed lists of a game line (ranks NULL: none, they
- * are worked out once the forfeits are known). */
+/* Reads the seat-indexed lists of a game line. */
 static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
                         const struct journal_header *h,
                         struct journal_record *r, char *err, size_t errlen)
 {
     size_t k = (size_t)h->seats;
     if (json_array_size(seats) != k || json_array_size(rets) != k ||
-        (ranks && json_array_size(ranks) != k))
+        json_array_size(ranks) != k)
         return err_set(err, errlen, ERR_SYNTAX,
                        "seats, returns and ranks need %zu entries each", k);
     for (size_t s = 0; s < k; s++) {
@@ -411,9 +406,7 @@ static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
         int a = json_is_string(name)
                     ? roster_find(&h->roster, json_string_value(name))
                     : -1;
-        json_int_t rk = !ranks               ? 1
-                        : json_is_integer(rank) ? json_integer_value(rank)
-                                                : 0;
+        json_int_t rk = json_is_integer(rank) ? json_integer_value(rank) : 0;
         if (a < 0)
             return err_set(err, errlen, ERR_INVAL,
                            "seat %zu: not an agent of this tournament", s);
@@ -540,7 +533,7 @@ int journal__parse_record(const char *line, size_t len,
                           size_t moves_cap, char *err, size_t errlen)
 {
     const char *type, *spec = NULL, *seed = NULL, *end, *reason = NULL;
-    json_t *seats, *rets, *ranks = NULL, *forfeit = NULL, *moves = NULL;
+    json_t *seats, *rets, *ranks, *forfeit = NULL, *moves = NULL;
     int digits = 0;
     json_int_t deal, wall;
     int rc;
@@ -549,7 +542,7 @@ int journal__parse_record(const char *line, size_t len,
     if (!root)
         return ERR_SYNTAX;
     if (json_unpack(root,
-                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s?:o, s:i, "
+                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s:o, s:i, "
                     "s:I, s:s, s?:o, s?:s, s?:i, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
                     &r->lineup, "rotation", &r->rotation, "seed", &seed,
@@ -557,7 +550,7 @@ int journal__parse_record(const char *line, size_t len,
                     "length", &r->res.length, "wall_us", &wall, "end", &end,
                     "forfeit", &forfeit, "reason", &reason, "digits", &digits,
                     "moves", &moves) ||
-        (h->format == 1 && (!spec || !seed || !ranks))) {
+        (h->format == 1 && (!spec || !seed))) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }
@@ -566,8 +559,6 @@ int journal__parse_record(const char *line, size_t len,
     rc = record_key(type, spec, seed, h, r, err, errlen);
     rc = rc ? rc : record_seats(seats, rets, ranks, h, r, err, errlen);
     rc = rc ? rc : record_end(end, forfeit, reason, h, r, err, errlen);
-    if (!rc && !ranks)
-        match_rank_seats(h->seats, &r->res);
     rc = rc ? rc
             : record_moves(moves, digits, r, moves_buf, moves_cap, err,
                            errlen);
