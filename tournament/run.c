@@ -180,12 +180,15 @@ static void pack(struct lines *l, int seats, const struct journal_record *r,
 }
 
 /* Unpacks the game of a seats-seat game at at into r (moves borrowed from
- * at); returns the bytes it took. */
+ * at; entries past the seats left as they were); returns the bytes it
+ * took. */
 static size_t unpack(const char *at, int seats, struct journal_record *r)
 {
     struct packed p;
     memcpy(&p, at, sizeof p);
-    memset(r, 0, sizeof *r);
+    r->moves = NULL; /* the reader's fields */
+    r->moves_len = 0;
+    r->digits = 0;
     r->deal = p.deal;
     r->seed = p.seed;
     r->lineup = p.lineup;
@@ -431,7 +434,7 @@ static bool wait_tick(struct run *run)
 static int format_games(struct run *run, const struct lines *in,
                         struct lines *text, char *err, size_t errlen)
 {
-    struct journal_record rec;
+    struct journal_record rec = {0};
     int rc = 0;
     text->len = 0;
     for (size_t at = 0; at < in->len && !rc;) {
