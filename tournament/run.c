@@ -4,7 +4,7 @@
  * mutex, which only the writer also takes (once a tick, to swap the
  * buffer for an empty one): a game costs an uncontended lock, not a
  * hand-over. The writer formats the journal lines and gathers the
- * results, off the workers' path: with one job it has a core of its own.
+ * results, off the workers' path (with one job, beside the worker).
  * run.mu guards workers_left, urgent and the first error; next and stop
  * are atomics read without it. A worker never holds its own mutex while
  * taking run.mu, nor the reverse. */
