@@ -199,6 +199,7 @@ static int start_file(struct journal_writer *w, const struct journal_header *h,
     if (!line)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     int rc = ftruncate(w->fd, 0) ? ERR_IO : 0;
+    w->format = JOURNAL_FORMAT;
     rc = rc ? rc : write_all(w->fd, line, strlen(line));
     rc = rc ? rc : (fdatasync(w->fd) ? ERR_IO : sync_dir(w->path));
     free(line);
@@ -220,6 +221,7 @@ static int resume_file(struct journal_writer *w, const struct journal_header *h,
         rc = journal_same(old, h, w->path, err, errlen);
     if (!rc && info->has_header)
         rc = journal_read(w->path, old, fn, ctx, info, err, errlen);
+    w->format = old->format; /* lines go on in the file's layout */
     free(old);
     if (rc)
         return rc;
@@ -289,12 +291,26 @@ int journal_open(struct journal_writer *w, const char *path,
     return rc;
 }
 
+int journal_write(struct journal_writer *w, const char *buf, size_t len,
+                  char *err, size_t errlen)
+{
+    if (write_all(w->fd, buf, len))
+        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
+    return 0;
+}
+
+int journal_sync(struct journal_writer *w, char *err, size_t errlen)
+{
+    if (fdatasync(w->fd))
+        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
+    return 0;
+}
+
 int journal_append(struct journal_writer *w, const char *buf, size_t len,
                    char *err, size_t errlen)
 {
-    if (write_all(w->fd, buf, len) || fdatasync(w->fd))
-        return err_set(err, errlen, ERR_IO, "%s: %s", w->path, strerror(errno));
-    return 0;
+    int rc = journal_write(w, buf, len, err, errlen);
+    return rc ? rc : journal_sync(w, err, errlen);
 }
 
 int journal_close(struct journal_writer *w)

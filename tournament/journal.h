@@ -4,15 +4,21 @@
  *
  * Line 1 is the header: the tournament's identity (game, agents, deals,
  * seed, line-up limit) and the schedule's shape:
- *   {"journal":"parlor-tournament","format":1,"game":"thirty_one(players=2)",
+ *   {"journal":"parlor-tournament","format":2,"game":"thirty_one(players=2)",
  *    "agents":[{"name":"random","spec":"random"},{"name":"pimc",
  *    "spec":"pimc"}],"deals":100,"seed":"1","max_lineups":120,"lineups":1,
  *    "sides":2,"seats":2,"teams":[0,1],"games":200,"shard":1,"shards":1}
  * Every later line is one finished game:
- *   {"type":"game","spec":"thirty_one(players=2)","deal":3,"lineup":0,
- *    "rotation":1,"seed":"c2b6e5a1d3f40011","seats":["random","pimc"],
- *    "returns":[-3,3],"ranks":[2,1],"length":57,"wall_us":812,
- *    "end":"normal","digits":2,"moves":"0b1r0002..."}
+ *   {"type":"game","deal":3,"lineup":0,"rotation":1,
+ *    "seats":["random","pimc"],"returns":[-3,3],"ranks":[2,1],
+ *    "length":57,"wall_us":812,"end":"normal","digits":2,
+ *    "moves":"0b1r0002..."}
+ * Format 1 lines also held "spec" (the header's game) and "seed" (the
+ * deal's seed, 16 hex digits): format 2 leaves them out (57 of the 284
+ * bytes of a random Thirty-One line), and readers work them out from the
+ * header (the game; schedule_deal_seed of its seed and the deal). Format 1 journals are
+ * still read, and a resumed one goes on in format 1; a format 2 line that
+ * carries either field is read with it, as format 1.
  * A forfeit ends with "end":"forfeit","forfeit":[1],"reason":"seat 1: ...",
  * the seats that forfeited (with their partners) and why; returns are
  * then those at the moment of the forfeit. "moves" holds every action id
@@ -23,11 +29,17 @@
  * not fit JOURNAL_MOVES_MAX (options far past the defaults) are left out,
  * as in journals written before moves were recorded, and such a game
  * cannot be replayed. The agents' seeds are not written: each is
- * schedule_agent_seed(seed, seat), derived from the deal's seed. (deal, lineup, rotation) is the
- * game's key: a journal holds each key at most once.
+ * schedule_agent_seed(seed, seat), derived from the deal's seed.
+ * (deal, lineup, rotation) is the game's key: a journal holds each key at
+ * most once.
  *
- * Appending is one write() of whole lines followed by fdatasync(), on a
+ * Appending is write()s of whole lines followed by one fdatasync(), on a
  * file opened O_APPEND and locked with flock() against a second writer.
+ * A tournament appends what its workers finished about every 50 ms
+ * (run.h), not game by game: a power cut may lose the last ~50 ms of
+ * games, which --resume plays again, while a crash of the process itself
+ * (kill -9) loses nothing that was written, and a game counts as done
+ * (progress line, summary) only once written.
  * Only the last line can be torn (a write cut short): readers ignore an
  * unterminated last line and resuming truncates it away. Any other bad line
  * is corruption and is refused with its line number.
@@ -42,7 +54,7 @@
 #include "match.h"
 #include "roster.h"
 
-#define JOURNAL_FORMAT 1         /* version of the line layout */
+#define JOURNAL_FORMAT 2         /* version of the line layout written */
 #define JOURNAL_PATH_MAX 4096    /* longest journal path */
 #define JOURNAL_RECORD_MAX (1 << 20) /* longest record line */
 #define JOURNAL_MOVES_MAX (JOURNAL_RECORD_MAX - 8192) /* longest moves text */
@@ -50,6 +62,7 @@
 /* The first line: who plays what. Identity is game, roster, deals, seed
  * and max_lineups; the rest follows from them, except the shard. */
 struct journal_header {
+    int format;                    /* line layout: 1 or 2 (JOURNAL_FORMAT) */
     char game[GAME_SPEC_MAX];      /* canonical game spec */
     struct roster roster;          /* agents: names and specs */
     int64_t deals;                 /* deals in the tournament */
@@ -93,6 +106,7 @@ struct journal_read_info {
 /* An open journal being appended to. */
 struct journal_writer {
     int fd;                      /* O_APPEND, flock()ed; -1: closed */
+    int format;                  /* the file's line layout (1 or 2) */
     char path[JOURNAL_PATH_MAX]; /* where */
     char *name_json[ROSTER_MAX]; /* agent names as JSON strings, owned */
     size_t name_len[ROSTER_MAX]; /* their lengths */
@@ -146,8 +160,8 @@ int journal_open(struct journal_writer *w, const char *path,
                  journal_record_fn fn, void *ctx,
                  struct journal_read_info *info, char *err, size_t errlen);
 
-/* Formats r as one line ('\n' included) into buf (len bytes); returns its
- * length, or 0 when it does not fit. */
+/* Formats r as one line ('\n' included, in w's format) into buf (len
+ * bytes); returns its length, or 0 when it does not fit. */
 size_t journal_format(const struct journal_writer *w,
                       const struct journal_header *h,
                       const struct journal_record *r, char *buf, size_t len);
@@ -162,6 +176,14 @@ int journal_moves_decode(const char *text, size_t len, int digits, int *out,
  * kernel takes less) and flushes them to disk. Returns 0 or ERR_IO. */
 int journal_append(struct journal_writer *w, const char *buf, size_t len,
                    char *err, size_t errlen);
+
+/* journal_append in two halves, for a writer with lines in several
+ * buffers: journal_write hands len bytes of whole lines to the kernel
+ * (one write(), continued only if it takes less), journal_sync flushes
+ * everything written to disk. Each returns 0 or ERR_IO. */
+int journal_write(struct journal_writer *w, const char *buf, size_t len,
+                  char *err, size_t errlen);
+int journal_sync(struct journal_writer *w, char *err, size_t errlen);
 
 /* Flushes, unlocks and closes w, freeing what it owns (safe when closed).
  * Returns 0 or ERR_IO. */

@@ -17,6 +17,7 @@
 
 #include "../common/err.h"
 #include "journal_int.h"
+#include "schedule.h"
 
 /* ---- writing ------------------------------------------------------------ */
 
@@ -26,14 +27,28 @@ struct out {
     bool full;     /* something did not fit */
 };
 
+/* Room for n more bytes; false (and full) when there is none. */
+static inline bool room(struct out *o, size_t n)
+{
+    if (o->full || (size_t)(o->end - o->p) < n)
+        o->full = true;
+    return !o->full;
+}
+
 static inline void put(struct out *o, const char *s, size_t n)
 {
-    if (o->full || (size_t)(o->end - o->p) < n) {
-        o->full = true;
-        return;
+    if (room(o, n)) {
+        memcpy(o->p, s, n);
+        o->p += n;
     }
-    memcpy(o->p, s, n);
-    o->p += n;
+}
+
+/* A few bytes (a number's digits): a loop beats a call to memcpy. */
+static inline void put_short(struct out *o, const char *s, size_t n)
+{
+    if (room(o, n))
+        for (size_t i = 0; i < n; i++)
+            *o->p++ = s[i];
 }
 
 static void put_s(struct out *o, const char *s)
@@ -70,7 +85,7 @@ static void put_i64(struct out *o, int64_t v)
         *--q = (char)('0' + u);
     if (v < 0)
         *--q = '-';
-    put(o, q, (size_t)(tmp + sizeof tmp - q));
+    put_short(o, q, (size_t)(tmp + sizeof tmp - q));
 }
 
 /* Integers (most games' returns) fast; others round-trip with %.17g. */
@@ -132,13 +147,28 @@ static void put_moves(struct out *o, const struct match_result *res)
     PUT_LIT(o, ",\"digits\":");
     put_i64(o, d);
     PUT_LIT(o, ",\"moves\":\"");
-    for (int i = 0; i < res->nmoves && !o->full; i++) {
-        char tmp[8];
-        unsigned v = (unsigned)res->moves[i];
-        for (int k = d - 1; k >= 0; k--, v /= 36)
-            tmp[k] = digit[v % 36];
-        put(o, tmp, (size_t)d);
-    }
+    if (!room(o, (size_t)res->nmoves * (size_t)d))
+        return;
+    /* Written directly, one or two digits (most games) without a loop: a
+     * call per move cost 9 % of a random game's whole run, the digit loop
+     * another 4 %. */
+    char *p = o->p;
+    const int *m = res->moves, n = res->nmoves;
+    if (d == 1)
+        for (int i = 0; i < n; i++)
+            *p++ = digit[m[i]];
+    else if (d == 2)
+        for (int i = 0; i < n; i++, p += 2) {
+            p[0] = digit[(unsigned)m[i] / 36];
+            p[1] = digit[(unsigned)m[i] % 36];
+        }
+    else
+        for (int i = 0; i < n; i++, p += d) {
+            unsigned v = (unsigned)m[i];
+            for (int k = d - 1; k >= 0; k--, v /= 36)
+                p[k] = digit[v % 36];
+        }
+    o->p = p;
     PUT_LIT(o, "\"");
 }
 
@@ -148,17 +178,24 @@ size_t journal_format(const struct journal_writer *w,
 {
     struct out o = {buf, buf + len, false};
     int k = h->seats;
-    PUT_LIT(&o, "{\"type\":\"game\",\"spec\":");
-    put(&o, w->game_json, w->game_len);
+    bool v1 = w->format == 1;
+    PUT_LIT(&o, "{\"type\":\"game\"");
+    if (v1) {
+        PUT_LIT(&o, ",\"spec\":");
+        put(&o, w->game_json, w->game_len);
+    }
     PUT_LIT(&o, ",\"deal\":");
     put_i64(&o, r->deal);
     PUT_LIT(&o, ",\"lineup\":");
     put_i64(&o, r->lineup);
     PUT_LIT(&o, ",\"rotation\":");
     put_i64(&o, r->rotation);
-    PUT_LIT(&o, ",\"seed\":\"");
-    put_hex(&o, r->seed);
-    PUT_LIT(&o, "\",\"seats\":[");
+    if (v1) {
+        PUT_LIT(&o, ",\"seed\":\"");
+        put_hex(&o, r->seed);
+        PUT_LIT(&o, "\"");
+    }
+    PUT_LIT(&o, ",\"seats\":[");
     for (int s = 0; s < k; s++) {
         put_sep(&o, s);
         put(&o, w->name_json[r->agent[s]], w->name_len[r->agent[s]]);
@@ -324,10 +361,10 @@ int journal__parse_header(const char *line, size_t len,
     if (json_unpack(root, "{s:s, s:i}", "journal", &magic, "format", &format) ||
         strcmp(magic, JOURNAL_MAGIC)) {
         err_set(err, errlen, ERR_SYNTAX, "not a parlor tournament journal");
-    } else if (format != JOURNAL_FORMAT) {
+    } else if (format < 1 || format > JOURNAL_FORMAT) {
         err_set(err, errlen, ERR_SYNTAX,
-                "journal format %d; this parlor reads format %d", format,
-                JOURNAL_FORMAT);
+                "journal format %d; this parlor reads formats 1 to %d",
+                format, JOURNAL_FORMAT);
     } else if (json_unpack(root,
                            "{s:s, s:o, s:I, s:s, s:i, s:i, s:i, s:i, s:o, "
                            "s:I, s:i, s:i}",
@@ -341,6 +378,7 @@ int journal__parse_header(const char *line, size_t len,
         err_set(err, errlen, ERR_SYNTAX, "header: missing or bad fields");
     } else {
         snprintf(h->game, sizeof h->game, "%s", game);
+        h->format = format;
         h->deals = deals;
         h->games = games;
         rc = header_roster(agents, h, err, errlen);
@@ -409,13 +447,15 @@ static int record_end(const char *end, json_t *seats, const char *reason,
     return 0;
 }
 
+/* Checks a game line's key; spec and seed may be NULL (format 2): the
+ * header's game, the deal's seed from the header's seed. */
 static int record_key(const char *type, const char *spec, const char *seed,
                       const struct journal_header *h, struct journal_record *r,
                       char *err, size_t errlen)
 {
     if (strcmp(type, "game"))
         return err_set(err, errlen, ERR_SYNTAX, "unknown line type '%s'", type);
-    if (strcmp(spec, h->game))
+    if (spec && strcmp(spec, h->game))
         return err_set(err, errlen, ERR_INVAL,
                        "game '%s' differs from the header's '%s'", spec,
                        h->game);
@@ -425,7 +465,9 @@ static int record_key(const char *type, const char *spec, const char *seed,
                        "deal %lld, line-up %d, rotation %d is not in the "
                        "schedule",
                        (long long)r->deal, r->lineup, r->rotation);
-    if (strlen(seed) != 16 || !parse_u64(seed, 16, &r->seed))
+    if (!seed)
+        r->seed = schedule_deal_seed(h->seed, r->deal);
+    else if (strlen(seed) != 16 || !parse_u64(seed, 16, &r->seed))
         return err_set(err, errlen, ERR_SYNTAX, "bad seed '%s'", seed);
     return 0;
 }
@@ -490,7 +532,7 @@ int journal__parse_record(const char *line, size_t len,
                           struct journal_record *r, char *moves_buf,
                           size_t moves_cap, char *err, size_t errlen)
 {
-    const char *type, *spec, *seed, *end, *reason = NULL;
+    const char *type, *spec = NULL, *seed = NULL, *end, *reason = NULL;
     json_t *seats, *rets, *ranks, *forfeit = NULL, *moves = NULL;
     int digits = 0;
     json_int_t deal, wall;
@@ -500,14 +542,15 @@ int journal__parse_record(const char *line, size_t len,
     if (!root)
         return ERR_SYNTAX;
     if (json_unpack(root,
-                    "{s:s, s:s, s:I, s:i, s:i, s:s, s:o, s:o, s:o, s:i, s:I, "
-                    "s:s, s?:o, s?:s, s?:i, s?:o}",
+                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s:o, s:i, "
+                    "s:I, s:s, s?:o, s?:s, s?:i, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
                     &r->lineup, "rotation", &r->rotation, "seed", &seed,
                     "seats", &seats, "returns", &rets, "ranks", &ranks,
                     "length", &r->res.length, "wall_us", &wall, "end", &end,
                     "forfeit", &forfeit, "reason", &reason, "digits", &digits,
-                    "moves", &moves)) {
+                    "moves", &moves) ||
+        (h->format == 1 && (!spec || !seed))) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }

@@ -138,7 +138,8 @@ static void finish(struct match *m, agent_t *const *agent, uint32_t missing,
     for (int s = 0; s < m->g->dims.players; s++)
         if (!((missing >> s) & 1))
             agent_game_over(agent[s], m->st, s, &o);
-    r->wall_us = now_us() - t0;
+    m->clock_us = now_us();
+    r->wall_us = m->clock_us - t0;
 }
 
 /* ---- API --------------------------------------------------------------- */
@@ -150,6 +151,7 @@ int match_init(struct match *m, const struct game *g)
     m->st = mem_alloc(g->def->state_size);
     m->moves_cap = g->dims.max_length * g->dims.players;
     m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
+    m->clock_us = 0;
     return m->st && m->moves ? 0 : ERR_NOMEM;
 }
 
@@ -163,7 +165,11 @@ void match_fini(struct match *m)
 
 void match_rank(const struct game *g, struct match_result *r)
 {
-    int p = g->dims.players;
+    match_rank_seats(g->dims.players, r);
+}
+
+void match_rank_seats(int p, struct match_result *r)
+{
     for (int s = 0; s < p; s++) {
         bool out = (r->forfeit >> s) & 1;
         int ahead = 0;
@@ -180,12 +186,13 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                struct match_result *r, char *err, size_t errlen)
 {
     const struct game *g = m->g;
-    int64_t t0 = now_us();
+    int64_t t0 = m->clock_us ? m->clock_us : now_us();
     r->length = 0; /* ret and rank are filled at the end */
     r->moves = m->moves;
     r->nmoves = 0;
     r->forfeit = 0;
     r->never_started = missing;
+    r->culprit = -1;
     r->reason[0] = '\0';
     if (g->def->init(g, m->st, seed, NULL, 0))
         return err_set(err, errlen, ERR_STATE, "%s: init failed", g->spec);

@@ -31,7 +31,9 @@ struct match_result {
     double ret[GAME_MAX_PLAYERS];  /* returns per seat (so far, on forfeit) */
     int rank[GAME_MAX_PLAYERS];    /* 1 = best; equal returns, equal rank */
     int length;                    /* steps applied */
-    int64_t wall_us;               /* wall time of the game */
+    int64_t wall_us;               /* wall time of the game (from the
+                                    * previous game's end on the same
+                                    * match: one clock read a game) */
     uint32_t forfeit;              /* seats that forfeited; 0: normal end */
     uint32_t never_started;        /* seats whose agent never got going:
                                     * missing, or a bot with no hello */
@@ -50,6 +52,7 @@ struct match {
     int moves_cap;        /* max_length * players entries */
     const atomic_bool *stop; /* when set, match_play gives up between
                               * moves; NULL: never (borrowed) */
+    int64_t clock_us;     /* when the last game ended; 0: read afresh */
 };
 
 /* Prepares m for g. Returns 0 or ERR_NOMEM. */
@@ -66,7 +69,9 @@ void match_fini(struct match *m);
  * ERR_INTERRUPTED when m->stop was set before the game ended (the game
  * counts for nothing: it is played again on resume).
  * r->moves lists the moves applied (up to a forfeit) and stays valid until
- * the next match_play on m. */
+ * the next match_play on m. The clock is read once per game: r->wall_us
+ * runs from the end of m's previous game (so it includes the caller's
+ * work in between) unless m->clock_us was set to 0 since. */
 int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
                const char *missing_reason, uint64_t seed,
                struct match_result *r, char *err, size_t errlen);
@@ -75,5 +80,8 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
  * ranking: 1 + the number of seats strictly ahead; forfeiting seats and
  * their partners behind all others). */
 void match_rank(const struct game *g, struct match_result *r);
+
+/* match_rank for a game of players seats (what a journal reader knows). */
+void match_rank_seats(int players, struct match_result *r);
 
 #endif

@@ -1,7 +1,7 @@
 /* results.c — reading journals into pairwise results per deal; see
  * results.h. Games are deduplicated by their schedule index with a bitmap;
- * the pairwise results are gathered raw, then sorted by deal and pair and
- * summed. */
+ * the pairwise results are gathered raw, then sorted by deal (counting
+ * sort) and pair, and summed. */
 #include "results.h"
 
 #include <glob.h>
@@ -123,41 +123,55 @@ static int load_file(void *ctx, const char *path, char *err, size_t errlen)
 
 /* ---- summing ------------------------------------------------------------- */
 
-static int raw_cmp(const void *pa, const void *pb)
+static int pair_cmp(const struct results_raw *a, const struct results_raw *b)
 {
-    const struct results_raw *a = pa, *b = pb;
-    if (a->deal != b->deal)
-        return a->deal < b->deal ? -1 : 1;
-    if (a->i != b->i)
-        return a->i - b->i;
-    return a->j - b->j;
+    return a->i != b->i ? a->i - b->i : a->j - b->j;
 }
 
-/* Sorts raw by deal and pair. A run's results arrive nearly in deal
- * order: then only each deal's few results need sorting. */
-static void sort_raw(struct results_raw *raw, int64_t n)
+/* Sorts raw by deal and pair in linear time: a counting sort by deal
+ * (deals are 0..deals-1), then an insertion sort of each deal's few
+ * results by pair. Two workers' results arrive interleaved, and the
+ * comparison sort they needed took 3 % of a two-job random tournament's
+ * CPU time, at its end, where one thread works alone. */
+static int sort_raw(struct results_builder *l)
 {
-    int64_t k = 1;
-    while (k < n && raw[k].deal >= raw[k - 1].deal)
-        k++;
-    if (k < n) {
-        qsort(raw, (size_t)n, sizeof *raw, raw_cmp);
-        return;
+    int64_t deals = l->r->h.deals, n = l->nraw;
+    int64_t *at = mem_alloc(sizeof *at * (size_t)(deals + 1));
+    struct results_raw *out = mem_alloc(sizeof *out * (size_t)(n + 1));
+    if (!at || !out) {
+        mem_free(at);
+        mem_free(out);
+        return ERR_NOMEM;
     }
-    for (k = 1; k < n; k++) { /* insertion sort: deals stay in place */
-        struct results_raw x = raw[k];
-        int64_t j = k;
-        for (; j > 0 && raw_cmp(&raw[j - 1], &x) > 0; j--)
-            raw[j] = raw[j - 1];
-        raw[j] = x;
+    memset(at, 0, sizeof *at * (size_t)(deals + 1));
+    for (int64_t k = 0; k < n; k++)
+        at[l->raw[k].deal + 1]++;
+    for (int64_t d = 0; d < deals; d++)
+        at[d + 1] += at[d];
+    for (int64_t k = 0; k < n; k++) {
+        int64_t j = at[l->raw[k].deal]++;
+        out[j] = l->raw[k];
+        for (; j > 0 && out[j - 1].deal == out[j].deal &&
+               pair_cmp(&out[j - 1], &out[j]) > 0;
+             j--) {
+            struct results_raw x = out[j];
+            out[j] = out[j - 1];
+            out[j - 1] = x;
+        }
     }
+    mem_free(at);
+    mem_free(l->raw);
+    l->raw = out;
+    l->cap = n + 1;
+    return 0;
 }
 
 /* Sorts the raw results and sums them per deal and pair. */
 static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
 {
     struct results *r = l->r;
-    sort_raw(l->raw, l->nraw);
+    if (sort_raw(l))
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
     r->pair = mem_alloc(sizeof *r->pair * (size_t)(l->nraw + 1));
     r->deal = mem_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
     r->start = mem_alloc(sizeof *r->start * (size_t)(l->nraw + 2));

@@ -1,7 +1,13 @@
 /* run.c — worker threads, the journal writer and the progress line; see
- * run.h. Locking: run.mu guards the queue (buf, len, queued),
- * workers_left and the first error; next and stop are atomics the workers
- * read without it. */
+ * run.h. Each worker packs its finished games (a fixed part, the moves,
+ * a forfeit's reason: memcpy only) into its own buffer, guarded by its own
+ * mutex, which only the writer also takes (once a tick, to swap the
+ * buffer for an empty one): a game costs an uncontended lock, not a
+ * hand-over. The writer formats the journal lines and gathers the
+ * results, off the workers' path (with one job, beside the worker).
+ * run.mu guards workers_left, urgent and the first error; next and stop
+ * are atomics read without it. A worker never holds its own mutex while
+ * taking run.mu, nor the reverse. */
 #include "run.h"
 
 #include <errno.h>
@@ -19,11 +25,16 @@
 #include "results.h"
 #include "schedule.h"
 
-#define TICK_MS 50             /* longest a finished game waits */
-#define QUEUE_FLUSH (1u << 20) /* queue size that wakes the writer */
-#define QUEUE_LIMIT (8u << 20) /* queue size that holds workers back */
+#define TICK_MS 50                 /* longest a finished game waits */
+#define QUEUE_FLUSH (1u << 20)     /* a worker's bytes that wake the writer */
+#define QUEUE_BUDGET (64u << 20)   /* bytes all workers may hold back */
+#define QUEUE_LIMIT_MIN (4u << 20) /* a worker's limit, at least */
+#define CHUNK 16                   /* indexes claimed at once, quick games */
+#define QUICK_US 200               /* a game this short is quick */
 
 /* ---- types ------------------------------------------------------------- */
+
+struct worker;
 
 /* The state every thread shares. */
 struct run {
@@ -35,23 +46,44 @@ struct run {
     struct schedule_cursor cur; /* for checking resumed records */
     struct journal_header h;    /* the journal's identity */
     struct journal_writer w;    /* the journal */
-    struct results_builder rb;  /* gathers o->results; under mu */
+    struct results_builder rb;  /* gathers o->results; the writer's */
     uint8_t *done;              /* bit per game index: in the journal */
     atomic_bool started[ROSTER_MAX]; /* agent finished a game this run */
-    atomic_llong next;          /* next game index to consider */
+    bool warned[ROSTER_MAX];    /* its first forfeit reported (writer's) */
+    char warn[2048];            /* reports the writer prints (writer's) */
+    size_t warn_len;            /* bytes in warn */
+    struct worker *wk;          /* the workers; NULL before they exist */
+    int nwk;                    /* how many */
+    atomic_llong next;          /* next game index to claim */
     atomic_bool stop;           /* an error happened: stop playing */
     pthread_mutex_t mu;         /* guards what follows */
     pthread_cond_t wake;        /* the writer has work */
-    pthread_cond_t space;       /* the queue has room */
-    char *buf;                  /* queued whole lines */
-    size_t len, cap;            /* bytes queued, allocated */
-    int64_t queued;             /* records queued */
+    bool urgent;                /* a worker's buffer passed QUEUE_FLUSH */
     int workers_left;           /* workers still running */
-    bool warned[ROSTER_MAX];    /* agent's first forfeit reported */
-    char warn[2048];            /* reports for the writer to print */
-    size_t warn_len;            /* bytes in warn */
     int error;                  /* first error; 0: none */
     char errmsg[1024];          /* its message */
+};
+
+/* A growing buffer of packed games, or of journal lines. */
+struct lines {
+    char *buf;     /* the bytes */
+    size_t len;    /* bytes used */
+    size_t cap;    /* bytes allocated */
+    int64_t count; /* games */
+};
+
+/* A finished game as a worker packs it: this, then the returns (double,
+ * one a seat), the moves (int), the seats' agents (int8_t) and the
+ * forfeit's reason, padded to 8 bytes. Ranks are worked out again by the
+ * writer (match_rank_seats, as match_play did). */
+struct packed {
+    int64_t deal;                 /* the record's fields, as in */
+    uint64_t seed;                /* struct journal_record */
+    int64_t wall_us;              /* .. */
+    int32_t lineup, rotation;     /* .. */
+    int32_t length, nmoves;       /* .. */
+    uint32_t forfeit, reason_len; /* .. */
+    int32_t culprit, unused;      /* .. (the seat reason is about) */
 };
 
 /* One worker thread's own things. */
@@ -61,7 +93,13 @@ struct worker {
     struct match m;                              /* state, buffers */
     struct schedule_cursor cur;                  /* sampled line-ups */
     agent_t *inst[ROSTER_MAX][GAME_MAX_PLAYERS]; /* agent, copy -> it */
-    char line[JOURNAL_RECORD_MAX];               /* a formatted record */
+    int64_t next, end;                           /* claimed indexes left */
+    size_t limit;                                /* bytes that hold it back */
+    bool quick;                                  /* the last game was */
+    pthread_mutex_t mu;                          /* guards out */
+    pthread_cond_t space;                        /* out was taken */
+    struct lines out;                            /* games not yet taken */
+    struct lines spare;                          /* the writer's, swapped */
 };
 
 /* ---- shared state ------------------------------------------------------ */
@@ -73,7 +111,17 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Records the first error and stops everyone (takes the lock). */
+/* Wakes the workers waiting for their buffers to be taken. */
+static void wake_workers(struct run *run)
+{
+    for (int i = 0; i < run->nwk; i++) {
+        pthread_mutex_lock(&run->wk[i].mu);
+        pthread_cond_broadcast(&run->wk[i].space);
+        pthread_mutex_unlock(&run->wk[i].mu);
+    }
+}
+
+/* Records the first error and stops everyone. Called without any lock. */
 static void fail(struct run *run, int code, const char *msg)
 {
     pthread_mutex_lock(&run->mu);
@@ -82,9 +130,9 @@ static void fail(struct run *run, int code, const char *msg)
         snprintf(run->errmsg, sizeof run->errmsg, "%s", msg);
     }
     atomic_store(&run->stop, true);
-    pthread_cond_broadcast(&run->space);
     pthread_cond_signal(&run->wake);
     pthread_mutex_unlock(&run->mu);
+    wake_workers(run);
 }
 
 static bool is_done(const struct run *run, int64_t i)
@@ -92,51 +140,110 @@ static bool is_done(const struct run *run, int64_t i)
     return (run->done[i >> 3] >> (i & 7)) & 1;
 }
 
-/* Queues one game's record, formatted as line, for the writer, and adds
- * it to the results. */
-static int enqueue(struct run *run, const struct journal_record *rec,
-                   const char *line, size_t len)
+/* Makes room for n more bytes. Returns false when out of memory. */
+static bool lines_room(struct lines *l, size_t n)
 {
-    char err[256];
-    pthread_mutex_lock(&run->mu);
-    int rc = run->o->results
-                 ? results_add(&run->rb, &run->h, rec, err, sizeof err)
-                 : 0;
-    int a = rec->res.forfeit ? rec->agent[rec->res.culprit] : -1;
-    if (a >= 0 && !run->warned[a]) {
-        int n = snprintf(run->warn + run->warn_len,
-                         sizeof run->warn - run->warn_len,
-                         "parlor tournament: warning: %s forfeited deal "
-                         "%lld: %s (its further forfeits are counted in "
-                         "the results)\n",
-                         run->roster.a[a].name, (long long)rec->deal,
-                         rec->res.reason);
-        run->warned[a] = true;
-        if (n > 0 && (size_t)n < sizeof run->warn - run->warn_len)
-            run->warn_len += (size_t)n;
-        else
-            run->warn[run->warn_len] = '\0'; /* no room: dropped */
-    }
-    while (run->len >= QUEUE_LIMIT && !atomic_load(&run->stop))
-        pthread_cond_wait(&run->space, &run->mu);
-    if (run->len + len > run->cap) {
-        size_t cap = 2 * (run->len + len);
-        char *p = mem_realloc(run->buf, cap);
-        if (p) {
-            run->buf = p;
-            run->cap = cap;
-        }
-        rc = rc ? rc : p ? 0 : ERR_NOMEM;
-    }
-    if (!rc) {
-        memcpy(run->buf + run->len, line, len);
-        run->len += len;
-        run->queued++;
-    }
-    if (run->len >= QUEUE_FLUSH)
+    size_t want = l->len + n;
+    if (want <= l->cap)
+        return true;
+    size_t cap = want > 2 * l->cap ? want : 2 * l->cap;
+    char *p = mem_realloc(l->buf, cap);
+    if (!p)
+        return false;
+    l->buf = p;
+    l->cap = cap;
+    return true;
+}
+
+/* Bytes a packed game takes. */
+static size_t packed_size(int seats, int nmoves, size_t reason_len)
+{
+    size_t n = sizeof(struct packed) + (sizeof(double) + 1) * (size_t)seats +
+               sizeof(int) * (size_t)nmoves + reason_len;
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Packs one game's record of a seats-seat game into l, which has room. */
+static void pack(struct lines *l, int seats, const struct journal_record *r,
+                 size_t reason_len)
+{
+    struct packed p = {r->deal,        r->seed,        r->res.wall_us,
+                       r->lineup,      r->rotation,    r->res.length,
+                       r->res.nmoves,  r->res.forfeit, (uint32_t)reason_len,
+                       r->res.culprit, 0};
+    char *at = l->buf + l->len;
+    size_t moves = sizeof(int) * (size_t)p.nmoves;
+    memcpy(at, &p, sizeof p);
+    at += sizeof p;
+    memcpy(at, r->res.ret, sizeof(double) * (size_t)seats);
+    at += sizeof(double) * (size_t)seats;
+    if (moves)
+        memcpy(at, r->res.moves, moves);
+    memcpy(at + moves, r->agent, (size_t)seats);
+    memcpy(at + moves + (size_t)seats, r->res.reason, reason_len);
+    l->len += packed_size(seats, p.nmoves, reason_len);
+    l->count++;
+}
+
+/* Unpacks the game of a seats-seat game at at into r (moves borrowed from
+ * at; entries past the seats left as they were); returns the bytes it
+ * took. */
+static size_t unpack(const char *at, int seats, struct journal_record *r)
+{
+    struct packed p;
+    memcpy(&p, at, sizeof p);
+    r->moves = NULL; /* the reader's fields */
+    r->moves_len = 0;
+    r->digits = 0;
+    r->deal = p.deal;
+    r->seed = p.seed;
+    r->lineup = p.lineup;
+    r->rotation = p.rotation;
+    r->res.length = p.length;
+    r->res.wall_us = p.wall_us;
+    r->res.forfeit = p.forfeit;
+    r->res.culprit = p.culprit;
+    r->res.nmoves = p.nmoves;
+    const char *q = at + sizeof p;
+    memcpy(r->res.ret, q, sizeof(double) * (size_t)seats);
+    q += sizeof(double) * (size_t)seats;
+    r->res.moves = (const int *)(const void *)q; /* 8-byte aligned */
+    q += sizeof(int) * (size_t)p.nmoves;
+    memcpy(r->agent, q, (size_t)seats);
+    memcpy(r->res.reason, q + seats, p.reason_len);
+    r->res.reason[p.reason_len] = '\0';
+    match_rank_seats(seats, &r->res);
+    return packed_size(seats, p.nmoves, p.reason_len);
+}
+
+/* Packs one game's record into the worker's buffer, waiting while the
+ * buffer is over its limit; wakes the writer early when the buffer passes
+ * QUEUE_FLUSH (once: the writer's urgent flag stays set). */
+static int put_game(struct worker *wk, const struct journal_record *rec,
+                    char *err, size_t errlen)
+{
+    struct run *run = wk->run;
+    struct lines *l = &wk->out;
+    size_t reason_len = rec->res.forfeit ? strlen(rec->res.reason) : 0;
+    int seats = run->g.dims.players;
+    size_t n = packed_size(seats, rec->res.nmoves, reason_len);
+    pthread_mutex_lock(&wk->mu);
+    while (l->len >= wk->limit && !atomic_load(&run->stop))
+        pthread_cond_wait(&wk->space, &wk->mu);
+    bool ok = lines_room(l, n);
+    if (ok)
+        pack(l, seats, rec, reason_len);
+    bool urgent = ok && l->len >= QUEUE_FLUSH && l->len - n < QUEUE_FLUSH;
+    pthread_mutex_unlock(&wk->mu);
+    if (!ok)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    if (urgent) {
+        pthread_mutex_lock(&run->mu);
+        run->urgent = true;
         pthread_cond_signal(&run->wake);
-    pthread_mutex_unlock(&run->mu);
-    return rc;
+        pthread_mutex_unlock(&run->mu);
+    }
+    return 0;
 }
 
 /* ---- workers ----------------------------------------------------------- */
@@ -154,9 +261,11 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
     for (int s = 0; s < run->g.dims.players; s++) {
         int a = sg->agent[s];
         agent_t **slot = &wk->inst[a][copies[a]++];
-        if (!*slot)
+        if (!*slot) {
             *slot = agent_new_at(run->roster.a[a].spec, &run->g, run->arena,
                                  sub, sizeof sub);
+            wk->m.clock_us = 0; /* the game's time starts after this */
+        }
         if (!*slot && !*missing)
             snprintf(why, whylen, "agent could not start: %.200s", sub);
         *missing |= *slot ? 0 : 1u << s;
@@ -191,7 +300,7 @@ static int never_started(struct run *run, const struct schedule_game *sg,
     return -1;
 }
 
-/* Plays game index and queues its record. A game in which an agent that
+/* Plays game index and packs its record. A game in which an agent that
  * has not yet got going in this run cannot start (a command that is not
  * there, a bot that dies before its hello) is played again with a fresh
  * instance, up to RUN_START_TRIES times; then the run stops rather than
@@ -228,18 +337,28 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
     for (int s = 0; !rec.res.forfeit && s < run->g.dims.players; s++)
         atomic_store_explicit(&run->started[sg.agent[s]], true,
                               memory_order_relaxed);
+    wk->quick = rec.res.wall_us < QUICK_US;
     rec.deal = sg.deal;
     rec.lineup = sg.lineup;
     rec.rotation = sg.rotation;
     rec.seed = sg.seed;
     memcpy(rec.agent, sg.agent, sizeof rec.agent);
-    size_t len =
-        journal_format(&run->w, &run->h, &rec, wk->line, sizeof wk->line);
-    if (!len)
-        return err_set(err, errlen, ERR_RANGE, "a record is too long");
-    if (enqueue(run, &rec, wk->line, len))
-        return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    return 0;
+    return put_game(wk, &rec, err, errlen);
+}
+
+/* The next game index for wk, or -1 when none is left. Quick games are
+ * claimed CHUNK at a time: one shared counter bumped per game costs more
+ * than a random game's moves when two workers bounce its cache line. */
+static int64_t claim(struct worker *wk)
+{
+    struct run *run = wk->run;
+    if (wk->next == wk->end) {
+        int64_t c = wk->quick ? CHUNK : 1;
+        wk->next = atomic_fetch_add(&run->next, c);
+        wk->end = wk->next + c;
+        wk->end = wk->end < run->sched.games ? wk->end : run->sched.games;
+    }
+    return wk->next < wk->end && !atomic_load(&run->stop) ? wk->next++ : -1;
 }
 
 static void *worker_main(void *arg)
@@ -249,8 +368,7 @@ static void *worker_main(void *arg)
     const struct run_opts *o = run->o;
     char err[1024];
     int64_t i;
-    while (!atomic_load(&run->stop) &&
-           (i = atomic_fetch_add(&run->next, 1)) < run->sched.games) {
+    while ((i = claim(wk)) >= 0) {
         if (!schedule_in_shard(&run->sched, i, o->shard, o->nshards) ||
             is_done(run, i))
             continue;
@@ -270,6 +388,26 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+static int worker_init(struct worker *wk, struct run *run)
+{
+    memset(wk, 0, sizeof *wk);
+    wk->run = run;
+    wk->quick = true;
+    /* A disk that stalls for a moment (a slow fdatasync) should not stop
+     * the workers: each may run ahead by its share of the budget. */
+    wk->limit = QUEUE_BUDGET / (size_t)run->o->jobs;
+    wk->limit = wk->limit > QUEUE_LIMIT_MIN ? wk->limit : QUEUE_LIMIT_MIN;
+    if (pthread_mutex_init(&wk->mu, NULL))
+        return ERR_NOMEM;
+    if (pthread_cond_init(&wk->space, NULL)) {
+        pthread_mutex_destroy(&wk->mu);
+        return ERR_NOMEM;
+    }
+    int rc = match_init(&wk->m, &run->g);
+    wk->m.stop = &run->stop; /* games in play end on an error or signal */
+    return rc ? rc : schedule_cursor_init(&wk->cur, &run->sched);
+}
+
 static void worker_fini(struct worker *wk)
 {
     for (int a = 0; a < ROSTER_MAX; a++) /* a worker that never started */
@@ -277,6 +415,10 @@ static void worker_fini(struct worker *wk)
             agent_destroy(&wk->inst[a][c]);
     schedule_cursor_fini(&wk->cur);
     match_fini(&wk->m);
+    mem_free(wk->out.buf);
+    mem_free(wk->spare.buf);
+    pthread_cond_destroy(&wk->space);
+    pthread_mutex_destroy(&wk->mu);
 }
 
 /* ---- the writer and the progress line ---------------------------------- */
@@ -342,59 +484,131 @@ static void print_warnings(struct run *run, struct progress *p, char *text)
     p->last = 0; /* redraw the progress line below */
 }
 
-/* Waits for work; returns false once the workers are gone and the queue
- * is empty. Called and returns with the lock held. */
-static bool wait_work(struct run *run)
+/* Waits a tick, or less when woken; returns whether workers still run.
+ * A false return comes after the last worker left, so one more sweep of
+ * their buffers takes everything. */
+static bool wait_tick(struct run *run)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     ts.tv_nsec += TICK_MS * 1000000L;
     ts.tv_sec += ts.tv_nsec / 1000000000L;
     ts.tv_nsec %= 1000000000L;
-    if (run->workers_left > 0 && run->len < QUEUE_FLUSH)
+    pthread_mutex_lock(&run->mu);
+    if (run->workers_left > 0 && !run->urgent)
         pthread_cond_timedwait(&run->wake, &run->mu, &ts);
-    return run->workers_left > 0 || run->len > 0;
+    run->urgent = false;
+    bool more = run->workers_left > 0;
+    pthread_mutex_unlock(&run->mu);
+    return more;
 }
 
-/* Writes the queue to the journal until the workers are done. */
+/* Keeps the report of an agent's first forfeit for the writer to print. */
+static void note_forfeit(struct run *run, const struct journal_record *rec)
+{
+    int a = rec->res.forfeit ? rec->agent[rec->res.culprit] : -1;
+    if (a < 0 || run->warned[a])
+        return;
+    run->warned[a] = true;
+    size_t room = sizeof run->warn - run->warn_len;
+    int n = snprintf(run->warn + run->warn_len, room,
+                     "parlor tournament: warning: %s forfeited deal %lld: "
+                     "%s (its further forfeits are counted in the "
+                     "results)\n",
+                     run->roster.a[a].name, (long long)rec->deal,
+                     rec->res.reason);
+    if (n > 0 && (size_t)n < room)
+        run->warn_len += (size_t)n;
+    else
+        run->warn[run->warn_len] = '\0'; /* no room: dropped */
+}
+
+/* Formats the packed games of in as journal lines into text, adding
+ * them to the results if asked for. Returns 0, or ERR_RANGE / ERR_NOMEM
+ * with a message. */
+static int format_games(struct run *run, const struct lines *in,
+                        struct lines *text, char *err, size_t errlen)
+{
+    struct journal_record rec = {0};
+    int rc = 0;
+    text->len = 0;
+    for (size_t at = 0; at < in->len && !rc;) {
+        at += unpack(in->buf + at, run->g.dims.players, &rec);
+        note_forfeit(run, &rec);
+        rc = run->o->results
+                 ? results_add(&run->rb, &run->h, &rec, err, errlen)
+                 : 0;
+        size_t n = 0;
+        if (!rc && lines_room(text, 4096))
+            n = journal_format(&run->w, &run->h, &rec, text->buf + text->len,
+                               text->cap - text->len);
+        if (!rc && !n && lines_room(text, JOURNAL_RECORD_MAX))
+            n = journal_format(&run->w, &run->h, &rec, text->buf + text->len,
+                               text->cap - text->len);
+        if (!rc && !n)
+            rc = err_set(err, errlen, ERR_RANGE,
+                         "a record is too long, or out of memory");
+        text->len += n;
+    }
+    return rc;
+}
+
+/* Takes every worker's games (swapping in its spare buffer), writes them
+ * as lines (text is the writer's buffer) with one fdatasync. Returns the
+ * games written, or -1 after an error (reported through fail). */
+static int64_t sweep(struct run *run, struct lines *text)
+{
+    char err[1024];
+    int64_t games = 0;
+    int rc = 0, code = ERR_IO;
+    for (int i = 0; i < run->nwk; i++) {
+        struct worker *wk = &run->wk[i];
+        struct lines taken;
+        pthread_mutex_lock(&wk->mu);
+        taken = wk->out;
+        wk->out = wk->spare;
+        wk->out.len = 0;
+        wk->out.count = 0;
+        pthread_cond_broadcast(&wk->space);
+        pthread_mutex_unlock(&wk->mu);
+        if (taken.len && !rc && (rc = format_games(run, &taken, text, err,
+                                                   sizeof err)))
+            code = rc;
+        if (taken.len && !rc)
+            rc = journal_write(&run->w, text->buf, text->len, err, sizeof err);
+        games += taken.count;
+        wk->spare = taken; /* only the writer touches spare */
+    }
+    if (!rc && games)
+        rc = journal_sync(&run->w, err, sizeof err);
+    if (rc)
+        fail(run, code, err);
+    return rc ? -1 : games;
+}
+
+/* Writes the workers' games to the journal until they are done. */
 static void writer_loop(struct run *run, struct progress *p)
 {
-    char err[1024], *mine = NULL, warn[sizeof run->warn];
-    size_t mine_cap = 0;
-    bool io_failed = false;
+    struct lines text = {0};
     const volatile sig_atomic_t *interrupt = run->o->interrupt;
-    pthread_mutex_lock(&run->mu);
-    while (wait_work(run)) {
-        if (interrupt && *interrupt && !run->error) {
-            pthread_mutex_unlock(&run->mu);
+    bool more = true, asked = false;
+    while (more) {
+        more = wait_tick(run);
+        if (interrupt && *interrupt && !asked) {
+            asked = true; /* the workers stop; what they finished is kept */
             fail(run, ERR_INTERRUPTED,
                  "interrupted: the games in play were given up");
-            pthread_mutex_lock(&run->mu);
         }
-        memcpy(warn, run->warn, run->warn_len + 1);
+        int64_t n = sweep(run, &text);
+        if (n < 0)
+            break; /* nothing more reaches the journal */
+        p->written += n;
+        print_warnings(run, p, run->warn);
         run->warn_len = 0;
         run->warn[0] = '\0';
-        char *tmp = run->buf;
-        size_t len = run->len, cap = run->cap;
-        int64_t n = run->queued;
-        run->buf = mine;
-        run->cap = mine_cap;
-        run->len = 0;
-        run->queued = 0;
-        mine = tmp;
-        mine_cap = cap;
-        pthread_cond_broadcast(&run->space);
-        pthread_mutex_unlock(&run->mu);
-        if (len && !io_failed &&
-            (io_failed = journal_append(&run->w, mine, len, err, sizeof err)))
-            fail(run, ERR_IO, err);
-        p->written += n;
-        print_warnings(run, p, warn);
         progress_draw(p, false);
-        pthread_mutex_lock(&run->mu);
     }
-    pthread_mutex_unlock(&run->mu);
-    mem_free(mine);
+    mem_free(text.buf);
 }
 
 /* ---- setting up -------------------------------------------------------- */
@@ -423,6 +637,7 @@ void run_header(struct journal_header *h, const struct game *g,
                 const struct roster *r, const struct run_opts *o, int lineups)
 {
     memset(h, 0, sizeof *h);
+    h->format = JOURNAL_FORMAT;
     snprintf(h->game, sizeof h->game, "%s", g->spec);
     h->roster = *r;
     h->deals = o->deals;
@@ -557,11 +772,40 @@ static int setup(struct run *run, struct run_stats *st, char *err,
     return rc;
 }
 
+/* Prepares the workers; on failure the ones made are finished. */
+static int workers_new(struct run *run)
+{
+    int n = run->o->jobs, made = 0, rc = 0;
+    struct worker *wk = mem_alloc(sizeof *wk * (size_t)n);
+    if (!wk)
+        return ERR_NOMEM;
+    for (; made < n && !rc; made++)
+        rc = worker_init(&wk[made], run);
+    if (rc) {
+        for (int i = 0; i < made; i++)
+            worker_fini(&wk[i]);
+        mem_free(wk);
+        return rc;
+    }
+    run->wk = wk;
+    run->nwk = n;
+    return 0;
+}
+
+/* Frees the workers. */
+static void workers_end(struct run *run)
+{
+    for (int i = 0; i < run->nwk; i++)
+        worker_fini(&run->wk[i]);
+    mem_free(run->wk);
+    run->wk = NULL;
+    run->nwk = 0;
+}
+
 /* Starts the workers, writes until they are done, joins them. */
 static int play(struct run *run, struct run_stats *st)
 {
     const struct run_opts *o = run->o;
-    struct worker *wk = mem_alloc(sizeof *wk * (size_t)o->jobs);
     struct progress p = {o->progress,
                          o->progress && isatty(fileno(o->progress)),
                          now_s(),
@@ -571,23 +815,17 @@ static int play(struct run *run, struct run_stats *st)
                          0};
     p.last = p.t0 - 3600; /* the first line comes at once */
     int started = 0;
-    if (!wk)
+    if (workers_new(run))
         return fail(run, ERR_NOMEM, "out of memory"), ERR_NOMEM;
     /* Counted before any starts: a worker with nothing to do may finish
      * before the next one is created. */
     pthread_mutex_lock(&run->mu);
     run->workers_left = o->jobs;
     pthread_mutex_unlock(&run->mu);
-    for (; started < o->jobs; started++) {
-        struct worker *w = &wk[started];
-        w->run = run;
-        if (match_init(&w->m, &run->g) ||
-            schedule_cursor_init(&w->cur, &run->sched))
+    for (; started < o->jobs; started++)
+        if (pthread_create(&run->wk[started].tid, NULL, worker_main,
+                           &run->wk[started]))
             break;
-        w->m.stop = &run->stop; /* games in play end on an error or signal */
-        if (pthread_create(&w->tid, NULL, worker_main, w))
-            break;
-    }
     if (started < o->jobs) {
         fail(run, ERR_NOMEM, "could not start the worker threads");
         pthread_mutex_lock(&run->mu);
@@ -595,12 +833,9 @@ static int play(struct run *run, struct run_stats *st)
         pthread_mutex_unlock(&run->mu);
     }
     writer_loop(run, &p);
-    for (int i = 0; i < o->jobs; i++) {
-        if (i < started)
-            pthread_join(wk[i].tid, NULL);
-        worker_fini(&wk[i]);
-    }
-    mem_free(wk);
+    for (int i = 0; i < started; i++)
+        pthread_join(run->wk[i].tid, NULL);
+    workers_end(run);
     st->seconds = now_s() - p.t0;
     st->played = p.written;
     progress_draw(&p, true);
@@ -618,8 +853,7 @@ static int run_init(struct run *run, const struct run_opts *o)
     pthread_condattr_init(&ca);
     pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
     int rc = pthread_mutex_init(&run->mu, NULL) ||
-             pthread_cond_init(&run->wake, &ca) ||
-             pthread_cond_init(&run->space, NULL);
+             pthread_cond_init(&run->wake, &ca);
     pthread_condattr_destroy(&ca);
     return rc ? ERR_NOMEM : 0;
 }
@@ -631,8 +865,6 @@ static void run_fini(struct run *run)
     schedule_cursor_fini(&run->cur);
     schedule_fini(&run->sched);
     mem_free(run->done);
-    mem_free(run->buf);
-    pthread_cond_destroy(&run->space);
     pthread_cond_destroy(&run->wake);
     pthread_mutex_destroy(&run->mu);
 }

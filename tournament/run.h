@@ -1,15 +1,18 @@
 /* run.h — running a tournament (or one shard of it) into its journal.
  *
- * Worker threads take games from the schedule in index order, skipping
- * those of other shards and those the journal already holds; each worker
- * has its own game state and its own agents (created on first use with
- * agent_new, one instance per agent and seat it holds in a game, created
- * afresh after that agent forfeits). Finished games are formatted by the
- * worker and queued; the calling thread writes the queue to the journal
- * in batches (one write() and one fdatasync() per batch, about every
- * 50 ms) and draws the progress line. A game is done once its line is on
- * disk: whatever was queued when the process died is played again by
- * --resume, and nothing is played twice.
+ * Worker threads take games from the schedule in index order (quick
+ * games 16 indexes at a claim), skipping those of other shards and those
+ * the journal already holds; each worker has its own game state and its
+ * own agents (created on first use with agent_new, one instance per agent
+ * and seat it holds in a game, created afresh after that agent forfeits).
+ * A worker packs its finished games into its own buffer (plain copies);
+ * the calling thread takes every worker's buffer about every 50 ms
+ * (sooner when one passes 1 MiB), formats the journal lines, gathers the
+ * results, writes the lines with one fdatasync() and draws the progress
+ * line. A game is done once its line is written: whatever a worker still
+ * held when the process died is played again by --resume, and nothing is
+ * played twice. A power cut may also lose what was written but not yet
+ * flushed, the last ~50 ms of games.
  */
 #ifndef PARLOR_RUN_H
 #define PARLOR_RUN_H

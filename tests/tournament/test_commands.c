@@ -1,7 +1,7 @@
 /* test_commands.c — `parlor tournament`, `rate` and `plot` run as a user
  * would (the built binary, PARLOR_BIN): exit codes, refusals with their
  * reasons, resuming from the journal's header, the JSON and CSV outputs,
- * and the plots (or, without gnuplot, the tables and what to install).
+ * a format 1 journal rated, replayed and reported, and the plots (or, without gnuplot, the tables and what to install).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -349,6 +349,40 @@ static void test_rate(void **state)
     free(o);
 }
 
+/* A format 1 journal (committed, written before format 2) is still
+ * rated, replayed (a normal game, a forfeit) and reported. */
+static void test_format1_journal(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char sub[1200], path[1300], html[1300];
+    struct stat sb;
+    snprintf(sub, sizeof sub, "%s/format1", dir);
+    snprintf(path, sizeof path, "%s/journal.jsonl", sub);
+    snprintf(html, sizeof html, "%s/report.html", sub);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    FILE *in = fopen("tests/tournament/fixtures/journal-format1.jsonl", "r");
+    FILE *out = fopen(path, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    for (int c; (c = getc(in)) != EOF;)
+        putc(c, out);
+    fclose(in);
+    fclose(out);
+    RUN(o, "rate", sub, "--bootstrap", "10");
+    expect(o, 0, "12 games over 2 deals");
+    RUN(o, "replay", sub, "1", "0", "1");
+    expect(o, 0, "replay matches the journal: 29 steps");
+    RUN(o, "replay", sub, "1", "1", "1");
+    expect(o, 0, "replay matches the journal: 2 steps");
+    RUN(o, "report", sub, "--out", html);
+    expect(o, 0, NULL);
+    assert_int_equal(stat(html, &sb), 0);
+    assert_true(sb.st_size > 0);
+    rm_tree(sub);
+    free(o);
+}
+
 /* --shard auto under the Slurm array variables of one case: task 7 of
  * the array 5-7 is shard 3 of 3; missing or inconsistent variables are
  * refused, naming them. NULL: the variable is not set. */
@@ -463,6 +497,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_says_how_to_resume),
         cmocka_unit_test(test_summary_aligns_long_names),
         cmocka_unit_test(test_rate),
+        cmocka_unit_test(test_format1_journal),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),
     };

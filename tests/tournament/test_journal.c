@@ -1,7 +1,9 @@
 /* test_journal.c — the results journal: lines written by the fast
  * formatter read back exactly by jansson, a torn last line ignored by
  * readers and cut off on resume, a torn header restarted, corruption and
- * other tournaments' journals refused, a second writer locked out.
+ * other tournaments' journals refused, a second writer locked out; a
+ * committed format 1 journal read (and rewritten as format 2 to the same
+ * records) and resumed in format 1.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -328,6 +330,152 @@ static void test_bad_records(void **state)
     }
 }
 
+/* ---- format 1 ------------------------------------------------------------ */
+
+#define FORMAT1 "tests/tournament/fixtures/journal-format1.jsonl"
+#define FORMAT1_GAMES 12 /* 2 deals x 3 line-ups x 2 rotations */
+
+/* Copies the lines of from that hold keep to to; returns how many it
+ * left out. */
+static int copy_lines_with(const char *from, const char *to, const char *keep)
+{
+    char line[8192];
+    int left_out = 0;
+    FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+    assert_non_null(in);
+    assert_non_null(out);
+    while (fgets(line, sizeof line, in)) {
+        if (strstr(line, keep))
+            fputs(line, out);
+        else
+            left_out++;
+    }
+    fclose(in);
+    fclose(out);
+    return left_out;
+}
+
+/* Whether the file at path holds needle. */
+static bool file_has(const char *path, const char *needle)
+{
+    static char text[1 << 16];
+    FILE *in = fopen(path, "r");
+    size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    text[n] = '\0';
+    if (in)
+        fclose(in);
+    return strstr(text, needle) != NULL;
+}
+
+/* Writes every record read (moves decoded) to the writer ctx. */
+static int rewrite_cb(void *ctx, const struct journal_header *h,
+                      const struct journal_record *r, char *err, size_t errlen)
+{
+    struct journal_writer *w = ctx;
+    struct journal_record copy = *r;
+    static int moves[4096];
+    static char line[1 << 16];
+    int n = r->moves ? journal_moves_decode(r->moves, r->moves_len, r->digits,
+                                            moves, 4096, err, errlen)
+                     : 0;
+    assert_true(n >= 0);
+    copy.res.moves = r->moves ? moves : NULL;
+    copy.res.nmoves = n;
+    size_t len = journal_format(w, h, &copy, line, sizeof line);
+    assert_true(len > 0);
+    return journal_append(w, line, len, err, errlen);
+}
+
+/* A format 1 journal (written by parlor before format 2, committed)
+ * still reads: written again as format 2, which leaves out the game spec
+ * and the deal seeds, it reads back as the same records, the seeds
+ * worked out from the header, in lines at least 50 bytes shorter (a spec
+ * of 21 characters, a 16-digit seed, their keys, quotes and commas: 57). */
+static void test_format1_read(void **state)
+{
+    struct fx *f = *state;
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    struct journal_writer w;
+    struct record_set old = {0}, now = {0};
+    struct stat a, b;
+    char err[512];
+    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 1);
+    assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
+                                  err, sizeof err),
+                     0);
+    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(journal_close(&w), 0);
+    assert_int_equal(journal_read(f->path, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 2);
+    assert_true(file_has(f->path, "\"format\":2,"));
+    assert_true(file_has(FORMAT1, "\"seed\":\"044c3cd7f43c661c\""));
+    assert_false(file_has(f->path, "\"seed\":\"044c3cd7f43c661c\""));
+    assert_true(file_has(f->path, "\"ranks\":[2,1]"));
+    assert_false(file_has(f->path, "\"spec\":\"thirty"));
+    read_records(FORMAT1, &old);
+    read_records(f->path, &now);
+    assert_int_equal(old.n, FORMAT1_GAMES);
+    assert_same_records(&old, &now);
+    /* Spot checks against the fixture's text: deal 1's seed, a forfeit
+     * by seat 0 ranked last. */
+    assert_true(now.r[11].seed == 0x45dd5ff6e31d6687u);
+    assert_int_equal(now.r[11].res.forfeit, 1);
+    assert_int_equal(now.r[11].res.rank[0], 2);
+    assert_int_equal(now.r[11].res.rank[1], 1);
+    stat(FORMAT1, &a);
+    stat(f->path, &b);
+    assert_true(a.st_size - b.st_size >= 50 * FORMAT1_GAMES);
+    free(old.r);
+    free(now.r);
+    free(h);
+}
+
+/* Resuming a format 1 journal goes on in format 1: the finished journal
+ * is the committed one, line for line but for wall times (forfeits
+ * included: their ranks, which the workers do not hand over, worked out
+ * again by the writer). */
+static void test_format1_resume(void **state)
+{
+    struct fx *f = *state;
+    struct record_set want = {0}, got = {0};
+    struct run_stats st;
+    char err[1024];
+    struct run_opts o = {.game = "thirty_one(players=2)",
+                         .agents = "a=random,b=random,bad=cmd:/bin/false",
+                         .deals = 2,
+                         .max_lineups = 120,
+                         .seed = 7,
+                         .jobs = 1,
+                         .out_dir = f->dir,
+                         .resume = true,
+                         .shard = 1,
+                         .nshards = 1};
+    /* The games of a against b are left to play (random against random,
+     * so they come out as recorded); bad, a command that never says
+     * hello, is not seated again: its recorded forfeits stay as they
+     * were, and a bot that cannot start would stop the run (run.h). */
+    assert_int_equal(copy_lines_with(FORMAT1, f->path, "\"bad\""), 4);
+    if (run_tournament(&o, &st, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(st.already, 8);
+    assert_int_equal(st.played, FORMAT1_GAMES - 8);
+    assert_int_equal(count_lines(f->path), 1 + FORMAT1_GAMES);
+    assert_true(file_has(f->path, "\"format\":1,"));
+    read_records(FORMAT1, &want);
+    read_records(f->path, &got);
+    assert_same_records(&want, &got);
+    free(want.r);
+    free(got.r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -338,6 +486,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

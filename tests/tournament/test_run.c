@@ -1,15 +1,17 @@
 /* test_run.c — running tournaments: the records do not depend on the
  * number of workers; a run killed with SIGKILL at a random moment and then
  * resumed gives exactly the records of an uninterrupted run (nothing lost,
- * nothing played twice) and gathers the same results as reading the
- * journal back; a torn last line is played again; shards merge
- * into the unsharded results; forfeits rank last; merging refuses another
- * tournament's journal; a stopped run (SIGINT) resumes to the same
- * records; the progress line's ETA is honest before the first game.
+ * nothing played twice), with slow games or with quick ones written in
+ * big batches, and gathers the same results as reading the journal back;
+ * a torn last line is played again; shards merge into the unsharded
+ * results; forfeits rank last; merging refuses another tournament's
+ * journal; a stopped run (SIGINT) resumes to the same records; the
+ * progress line's ETA is honest before the first game.
  *
  * The killed run is a forked child; the parent polls the journal's line
- * count (short bounded sleeps) and kills the child once it holds a random
- * number of records, so the kill lands between, or during, batch writes.
+ * count or size (short bounded sleeps) and kills the child once it holds a
+ * random number of records or bytes, so the kill lands between, or
+ * during, batch writes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -139,23 +141,32 @@ static void test_jobs_do_not_matter(void **state)
     rm_tree(dir);
 }
 
-/* One kill at about k records; returns whether the child was killed
+/* The size of the file at path; 0 if missing. */
+static long file_size(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) ? 0 : (long)sb.st_size;
+}
+
+/* Runs o in a child and kills it with SIGKILL once its journal holds k
+ * records (bytes set: k bytes); returns whether the child was killed
  * before finishing. */
-static bool kill_at(const char *dir, long k)
+static bool kill_run_at(const struct run_opts *o, long k, bool bytes)
 {
     char path[1200];
     int status;
-    snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+    snprintf(path, sizeof path, "%s/journal.jsonl", o->out_dir);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         struct run_stats st;
         char err[1024];
-        struct run_opts o = opts(dir, 2);
-        _exit(run_tournament(&o, &st, err, sizeof err) ? 1 : 0);
+        _exit(run_tournament(o, &st, err, sizeof err) ? 1 : 0);
     }
     /* Bounded poll: at most 60 s, every millisecond. */
-    for (int t = 0; t < 60000 && count_lines(path) < k + 1; t++) {
+    for (int t = 0; t < 60000 && (bytes ? file_size(path) < k
+                                        : count_lines(path) < k + 1);
+         t++) {
         if (waitpid(pid, &status, WNOHANG) == pid)
             return false; /* it finished first */
         sleep_ms(1);
@@ -163,6 +174,13 @@ static bool kill_at(const char *dir, long k)
     kill(pid, SIGKILL);
     assert_int_equal(waitpid(pid, &status, 0), pid);
     return WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL;
+}
+
+/* One kill at about k records of the reference tournament. */
+static bool kill_at(const char *dir, long k)
+{
+    struct run_opts o = opts(dir, 2);
+    return kill_run_at(&o, k, false);
 }
 
 /* Kill -9 at a random number of records, resume: the journal then holds
@@ -205,6 +223,69 @@ static void test_resume_after_kill(void **state)
         rm_tree(dir);
     }
     assert_true(kills >= 1);
+}
+
+/* Quick games (random agents, a few microseconds each) reach the journal
+ * in batches of thousands: a run killed with SIGKILL at a random journal
+ * size, whether between batches or in the middle of one, resumes to
+ * exactly the records and results of an uninterrupted run, having played
+ * just the games its journal lacked. */
+static void test_resume_quick_games_after_kill(void **state)
+{
+    (void)state;
+    char ref[1024], path[1200], err[256];
+    struct record_set want = {0};
+    struct run_stats st;
+    struct rng rng;
+    int mid_way = 0;
+    struct run_opts o = opts(NULL, 1);
+    o.agents = "a=random,b=random";
+    o.deals = 20000;
+    const int64_t total = 20000 * 2; /* one line-up, two rotations */
+    tmp_dir(ref, sizeof ref);
+    o.out_dir = ref;
+    run_ok(&o, &st);
+    assert_int_equal(st.played, total);
+    snprintf(path, sizeof path, "%s/journal.jsonl", ref);
+    long size = file_size(path);
+    read_records(path, &want);
+    assert_int_equal(want.n, total);
+    rng_seed(&rng, (uint64_t)time(NULL));
+    for (int trial = 0; trial < 3; trial++) {
+        char dir[1024];
+        struct record_set got = {0};
+        struct results gathered, loaded;
+        const char *paths[] = {path};
+        tmp_dir(dir, sizeof dir);
+        o.out_dir = dir;
+        o.jobs = 2;
+        o.resume = false;
+        o.results = NULL;
+        bool killed =
+            kill_run_at(&o, 1 + (long)rng_below(&rng, (uint32_t)size), true);
+        snprintf(path, sizeof path, "%s/journal.jsonl", dir);
+        long before = count_lines(path) - 1;
+        before = before < 0 ? 0 : before;
+        mid_way += killed && before > 0 && before < total;
+        o.resume = true;
+        o.results = &gathered;
+        run_ok(&o, &st);
+        assert_int_equal(st.already, before);
+        assert_int_equal(st.played, total - before);
+        read_records(path, &got);
+        assert_same_records(&got, &want);
+        assert_int_equal(results_load(&loaded, paths, 1, err, sizeof err), 0);
+        assert_int_equal(gathered.games, total);
+        assert_same_results(&gathered, &loaded);
+        results_fini(&gathered);
+        results_fini(&loaded);
+        free(got.r);
+        rm_tree(dir);
+        snprintf(path, sizeof path, "%s/journal.jsonl", ref);
+    }
+    assert_true(mid_way >= 1);
+    free(want.r);
+    rm_tree(ref);
 }
 
 /* A last line cut in half (a write the crash interrupted) is dropped and
@@ -423,6 +504,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_jobs_do_not_matter),
         cmocka_unit_test(test_resume_after_kill),
+        cmocka_unit_test(test_resume_quick_games_after_kill),
         cmocka_unit_test(test_resume_torn_line),
         cmocka_unit_test(test_shards_merge),
         cmocka_unit_test(test_merge_refuses_other),
