@@ -24,6 +24,7 @@
 
 #include "engine/game.h"
 #include "tournament/journal.h"
+#include "tournament/schedule.h"
 
 #include "cli_run.h"
 
@@ -360,12 +361,14 @@ static void test_play_deck_limit(void **state)
 
 /* Checks that the replay of one journal line prints, step by step, the
  * names of the moves the journal recorded. */
-static void check_replay(const char *dir, json_t *rec)
+static void check_replay(const char *dir, json_t *head, json_t *rec)
 {
     struct game g;
     char err[256], id[64], name[GAME_NAME_MAX], want[256];
     json_t *seats = json_object_get(rec, "seats");
-    make_game(&g, json_string_value(json_object_get(rec, "spec")));
+    /* format 2 lines name neither the game nor the deal's seed: both
+     * follow from the header */
+    make_game(&g, json_string_value(json_object_get(head, "game")));
     const char *text = json_string_value(json_object_get(rec, "moves"));
     int cap = g.dims.max_length, moves[cap];
     int n = journal_moves_decode(
@@ -373,8 +376,9 @@ static void check_replay(const char *dir, json_t *rec)
                                                                     "digits")),
         moves, cap, err, sizeof err);
     assert_true(n > 0);
-    uint64_t seed = strtoull(
-        json_string_value(json_object_get(rec, "seed")), NULL, 16);
+    uint64_t seed = schedule_deal_seed(
+        strtoull(json_string_value(json_object_get(head, "seed")), NULL, 16),
+        json_integer_value(json_object_get(rec, "deal")));
     snprintf(id, sizeof id, "%lld:%lld:%lld",
              json_integer_value(json_object_get(rec, "deal")),
              json_integer_value(json_object_get(rec, "lineup")),
@@ -426,16 +430,22 @@ static void test_replay_by_id(void **state)
     char *line = NULL;
     size_t cap = 0;
     int games = 0;
+    json_t *head = NULL;
     snprintf(path, sizeof path, "%s/t", dir);
     while (getline(&line, &cap, f) > 0) {
         json_t *rec = json_loads(line, 0, NULL);
         assert_non_null(rec);
+        if (!head) {
+            head = rec;
+            continue;
+        }
         if (json_object_get(rec, "moves")) {
-            check_replay(path, rec);
+            check_replay(path, head, rec);
             games++;
         }
         json_decref(rec);
     }
+    json_decref(head);
     free(line);
     fclose(f);
     assert_int_equal(games, 4);
