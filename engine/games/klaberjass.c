@@ -2,15 +2,15 @@
  * two bidding rounds for trumps, the trump Jack (20) and Nine (14) on top,
  * sequences and bella, the maker's score rule, game 500.
  *
- * Rules: seed 003 (Penguin Book of Card Games, "Jack-Nine games" and
- * "Klaberjass": the Jack 20 / Nine 14 promotion); RULES.md §6.4 (standard
- * Klaberjass, Wikipedia and Britannica), E1, E4, E7. docs/games/klaberjass.md
- * states the rules as implemented.
+ * Rules: D. Parlett, The Penguin Book of Card Games, "Jack-Nine games"
+ * and "Klaberjass" (the Jack 20 / Nine 14 promotion), with the standard
+ * Klaberjass of the encyclopedias; docs/games/klaberjass.md states the
+ * rules as implemented.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats 0 and 1; seat 0 deals first, then the deal alternates (E4: a
- *   fixed first dealer lets tests know who deals). The elder is the
- *   non-dealer.
+ * Decisions (docs/games/klaberjass.md gives the reasons):
+ * - Seats 0 and 1; seat 0 deals first, then the deal alternates (a fixed first
+ *   dealer, as in docs/games/README.md, lets tests know who deals). The elder
+ *   is the non-dealer.
  * - Pack order: deck[0..2] to the elder, [3..5] to the dealer, [6..8]
  *   elder, [9..11] dealer, deck[12] is turned up; once trumps are fixed
  *   [13..15] go to the elder and [16..18] to the dealer; the other 13 stay
@@ -45,7 +45,7 @@
  *   the maker's total is held over to the winner of the next deal that is
  *   not equal.
  * - Game: after a deal, one player alone with >= target (500) wins; equal
- *   scores at or past the target play on. Cap (E7): after max_deals deals
+ *   scores at or past the target play on. Cap: after max_deals deals
  *   (annulled ones included) the higher score wins; equal, drawn.
  * - Returns: +1 winner, -1 loser, 0 while playing and for a draw.
  * - Action ids: 0..51 play card c (cards.h ids; 32 used); 52 take; 53 pass;
@@ -414,7 +414,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 }
 
 /* Ends the game when a player alone has reached the target, or at the
- * deals cap (E7). */
+ * deals cap. */
 static void check_game_end(const struct game *g, struct klaberjass_state *st)
 {
     int w, sc[NP] = {st->score[0], st->score[1]};
