@@ -3,10 +3,9 @@
  * (trump) suit, then seven sets; count cards and sets make 42 a hand.
  *
  * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
- * (1904), "General terms" and "Forty-two";
- * docs/games/forty_two.md states them as played here.
- * Cards, names ("6-5") and ids come from engine/trix_pack.h: the 28 cards
- * are ids 0..27, so a hand is a 28-bit uint32_t here.
+ * (1904), "General terms" and "Forty-two"; docs/games/forty_two.md states them
+ * as played here. Cards, names ("6-5") and ids come from engine/trix_pack.h:
+ * the 28 cards are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
  * Decisions (docs/games/forty_two.md gives the reasons):
  * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0

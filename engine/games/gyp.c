@@ -4,9 +4,8 @@
  * out first; game ten.
  *
  * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
- * (1904), "Gyp"; docs/games/gyp.md states them
- * as played here. Cards and names ("7-4") come
- * from engine/trix_pack.h.
+ * (1904), "Gyp"; docs/games/gyp.md states them as played here. Cards and names
+ * ("7-4") come from engine/trix_pack.h.
  *
  * Decisions (docs/games/gyp.md gives the reasons):
  * - Pack: suits 7..10 for three players (38 cards), 6..10 for four (45),

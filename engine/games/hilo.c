@@ -3,8 +3,8 @@
  * and Game score one point each, first to the target wins.
  *
  * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
- * (1904), general terms and "Hilo";
- * docs/games/hilo.md states them as played here.
+ * (1904), general terms and "Hilo"; docs/games/hilo.md states them as played
+ * here.
  *
  * Decisions where the sources are silent or leave a choice:
  * - Seats are numbered to the left; play and the deal pass to seat + 1. Seat 0

@@ -4,8 +4,8 @@
  * Low-Game, Santa and Magna count down from 15, first side to 0 wins.
  *
  * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
- * (1904), general terms and "Magna";
- * docs/games/magna.md states them as played here.
+ * (1904), general terms and "Magna"; docs/games/magna.md states them as played
+ * here.
  *
  * Decisions where the sources are silent or leave a choice:
  * - Seats are numbered to the left; play and the deal pass to seat + 1. Seat 0

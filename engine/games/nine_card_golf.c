@@ -2,25 +2,23 @@
  * layout one card a turn; lines of three matching ranks score nothing;
  * lowest total over the holes wins.
  *
- * Sources: The Adventures of BJ and Tony Morris, family games page,
- * "Square 9"; docs/games/nine_card_golf.md states them as played here.
- * Packs: 2 decks for 2–3
- * players, 3 for 4–5, one more per two more players, each with its two
+ * Sources: The Adventures of BJ and Tony Morris, family games page, "Square
+ * 9"; docs/games/nine_card_golf.md states them as played here. Packs: 2 decks
+ * for 2–3 players, 3 for 4–5, one more per two more players, each with its two
  * jokers. Nine cards face down per player, one card turned up to start the
- * discard pile, each player exposes one card turned sideways. A
- * turn: draw the stock top or take the top discard, then replace a layout
- * card with it, without looking; the replaced card is discarded face up. A
- * drawn stock card may instead be discarded; a taken discard must be placed.
- * The sideways card may be replaced any number of times (the new card
- * stays sideways); a face-down card once (the new card is face up and
- * fixed); a fixed card never. After a player's last face-down card is
- * exposed, each other player has one more turn. Scoring: every line of
- * three (3 rows, 3 columns, 2 diagonals) whose cards share a rank scores 0;
- * a card in two such lines counts once; jokers never match. Other
- * cards: A 1, 2–10 face value, J/Q 10, K 0, joker -2. Face-down cards
- * are hidden from everyone, their owner included. Nine holes, lowest
- * total wins (option holes, 18 for a full round). An empty stock is
- * refilled from the discards below the top card, shuffled.
+ * discard pile, each player exposes one card turned sideways. A turn: draw the
+ * stock top or take the top discard, then replace a layout card with it,
+ * without looking; the replaced card is discarded face up. A drawn stock card
+ * may instead be discarded; a taken discard must be placed. The sideways card
+ * may be replaced any number of times (the new card stays sideways); a
+ * face-down card once (the new card is face up and fixed); a fixed card never.
+ * After a player's last face-down card is exposed, each other player has one
+ * more turn. Scoring: every line of three (3 rows, 3 columns, 2 diagonals)
+ * whose cards share a rank scores 0; a card in two such lines counts once;
+ * jokers never match. Other cards: A 1, 2–10 face value, J/Q 10, K 0, joker
+ * -2. Face-down cards are hidden from everyone, their owner included. Nine
+ * holes, lowest total wins (option holes, 18 for a full round). An empty stock
+ * is refilled from the discards below the top card, shuffled.
  *
  * Decisions where the sources are silent:
  * - Two to eight players (the page: "two or more"; eight takes five decks by

@@ -4,9 +4,8 @@
  * completer, Rover (0-0) scores 3 to whoever holds it at the end; game 15.
  *
  * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
- * (1904), "General terms" and "Rover";
- * docs/games/rover.md states them as played here.
- * Cards and names ("7-3") come from engine/trix_pack.h.
+ * (1904), "General terms" and "Rover"; docs/games/rover.md states them as
+ * played here. Cards and names ("7-3") come from engine/trix_pack.h.
  *
  * Decisions (docs/games/rover.md gives the reasons):
  * - Pack: 0-0 .. 7-7 (ids 0..35) for 3–4 players, 0-0 .. 10-10 (ids
