@@ -8,7 +8,7 @@
  * order and the follow-and-head duty come from engine/meld.h (one copy of each
  * card here, held as face sets).
  *
- * Decisions (docs/games/binocle.md gives the reasons):
+ * Decisions (docs/games/binocle.md explains the main ones):
  * - Two players (default): 8 each, dealt in one block per seat from the
  *   dealer's left; 16 form the stock. Seat 0 deals first, then the deal
  *   alternates; the non-dealer leads. Trick-and-draw: while the

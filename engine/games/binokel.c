@@ -8,7 +8,7 @@
  * order and duties, and hidden deals with duplicate cards come from
  * engine/meld.h.
  *
- * Decisions (docs/games/binokel.md gives the reasons):
+ * Decisions (docs/games/binokel.md explains the main ones):
  * - Three players (default): 15 cards each and a widow of 3; four: fixed
  *   partners opposite, 11 each and a widow of 4. Seat 0 deals first,
  *   then the deal passes left, clockwise. Cards are dealt in one

@@ -8,7 +8,7 @@
  * here. Cards, names ("6-2") and ids come from engine/trix_pack.h: the 28
  * cards 0-0 .. 6-6 are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
- * Decisions (docs/games/call_suit_forty_two.md gives the reasons):
+ * Decisions (docs/games/call_suit_forty_two.md explains the main ones):
  * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0
  *   deals the first hand; the deal then passes left (docs/games/README.md,
  *   "First dealer"; tests need to know who deals).

@@ -7,7 +7,7 @@
  * as played here. Cards, names ("6-5") and ids come from engine/trix_pack.h:
  * the 28 cards are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
- * Decisions (docs/games/forty_two.md gives the reasons):
+ * Decisions (docs/games/forty_two.md explains the main ones):
  * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0
  *   deals the first hand; the deal then passes left (docs/games/README.md,
  *   "First dealer"; tests need to know who deals).

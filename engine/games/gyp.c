@@ -7,7 +7,7 @@
  * (1904), "Gyp"; docs/games/gyp.md states them as played here. Cards and names
  * ("7-4") come from engine/trix_pack.h.
  *
- * Decisions (docs/games/gyp.md gives the reasons):
+ * Decisions (docs/games/gyp.md explains the main ones):
  * - Pack: suits 7..10 for three players (38 cards), 6..10 for four (45),
  *   5..10 for five (51) (the book).
  * - Seats clockwise; seat 0 deals first, then the deal passes left

@@ -7,7 +7,7 @@
  * Klaberjass of the encyclopedias; docs/games/klaberjass.md states the
  * rules as implemented.
  *
- * Decisions (docs/games/klaberjass.md gives the reasons):
+ * Decisions (docs/games/klaberjass.md explains the main ones):
  * - Seats 0 and 1; seat 0 deals first, then the deal alternates (a fixed first
  *   dealer, as in docs/games/README.md, lets tests know who deals). The elder
  *   is the non-dealer.

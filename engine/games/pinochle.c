@@ -9,7 +9,7 @@
  * and the duty to follow and head come from engine/meld.h, shared with the
  * other Bezique-family games.
  *
- * Decisions (docs/games/pinochle.md gives the reasons):
+ * Decisions (docs/games/pinochle.md explains the main ones):
  * - Seats 0..n-1 clockwise, partners opposite: six players in three
  *   teams {s, s+3}, eight in four teams {s, s+4}; team of seat s is
  *   s mod (n/2). Seat 0 deals first, then the deal passes left.

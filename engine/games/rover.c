@@ -7,7 +7,7 @@
  * (1904), "General terms" and "Rover"; docs/games/rover.md states them as
  * played here. Cards and names ("7-3") come from engine/trix_pack.h.
  *
- * Decisions (docs/games/rover.md gives the reasons):
+ * Decisions (docs/games/rover.md explains the main ones):
  * - Pack: 0-0 .. 7-7 (ids 0..35) for 3–4 players, 0-0 .. 10-10 (ids
  *   0..65) for 5+ (the book). In trix_pack.h id order the building order
  *   1-0, 1-1, 2-0, 2-1, 2-2, ... is simply ids 1, 2, 3, ...: the card

@@ -9,7 +9,7 @@
  * names ("7-3", "Trixie"), set winners and card points come from
  * engine/trix_pack.h.
  *
- * Decisions (docs/games/trix.md gives the reasons):
+ * Decisions (docs/games/trix.md explains the main ones):
  * - Seats clockwise; seat 0 deals first, then the deal passes left
  *   (docs/games/README.md, "First dealer"; tests need to know who deals).
  * - Pack order: deck[0] goes to the dealer's left, one card at a time

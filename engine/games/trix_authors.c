@@ -7,7 +7,7 @@
  * (1904), "Trix Authors"; docs/games/trix_authors.md states them as played
  * here.
  *
- * Decisions (docs/games/trix_authors.md gives the reasons):
+ * Decisions (docs/games/trix_authors.md explains the main ones):
  * - Commodities: the 72 cards in pack order (trix_pack.h ids) in
  *   blocks of eight are Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica,
  *   Alum: commodity = card id / 8. Only the commodity matters, so

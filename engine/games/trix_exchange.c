@@ -7,7 +7,7 @@
  * (1904), "Trix Exchange"; docs/games/trix_exchange.md states them as played
  * here.
  *
- * Decisions (docs/games/trix_exchange.md gives the reasons):
+ * Decisions (docs/games/trix_exchange.md explains the main ones):
  * - Commodities Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica, Alum
  *   are the pack-order blocks of eight (ids 0..7 Gold, 8..15 Zinc, ...);
  *   n players use the first n + 1 commodities, 8(n + 1) cards. Cards of a

@@ -112,7 +112,7 @@ static void play_out_deal(struct hl *t)
 
 /* Game points: sum 5 (5-0) 4; sum 10 (5-5 6-4 7-3 8-2 9-1 10-0) 1 each;
  * sum 15 (8-7 9-6 10-5) 2 each; sum 20 (10-10) 4: 4 + 6 + 6 + 4 = 20
- * (docs/games/hilo.md, Play). The 52 cards are Fives..Tens (6+7+8+9+10+11 =
+ * (docs/games/hilo.md, Points). The 52 cards are Fives..Tens (6+7+8+9+10+11 =
  * 51) and Trixie. */
 static void test_pack(void **state)
 {
