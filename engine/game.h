@@ -65,7 +65,8 @@ struct game_def {
     /* facts */
     const char *name;                /* registry key, e.g. "spoil_five" */
     const char *long_name;           /* e.g. "Spoil-Five" */
-    const char *source;              /* rule book and RULES.md section */
+    const char *source;              /* the rule books (author, title, game)
+                                        and the docs/games/NAME.md page */
     int api_version;                 /* GAME_API_VERSION */
     unsigned flags;                  /* enum game_flags */
     size_t state_size;               /* bytes of a state, any config */

@@ -72,9 +72,10 @@ bool meld_beats(int a, int b, int trump);
 int meld_best(const uint8_t *trick, int n, int trump);
 
 /* The faces a hand may play to trick[0..n) under the follow-and-head duty
- * (RULES.md §6.1 G5, §6.2, §6.3 G5): any face when leading; else follow
- * suit and beat the winning card if possible; void, trump, beating the
- * winning trump if possible; else any. */
+ * of Pinochle, Binocle and Binokel (the play rules in docs/games/
+ * pinochle.md, binocle.md and binokel.md): any face when leading; else
+ * follow suit and beat the winning card if possible; void, trump, beating
+ * the winning trump if possible; else any. */
 uint32_t meld_playable(const uint8_t *hand, const uint8_t *trick, int n,
                        int trump);
 

@@ -98,10 +98,11 @@ static inline int trick_side_score(const struct game *g, const int32_t *score,
 void trick_estimate(const struct game *g, const int32_t *score, double target,
                     double *out);
 
-/* Whether a target-score game ends now (RULES.md §5.0 G5): when one side
- * alone leads side[0..n) with target or more, or anyway at the deals cap
- * (capped). *winner gets the leading side, or -1 when the lead is shared
- * (a draw at the cap). */
+/* Whether a target-score game ends now (the rule of the Trix-pack games
+ * raced to a target, e.g. docs/games/trix.md): when one side alone leads
+ * side[0..n) with target or more, or anyway at the deals cap (capped).
+ * *winner gets the leading side, or -1 when the lead is shared (a draw at
+ * the cap). */
 static inline bool trick_game_over(const int *side, int n, int target,
                                    bool capped, int *winner)
 {

@@ -1,18 +1,19 @@
 /* trix_pack.h — the 72-card Standard Trix pack (Read & White, 1904).
  *
- * Source: seeds/002_… "General terms for all games played with Standard
- * Trix cards"; RULES.md §5.0. Every card shows two numbers, upper >= lower.
+ * Source: Read & White, "General terms for all games played with Standard
+ * Trix cards"; docs/games/README.md, "The Standard Trix pack", restates
+ * it. Every card shows two numbers, upper >= lower.
  * The upper number is the card's SUIT name, the lower its CARD name; a card
  * belongs to one suit only. Its SUM is upper + lower. The pack holds every
  * a-b with 10 >= a >= b >= 0 (66 cards), then 11-9, 12-8, 13-12, 14-11,
  * 15-15 and Trixie (72 cards).
  *
- * Card ids follow pack order (RULES.md T2): 0-0, 1-0, 1-1, 2-0, 2-1, 2-2,
- * ..., 10-10 are ids 0..65 (a-b is a*(a+1)/2 + b, so each suit a <= 10 is
- * the contiguous run of ids a*(a+1)/2 .. a*(a+1)/2 + a), then 11-9 = 66,
- * 12-8 = 67, 13-12 = 68, 14-11 = 69, 15-15 = 70, Trixie = 71. Consequences
- * the games rely on: Forty-two's 0-0..6-6 are ids 0..27; Hilo and Magna's
- * Fives..Tens are ids 15..65, plus Trixie.
+ * Card ids follow pack order (as that page numbers them): 0-0, 1-0, 1-1,
+ * 2-0, 2-1, 2-2, ..., 10-10 are ids 0..65 (a-b is a*(a+1)/2 + b, so each
+ * suit a <= 10 is the contiguous run of ids a*(a+1)/2 .. a*(a+1)/2 + a),
+ * then 11-9 = 66, 12-8 = 67, 13-12 = 68, 14-11 = 69, 15-15 = 70,
+ * Trixie = 71. Consequences the games rely on: Forty-two's 0-0..6-6 are
+ * ids 0..27; Hilo and Magna's Fives..Tens are ids 15..65, plus Trixie.
  *
  * Names (struct card_codec trix_cards): "7-3" (upper first, as the book
  * writes cards), "Trixie". The parser also takes the numbers the other way
@@ -164,7 +165,7 @@ bool trix_is_prize_trix(int c);
 bool trix_is_trix_card(int c);
 
 /* What c scores in Trix: its sum for a Trix card, 40 for Trixie, else 0.
- * The whole pack scores 300 (RULES.md T1). */
+ * The whole pack scores 300 (docs/games/README.md). */
 int trix_points(int c);
 
 /* Precedence in winning sets (general terms, "Of Trixie"): Trixie 13,

@@ -3,7 +3,7 @@
  * haggle over Bi and Jinx, and a RET/DED ledger over five hands in which
  * the lowest RET − DED wins.
  *
- * Rules: seed 000 (the Bi-Jinx leaflet) with RULES.md §0 and §1 (G1–G12).
+ * Rules: the Bi-Jinx rule leaflet (1922) and its sample game.
  * docs/games/bi_jinx.md restates them in full; the decisions in short:
  * - Pack: Bi, Jinx, 0, 00 (no points), six 1s, ten each of 2..5: 50 cards,
  *   146 points, four players. Three players drop five 4s and five 5s (40
@@ -12,17 +12,17 @@
  *   Four players are two partnerships, 0+2 against 1+3 (option).
  * - Deal, in pack order: one card to the Inn; three to each player from the
  *   dealer's left (dealer last); each player in that order discards to the
- *   Inn (G1: forced to a card of the highest point value he holds, the
+ *   Inn (forced to a card of the highest point value he holds, the
  *   choice his only when all three are specials); three more each; 7, 6 or
  *   5 to the Inn (2, 3, 4 players); five more each: ten in the Inn, ten in
  *   each hand. A deck given to init fixes one pack order per hand, in
  *   faces: hand k takes faces [k*P, (k+1)*P) of it (P = pack size), the
  *   part of a pack not given is shuffled from the state's RNG.
- * - Play (G2, G3): the dealer leads all eight tricks, then clockwise; any
+ * - Play: the dealer leads all eight tricks, then clockwise; any
  *   card may be played; the highest points win, among equal highest the
  *   last played (specials count 0). The winner takes the cards; the last
  *   trick's winner inherits the Inn. Two cards stay in each hand.
- * - Haggle (G8–G10): when Bi and Jinx are possessed (G4: final hand,
+ * - Haggle: when Bi and Jinx are possessed (final hand,
  *   tricks, inherited Inn) by two players who are not partners, the Bi
  *   possessor speaks first: a proposal to buy the other's card or to sell
  *   his own at a price, or "refuse". Each proposal may be answered
@@ -32,15 +32,15 @@
  *   1000+" (or "sell 1000+": the hundreds) then "+50" (the tens), so that
  *   no decision has more than 2 + 2 * (cap / 100 + 1) choices. Other hands
  *   and the Inn stay hidden until it ends.
- * - Settlement, each seat in the order of G7 (bi_jinx__settle below): the
- *   wipe; Big Four; Inn Bi-Jinx; both; one, with 0/00 multipliers; plain.
- *   A seller books his raw points RET and the price DED (G10); the buyer
- *   his raw points plus the price on both sides (S0's stated rule; the
- *   sample score's 2,014|2,014 line nets to zero the same way). The notes
- *   "Jinx" and "D. Jinx" are labels only (G11).
+ * - Settlement, each seat in the leaflet's order (bi_jinx__settle below): the
+ *   wipe; Big Four; Inn Bi-Jinx; both; one, with 0/00 multipliers; plain. A
+ *   seller books his raw points RET and the price DED; the buyer his raw
+ *   points plus the price on both sides (the leaflet's stated rule; the sample
+ *   score's 2,014|2,014 line nets to zero the same way). The notes "Jinx" and
+ *   "D. Jinx" are labels only.
  * - Game: `hands` hands (5). Returns: the side with the lowest RET − DED
  *   (partners summed) gets +1 and every other side −1/(sides−1); sides
- *   sharing the lowest share +1 and the rest share −1 (G11: a shared
+ *   sharing the lowest share +1 and the rest share −1 (a shared
  *   win; all 0 when every side ties). returns=margin: a side's return is
  *   the mean net of the other sides less its own, at every step.
  * - Action ids: 0..8 discard face, 9..17 play face (Bi, Jinx, 0, 00, 1..5),
@@ -205,7 +205,7 @@ static struct bj_entry entry(int ret, int ded, int kind)
     return e;
 }
 
-/* What seat s writes for this hand (G7), given a sale (seller and buyer
+/* What seat s writes for this hand, given a sale (seller and buyer
  * are BJ_NO_SEAT when there was none). */
 static struct bj_entry settle_seat(const struct bi_jinx_state *st, int s,
                                    int seller, int buyer, int price)
@@ -359,7 +359,7 @@ static int list_faces(hand_t h, int base, int *out)
     return k;
 }
 
-/* G1: the cards of h of the highest point value (all its specials when
+/* The cards of h of the highest point value (all its specials when
  * it holds nothing else). */
 static hand_t largest(hand_t h)
 {
@@ -525,7 +525,7 @@ static void returns(const struct game *g, const void *vst, double *out)
         game_returns_winner(g, t, out);
         return;
     }
-    /* Sides sharing the lowest net share the win (G11): +1 split among
+    /* Sides sharing the lowest net share the win: +1 split among
      * them, -1 among the rest; all 0 when every side ties. */
     for (int s = 0; s < n; s++)
         out[s] = w == k                          ? 0

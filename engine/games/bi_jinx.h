@@ -48,7 +48,8 @@ enum bj_action {
 
 enum bj_phase { PH_DISCARD, PH_PLAY, PH_TRADE, PH_OVER, BJ_NPHASES };
 
-/* How a seat's hand was settled (RULES.md §1 G7, and the sale). */
+/* How a seat's hand was settled (the leaflet's settlement cases, and the
+ * sale). */
 enum bj_case {
     C_PLAIN,    /* (f) raw points RET */
     C_WIPE,     /* (a) final hand Bi + Jinx alone: RET wiped */
@@ -76,7 +77,7 @@ struct bj_cfg {
 struct bj_entry {
     int32_t ret;  /* written on the RET side */
     int32_t ded;  /* written on the DED side */
-    int16_t raw;  /* points of the cards retained (G4), whatever the case */
+    int16_t raw;  /* points of the cards retained, whatever the case */
     uint8_t kind; /* enum bj_case */
 };
 
@@ -142,7 +143,7 @@ static inline int bi_jinx__count(hand_t h)
     return p;
 }
 
-/* Cards seat s possesses at the end of the play (G4): its two cards, its
+/* Cards seat s possesses at the end of the play: its two cards, its
  * tricks, and the Inn if it inherited it. */
 static inline hand_t bi_jinx__retained(const struct bi_jinx_state *st, int s)
 {

@@ -16,7 +16,7 @@
 #include "../view.h"
 #include "bi_jinx.h"
 
-#define RETRIES 32 /* redeals tried to honour the forced discards (G1) */
+#define RETRIES 32 /* redeals tried to honour the forced discards */
 
 const char *const bi_jinx__view_keys[] = {
     "hand",   "discard", "phase",  "dealer", "trick",   "tricks",
@@ -390,7 +390,7 @@ int bi_jinx__view(const struct game *g, const void *vst, int seat,
 
 /* ==== API: determinization ============================================= */
 
-/* Whether every seat but seat could have made its discard (G1): its kept
+/* Whether every seat but seat could have made its discard: its kept
  * cards include two no higher than the discard (its first three). */
 static bool discards_fit(const struct bi_jinx_state *st, int seat)
 {

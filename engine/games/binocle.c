@@ -3,32 +3,32 @@
  * binocle (Q♠ J♦) and grand binocle; two players draw from a stock, four
  * play out the whole pack with the holders of Q♠ and J♦ hidden partners.
  *
- * Rules: seed 003 (Penguin Book of Card Games, "Binocle") and RULES.md
- * §6.2 (G1–G5), E4, E7. docs/games/binocle.md states the rules as
- * implemented. Faces, the trick order and the follow-and-head duty come
- * from engine/meld.h (one copy of each card here, held as face sets).
+ * Rules: D. Parlett, The Penguin Book of Card Games, "Binocle";
+ * docs/games/binocle.md states the rules as implemented. Faces, the trick
+ * order and the follow-and-head duty come from engine/meld.h (one copy of each
+ * card here, held as face sets).
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * Decisions (docs/games/binocle.md explains the main ones):
  * - Two players (default): 8 each, dealt in one block per seat from the
  *   dealer's left; 16 form the stock. Seat 0 deals first, then the deal
- *   alternates (E4); the non-dealer leads. Trick-and-draw (G2): while the
+ *   alternates; the non-dealer leads. Trick-and-draw: while the
  *   stock lasts any card may be played; the winner of a trick may declare
  *   one meld ("meld ..." or "no meld", asked after every such trick so
  *   that being asked tells nothing), then draws first. Once the stock is
  *   empty nobody melds and the strict duty applies: follow and head,
  *   else trump and overtrump, else any.
- * - Melds (G1, G3): marriage (K Q) 20, the first marriage 40 and its suit
+ * - Melds: marriage (K Q) 20, the first marriage 40 and its suit
  *   becomes trumps; trump sequence (A 10 K Q J of trumps) 150; binocle
  *   (Q♠ J♦) 40; grand binocle (K♠ Q♠ J♦) 80; four Aces / Kings / Queens /
  *   Jacks (one of each suit) 100 / 80 / 60 / 40. Each meld may be declared
  *   once a deal, a card may serve different melds, and melded cards stay
  *   in hand, shown to all, until played. Before the first marriage there
- *   are no trumps (G3): a card of another suit never wins.
+ *   are no trumps: a card of another suit never wins.
  * - Card points A 11, 10 10, K 4, Q 3, J 2, last trick 10: 130 a deal.
- * - Two players' game (G4): melds and cards add to the scores; after a
+ * - Two players' game: melds and cards add to the scores; after a
  *   deal a player alone at >= target (1,000) wins; equal play on; after
- *   max_deals the higher score wins, else drawn (E7).
- * - Four players (G5): all 32 cards dealt, 8 each; the dealer's left
+ *   max_deals the higher score wins, else drawn.
+ * - Four players: all 32 cards dealt, 8 each; the dealer's left
  *   leads; strict play from the first trick; the winner of each trick but
  *   the last may meld. The holders of Q♠ and J♦ are partners; a player
  *   holding both is a soloist against the other three (option soloist,

@@ -3,17 +3,17 @@
  * the soloist, melds, follow-and-head play, made or failed bids; with two,
  * trick-and-draw (binokel_draw.c); game 1,500.
  *
- * Rules: seed 003 (Penguin Book of Card Games, "Binokel") and RULES.md
- * §6.3 (G1–G8), E4, E7, E8. docs/games/binokel.md states the rules as
- * implemented. Faces, the trick order and duties, and hidden deals with
- * duplicate cards come from engine/meld.h.
+ * Rules: D. Parlett, The Penguin Book of Card Games, "Binokel";
+ * docs/games/binokel.md states the rules as implemented. Faces, the trick
+ * order and duties, and hidden deals with duplicate cards come from
+ * engine/meld.h.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * Decisions (docs/games/binokel.md explains the main ones):
  * - Three players (default): 15 cards each and a widow of 3; four: fixed
- *   partners opposite (E8), 11 each and a widow of 4. Seat 0 deals first,
- *   then the deal passes left, clockwise (G8, E4). Cards are dealt in one
+ *   partners opposite, 11 each and a widow of 4. Seat 0 deals first,
+ *   then the deal passes left, clockwise. Cards are dealt in one
  *   block per seat from the dealer's left, the widow last.
- * - Two players (G7, engine/games/binokel_draw.c): 12 each from the
+ * - Two players (engine/games/binokel_draw.c): 12 each from the
  *   dealer's left, the next card turned for trumps and laid under the
  *   stock (drawn last, in sight); no auction; the non-dealer leads.
  *   While the stock lasts any card may be played, and the winner of a
@@ -22,24 +22,25 @@
  *   once a deal per player (the diss once per trump 7 held), a marriage
  *   not after its suit's family. Once the stock is empty, strict play.
  *   Each player scores melds and cards; game 1,500.
- * - Auction (G1): from the dealer's left, in turn, "bid N" (min_bid, then
+ * - Auction: from the dealer's left, in turn, "bid N" (min_bid, then
  *   steps of 10, above the high bid) or "pass", a pass being final; the
  *   last player left wins, and must bid min_bid if nobody has. "bid slam"
  *   (all tricks) is worth 1,000 in the auction; with betel=true "bid
  *   betel" (misère) is worth betel_value (300).
- * - The soloist takes the widow unseen by the others (the seed does not
+ * - The soloist takes the widow unseen by the others (the book does not
  *   say it is shown; unseen keeps what the others know simple). He may then
- *   "call C" for a card of which he holds no copy (G2): the first holder
+ *   "call C" for a card of which he holds no copy: the first holder
  *   to his left gives him one copy and receives a card of his choice
  *   ("give C", seen only by the receiver; the players between are known
  *   not to hold C); or "no call"; or, with concession=true, "concede"
- *   (G6): he loses his bid, nobody else scores, the deal ends.
+ *   (the option is off by default): he loses his bid, nobody else
+ *   scores, the deal ends.
  * - He then discards as many cards as the widow had, face down ("discard
  *   C"; not the called card, which all know he holds), which count as his
- *   tricks for card points (G3); then names
+ *   tricks for card points; then names
  *   trumps (not for betel). Melds are scored and shown when play begins;
  *   the soloist leads.
- * - Melds (seed; G4): family (A 10 K Q J of a suit) 100, in trumps 150,
+ * - Melds (the book): family (A 10 K Q J of a suit) 100, in trumps 150,
  *   double family (two families of one suit) 1,500; marriage (K Q) 20, in
  *   trumps 40, none for a K Q inside a family; diss (7 of trumps) 10 each;
  *   binokel (Q♠ J♦) 40, double binokel 300; one Ace / King / Queen / Jack
@@ -48,7 +49,7 @@
  *   marriages (100 with the trump one), four Kings (80) and four Queens
  *   (60), so it scores through those rows. A card may serve melds of
  *   different kinds.
- * - Play (G5): follow and head, else trump and overtrump, else any card;
+ * - Play: follow and head, else trump and overtrump, else any card;
  *   equal cards: the first played wins. A 11, 10 10, K 4, Q 3, J 2, 7 0,
  *   last trick 10: 250 a deal.
  * - Scoring: the soloist (with his partner at four) scores meld + cards
@@ -60,7 +61,7 @@
  *   no trick (+betel_value), failed at the first trick taken (-2 x
  *   betel_value, the deal ends); the opponents score nothing.
  * - Game: after a deal a side alone at >= target (1,500) wins; equal at
- *   the top play on; after max_deals the sole best wins, else drawn (E7).
+ *   the top play on; after max_deals the sole best wins, else drawn.
  * - Action ids: 0..31 play face, 32..63 discard, 64..95 call, 96..127
  *   give (faces as meld.h), 128..258 bid min_bid + 10 * (id - 128), 259
  *   pass, 260 bid slam, 261 bid betel, 262 no call, 263 concede, 264..267

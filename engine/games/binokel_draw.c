@@ -1,7 +1,7 @@
-/* binokel_draw.c — Binokel for two (RULES.md §6.3 G7): twelve cards each,
- * the next card turned for trumps and laid under the stock, trick-and-draw
- * with a meld by the winner of each trick while the stock lasts, strict
- * play once it is empty. The rest of the game is in binokel.c.
+/* binokel_draw.c — Binokel for two (docs/games/binokel.md, "Two players"):
+ * twelve cards each, the next card turned for trumps and laid under the stock,
+ * trick-and-draw with a meld by the winner of each trick while the stock
+ * lasts, strict play once it is empty. The rest of the game is in binokel.c.
  *
  * Declared melds: each kind once a deal for each player (the diss once
  * for each trump 7 held), the cards staying in hand and shown; a marriage

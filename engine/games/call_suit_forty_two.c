@@ -2,44 +2,44 @@
  * or Honors; whoever leads a set may "call" the led card's lower number
  * (its card name) as the suit to follow instead of its upper number.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
- * terms", "Forty-two" (count, partners, deal, game) and "Call Suit
- * Forty-two"; RULES.md §5.0, §5.2 and §5.3 (G1–G5), E4, E7, E8. Cards,
- * names ("6-2") and ids come from engine/trix_pack.h: the 28 cards 0-0 ..
- * 6-6 are ids 0..27, so a hand is a 28-bit uint32_t here.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "General terms", "Forty-two" (count, partners, deal, game) and "Call
+ * Suit Forty-two"; docs/games/call_suit_forty_two.md states them as played
+ * here. Cards, names ("6-2") and ids come from engine/trix_pack.h: the 28
+ * cards 0-0 .. 6-6 are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3} (E8).
- *   Seat 0 deals the first hand; the deal then passes left (E4 allows a
- *   fixed first dealer; tests need to know who deals).
+ * Decisions (docs/games/call_suit_forty_two.md explains the main ones):
+ * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0
+ *   deals the first hand; the deal then passes left (docs/games/README.md,
+ *   "First dealer"; tests need to know who deals).
  * - Pack order: deck[0] goes to the dealer's left, one card at a time
  *   clockwise, the dealer last, seven each (Forty-two's deal). Later hands
  *   are shuffled from the state RNG.
- * - The dealer's left leads the first set (seed); a set's winner leads the
+ * - The dealer's left leads the first set (the book); a set's winner leads the
  *   next (Forty-two).
- * - Calls (G1): every lead may call, not just the first; the option
+ * - Calls: every lead may call, not just the first; the option
  *   first_lead_only keeps the literal reading (only the opening lead of a
- *   hand). A lead without a call follows the upper number (the seed: "the
+ *   hand). A lead without a call follows the upper number (the book: "the
  *   suit Six must be played unless he names the 2"). A led double offers
  *   both: "play 3-3" leads the Threes 3-0..3-3, "play 3-3 call 3" the card
- *   name 3: 3-3, 4-3, 5-3, 6-3. Calling 0 is allowed (G3): x-0 cards.
- * - Following (G4): a player holding a card of the declared suit must play
- *   one; void, any card. There are no Honors (seed), so only cards of the
+ *   name 3: 3-3, 4-3, 5-3, 6-3. Calling 0 is allowed: x-0 cards.
+ * - Following: a player holding a card of the declared suit must play
+ *   one; void, any card. There are no Honors (the book), so only cards of the
  *   declared suit can win.
- * - Ranking (G2 and the seed's orders 2-2 > 6-2 > 5-2 > 4-2 > 3-2 and
+ * - Ranking (the book's orders 2-2 > 6-2 > 5-2 > 4-2 > 3-2 and
  *   3-3 > 6-3 > 5-3 > 4-3): the double of the declared suit is highest,
  *   then the others by sum. For a suit-name suit the double is also the
  *   highest sum, so one rule covers both; no two cards tie.
- * - Scoring (G5): as Forty-two without bids: each set is 1 point, 3-2,
+ * - Scoring: as Forty-two without bids: each set is 1 point, 3-2,
  *   4-1, 5-0 count 5 and 5-5, 6-4 count 10; each side scores all it takes,
  *   42 a hand. Game at target (100).
  * - Game end: at the end of a hand a side at or past target with more
  *   points than the other wins. Both past target and exactly level (the
- *   seed is silent; Forty-two's bidding-side tie-break has no bidder here)
- *   → another hand is played. Cap (E7): after max_hands hands the higher
+ *   book is silent; Forty-two's bidding-side tie-break has no bidder here)
+ *   → another hand is played. Cap: after max_hands hands the higher
  *   score wins; level → drawn.
  * - Returns: +1 to the winning side, -1 to the other, 0 each while playing
- *   and for a draw (a target-score game, E5).
+ *   and for a draw (a target-score game).
  * - Action ids: 0..27 "play 6-2" (card id: follow, or lead the upper
  *   number); 28..55 "play 6-2 call 2" (28 + card id: lead calling the
  *   lower number). Every action keeps its meaning in every state.
@@ -113,7 +113,7 @@ static uint32_t lower_bits(int n)
 }
 
 /* Rank of card c in a set whose declared suit is `suit`: the suit's double
- * above all, then by sum; -1 outside the suit (G2, G4). */
+ * above all, then by sum; -1 outside the suit. */
 static int rank(int c, uint32_t suit)
 {
     if (!(suit >> c & 1))
@@ -135,7 +135,7 @@ static int deal(struct call_suit_forty_two_state *st, const uint8_t *pre,
                 int npre)
 {
     int rc = f42_deal(&st->c, pre, npre);
-    st->c.leader = st->c.turn; /* the dealer's left leads (seed) */
+    st->c.leader = st->c.turn; /* the dealer's left leads (the book) */
     new_set(st);
     return rc;
 }
@@ -187,7 +187,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     if (st->over || seat != st->c.turn)
         return 0;
     if (st->c.ntrick > 0 && (h & st->suit))
-        h &= st->suit; /* must follow the declared suit (G4) */
+        h &= st->suit; /* must follow the declared suit */
     for (uint32_t r = h; r; r &= r - 1)
         out[n++] = __builtin_ctz(r);
     if (st->c.ntrick == 0 && may_call(g, st))
@@ -196,7 +196,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-/* Ends the game when a side has won or the cap is reached (E7). */
+/* Ends the game when a side has won or the cap is reached. */
 static void check_game_end(const struct game *g,
                            struct call_suit_forty_two_state *st)
 {

@@ -1,14 +1,14 @@
 /* casino.c — Casino: a fishing game of captures and builds, 2-4 players
  * (four may play as two partnerships), rounds scored to a target of 21.
  *
- * Rules: seed 004 (the "BJ and Tony Morris" family page, Casino) and
- * RULES.md §7.4 (G1-G8) with the engine-wide E1, E4, E5, E7, E8. Move
+ * Rules: The Adventures of BJ and Tony Morris, family games page, Casino;
+ * docs/games/casino.md states them as played here. Move
  * enumeration and names live in casino_moves.c; the state in casino.h.
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are clockwise; seat 0 deals first (E4 allows a seeded dealer; a
- *   fixed one lets tests know who deals, tournaments rotate seats) and the
- *   deal passes left (seat + 1) each round. The dealer's left leads.
+ * - Seats are clockwise; seat 0 deals first (docs/games/README.md, "First
+ *   dealer": a fixed one lets tests know who deals, tournaments rotate seats)
+ *   and the deal passes left (seat + 1) each round. The dealer's left leads.
  * - Pack order: each deal gives four consecutive pack cards to each seat in
  *   turn, from the dealer's left round to the dealer; on a round's first
  *   deal the next four go face up to the table. With 2 players: deck[0..3]
@@ -17,54 +17,53 @@
  *   are shuffled from the state RNG. (Dealing in fours instead of twos
  *   changes nothing but makes test decks readable.)
  * - Captures. A face card takes one loose face card of its rank, never two
- *   (seed, G4). A numeral of rank r takes any non-empty union of disjoint
+ *   (the page). A numeral of rank r takes any non-empty union of disjoint
  *   groups of table items, each group adding up to r: loose numerals, and
- *   the r-build as a whole. The player chooses the groups: the seed says a
- *   card "can" capture them and lets a capturing card trail (G5), so taking
+ *   the r-build as a whole. The player chooses the groups: the page says a
+ *   card "can" capture them and lets a capturing card trail, so taking
  *   only some is allowed. One move per set of items taken, however it
  *   splits into groups (the split changes nothing). Builds of another value
- *   cannot be taken (seed: a 9 cannot take a 7-build + 2) unless option
- *   build_as_card (G2 a) lets a single build count as a card of its value.
- * - Builds. A build of value v (2..10) is the played numeral plus table
- *   items that split into groups adding up to v, the played card in one of
- *   them; the player must still hold a card of rank v. The played card's
- *   group is the card alone (rank v), or the card with loose cards, or the
- *   card with exactly one single build (raising it, "way 1"; option
- *   raise_with_table, G2 b, lets loose cards join that group too). The
- *   other groups are loose cards adding up to v ("incorporate cards equal
- *   to the new number", way 1; way 2's "alone or with loose cards"; the
- *   seed's 9-build of 6-3 + 5-4 + 9). A multiple build never changes value:
- *   it only joins a build of its own value, whole. build_as_card (G2 a)
- *   lets single builds serve as cards in any group; it allows everything
- *   raise_with_table does.
+ *   cannot be taken (the page: a 9 cannot take a 7-build + 2) unless option
+ *   build_as_card lets a single build count as a card of its value.
+ * - Builds. A build of value v (2..10) is the played numeral plus table items
+ *   that split into groups adding up to v, the played card in one of them; the
+ *   player must still hold a card of rank v. The played card's group is the
+ *   card alone (rank v), or the card with loose cards, or the card with
+ *   exactly one single build (raising it, "way 1"; option raise_with_table
+ *   lets loose cards join that group too). The other groups are loose cards
+ *   adding up to v ("incorporate cards equal to the new number", way 1; way
+ *   2's "alone or with loose cards"; the page's 9-build of 6-3 + 5-4 + 9).
+ *   A multiple build never changes value: it only joins a build of its own
+ *   value, whole. Option build_as_card lets single builds serve as cards in
+ *   any group; it allows everything raise_with_table does.
  * - At most one build of each value lies on the table: a new build of
  *   value v absorbs the existing v-build (two v-builds side by side are a
- *   multiple build by the seed's definition, and joining it is way 2). So a
+ *   multiple build by the page's definition, and joining it is way 2). So a
  *   build is named by its value ("7-build"). A build is multiple when its
  *   cards add up to more than its value.
  * - Ownership: the seat that made a build or last added to it owns it
  *   ("created or added to yourself, and no other player has added to it
- *   since"); a partner's build is not one's own (G6). An owner may not
- *   trail (seed) unless owner_may_trail (G2 c).
+ *   since"); a partner's build is not one's own. An owner may not
+ *   trail (the page) unless option owner_may_trail.
  * - The capturing card: after any play a player must still hold a card of
- *   the value of every build he owns. The seed asks it of a new build and
- *   says an owner can "always" capture; G6 allows several builds if a
- *   capturing card is held for each; pagat's wording [src 7] asks it of
+ *   the value of every build he owns. The page asks it of a new build and
+ *   says an owner can "always" capture, and allows several builds if a
+ *   capturing card is held for each; pagat.com's wording asks it of
  *   every play. So an owner's last card of a value must take his build,
  *   every seat always has a legal play, and no build outlives its deal.
  * - Sweeps: a capture that leaves the table empty, except the round's last
  *   play; counted always, scored (1 each) only with sweeps=true.
  * - Round end: the table, dead cards included, goes to the last
- *   capturer's side (to nobody if nobody captured). Points (G1): most
+ *   capturer's side (to nobody if nobody captured). Points: most
  *   cards 3, most spades 1, 10♦ 2, 2♠ 1, each ace 1; ties for most cards
  *   or spades score nothing.
  *   cards_scoring=two_and_last: most cards 2, the round's last capture 1.
- * - Game end (G7): a side at or above target and alone at the top wins;
+ * - Game end: a side at or above target and alone at the top wins;
  *   both over with equal top scores: another round. After max_rounds
- *   rounds without a winner the episode ends drawn (E7).
+ *   rounds without a winner the episode ends drawn.
  * - Returns: 0 until the end; then the winning side's seats +1 and every
  *   other seat -1/(sides-1) (zero-sum; partners equal); a draw is 0.
- * - Table limit (an engine limit; RULES.md sets none): the table holds at
+ * - Table limit (an engine limit; the rules set none): the table holds at
  *   most 14 numeral items (loose A-10 and builds). Why: by trailing, a
  *   table can grow to 51 cards, where one 10 has millions of captures
  *   (every set of small cards adding up to a multiple of 10 that splits
@@ -119,7 +118,7 @@
  *   build value 2..10 present / multiple / owner, per seat its captures
  *   this round (52 each), counts of cards, spades and sweeps, its side's
  *   score and last round's points, dealer, last capturer, seat to act;
- *   then undealt cards, the "last" announcement (G4), rounds played and
+ *   then undealt cards, the "last" announcement, rounds played and
  *   dead cards. The view adds the round's history as [seat, name] pairs.
  *   Determinization resamples the hidden cards so that every build owner
  *   holds a card of its value (rejection sampling, exact; after 64 misses a
@@ -416,10 +415,10 @@ static bool locate(const struct game *g, const struct casino_state *st,
     return overflow_move(g, st, action - CASINO_STABLE, card, kind, k);
 }
 
-/* The cards seat may trail. Ownership and G2 c aside, any card; but on a
- * full table (CASINO_TABLE_MAX numeral items: the table holds items) a
- * numeral only when the seat has no other play at all (plays is nonzero
- * if it has a capture or a build). */
+/* The cards seat may trail. Ownership and option owner_may_trail aside, any
+ * card; but on a full table (CASINO_TABLE_MAX numeral items: the table holds
+ * items) a numeral only when the seat has no other play at all (plays is
+ * nonzero if it has a capture or a build). */
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
                           int seat, int items, int plays)
 {

@@ -46,11 +46,12 @@ static inline uint64_t casino_build_bit(int v)
     return (uint64_t)1 << (CASINO_BUILD_SHIFT + v);
 }
 
-/* The rule variants the move enumeration needs (RULES.md §7.4 G2). */
+/* The rule variants the move enumeration needs (options, see
+ * docs/games/casino.md). */
 struct casino_rules {
-    bool as_card;     /* G2(a): a single build acts as a card of its value */
-    bool raise_table; /* G2(b): table cards may help raise a single build */
-    bool owner_trail; /* G2(c): a build's owner may trail */
+    bool as_card;     /* A single build acts as a card of its value */
+    bool raise_table; /* Table cards may help raise a single build */
+    bool owner_trail; /* A build's owner may trail */
 };
 
 struct casino_state {

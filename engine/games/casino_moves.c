@@ -3,7 +3,7 @@
  * canonical order, and their readable names.
  *
  * Key idea: a capture or build is a union of disjoint "groups" of table
- * items, each group summing to the capturing number (RULES.md §7.4 G8).
+ * items, each group summing to the capturing number (docs/games/casino.md).
  * The table never holds more than CASINO_TABLE_MAX = 14 numeral items
  * (casino.c keeps it so), so a set of items is a 16-bit index mask and
  * every search below is exact and bounded by 2^14 sets. Every subset of
@@ -210,7 +210,7 @@ static unsigned build_item(const struct search *s, int v)
 /* ==== static helpers: which subsets may be groups ======================= */
 
 /* A group a capturing card of rank r may take: loose cards, the r-build
- * alone, or (G2 a) single builds counted as cards. */
+ * alone, or (option build_as_card) single builds counted as cards. */
 static bool capture_group(const struct subset *u, int r,
                           const struct casino_rules *ru)
 {
@@ -225,7 +225,8 @@ static bool capture_group(const struct subset *u, int r,
 
 /* The table part of the group holding the played card (sum v - r): loose
  * cards; one single build alone (raising it, way 1); that build with
- * loose cards (G2 b); single builds as cards (G2 a). */
+ * loose cards (option raise_with_table); single builds as cards
+ * (option build_as_card). */
 static bool own_group(const struct subset *u, const struct casino_rules *ru)
 {
     if (!u->nsingle && !u->nmulti)
@@ -237,8 +238,8 @@ static bool own_group(const struct subset *u, const struct casino_rules *ru)
     return u->nsingle == 1 && (u->size == 1 || ru->raise_table);
 }
 
-/* Another group of a build of value v: loose cards, or single builds as
- * cards (G2 a). The v-build itself is forced in, not listed. */
+/* Another group of a build of value v: loose cards, or single builds as cards
+ * (option build_as_card). The v-build itself is forced in, not listed. */
 static bool other_group(const struct subset *u, int v,
                         const struct casino_rules *ru)
 {

@@ -2,21 +2,21 @@
  * relative: roll one die per unit held, 1-3 keep, 4 pass left, 5 pass
  * right, 6 to the pot; the holder of the last unit outside the pot wins it.
  *
- * Source: seeds/004_41fdd675a3c0d1a2.txt ("Dice Game"), RULES.md §7.1.
- * Decisions (RULES.md tags where it settles the point):
- * - Chance only (G4): the one action is "roll" (id 0) for the seat to roll;
+ * Source: The Adventures of BJ and Tony Morris, family games page, "Dice
+ * Game"; docs/games/dice.md states it as played here. Decisions:
+ * - Chance only: the one action is "roll" (id 0) for the seat to roll;
  *   the dice are thrown from the state RNG inside apply.
  * - Every player starts with 3 units, as the page says; units are chips.
- * - One die per unit held; with max_dice=true at most three (G1, default
- *   false as in the seed). Dice are counted when the roll starts.
+ * - One die per unit held; with max_dice=true at most three (default
+ *   false as in the page). Dice are counted when the roll starts.
  * - Seat 0 rolls first, then the turn passes clockwise (to seat + 1),
- *   skipping players with no units; they stay in and may receive (G2).
- *   "Left" is seat + 1 and "right" seat - 1 (play is clockwise, E4); with
+ *   skipping players with no units; they stay in and may receive.
+ *   "Left" is seat + 1 and "right" seat - 1 (play is clockwise); with
  *   two players both are the other seat.
  * - Dice resolve one at a time in the order thrown and the game stops as
- *   soon as exactly one unit is outside the pot (G3); the rest of that roll
+ *   soon as exactly one unit is outside the pot; the rest of that roll
  *   is not used (it is still shown in the history, marked unused).
- * - Turn cap max_turns (E7, default 1000 rolls): reaching it voids the
+ * - Turn cap max_turns (default 1000 rolls): reaching it voids the
  *   game and every player takes back his 3 units (all returns 0).
  * - Returns: units held minus 3 while playing (the pot counts as nobody's);
  *   at the end the winner also takes the pot, so returns sum to zero.
@@ -117,7 +117,7 @@ static int dice_for(const struct game *g, const struct dice_state *s)
 }
 
 /* Moves one unit of the roller according to face; returns true when only
- * one unit is left outside the pot (G3). */
+ * one unit is left outside the pot. */
 static bool resolve_die(const struct game *g, struct dice_state *s, int face)
 {
     int r = s->roller;

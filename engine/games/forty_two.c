@@ -2,42 +2,42 @@
  * 0-0 .. 6-6 of a Standard Trix pack; bid for the right to name the Honor
  * (trump) suit, then seven sets; count cards and sets make 42 a hand.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
- * terms" and "Forty-two"; RULES.md §5.0 and §5.2 (G1–G6), E4, E7, E8.
- * Cards, names ("6-5") and ids come from engine/trix_pack.h: the 28 cards
- * are ids 0..27, so a hand is a 28-bit uint32_t here.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "General terms" and "Forty-two"; docs/games/forty_two.md states them
+ * as played here. Cards, names ("6-5") and ids come from engine/trix_pack.h:
+ * the 28 cards are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3} (E8).
- *   Seat 0 deals the first hand; the deal then passes left (E4 allows a
- *   fixed first dealer; tests need to know who deals).
+ * Decisions (docs/games/forty_two.md explains the main ones):
+ * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0
+ *   deals the first hand; the deal then passes left (docs/games/README.md,
+ *   "First dealer"; tests need to know who deals).
  * - Pack order: deck[0] goes to the dealer's left, one card at a time
- *   clockwise, the dealer last, seven each (seed). Later hands are
+ *   clockwise, the dealer last, seven each (the book). Later hands are
  *   shuffled from the state RNG.
- * - Bidding (G1): one chance each from the dealer's left, "bid N" with
+ * - Bidding: one chance each from the dealer's left, "bid N" with
  *   min_bid <= N <= 42 above the current high, or "pass". If all four
  *   would pass, the dealer may not pass and must bid exactly min_bid
- *   (RULES.md wording; since each side scores what it takes and only a
+ *   (our reading of the book; since each side scores what it takes and only a
  *   failed bid costs, a low forced bid is never worse for him).
- * - Naming (G4): the high bidder names a suit (Blanks .. Sixes) of which he
+ * - Naming: the high bidder names a suit (Blanks .. Sixes) of which he
  *   holds a card, "name Sixes"; he then leads and the first lead must be of
- *   that suit (seed).
- * - Following (G3): a set's suit is the upper number of the card led (a led
+ *   that suit (the book).
+ * - Following: a set's suit is the upper number of the card led (a led
  *   double leads its own suit). A player holding that suit plays it or any
  *   Honor (a card of the named suit or any double); void, any card.
- * - Winning a set (G2): the highest card of the named suit by sum; else the
+ * - Winning a set: the highest card of the named suit by sum; else the
  *   highest double by sum; else the highest sum of the suit led. Sums within
  *   one suit, and among doubles, are distinct, so there are no ties.
- * - Scoring (G5): each set is 1 point, 3-2 / 4-1 / 5-0 are 5 and 5-5 / 6-4
+ * - Scoring: each set is 1 point, 3-2 / 4-1 / 5-0 are 5 and 5-5 / 6-4
  *   are 10. A bidding side that takes at least its bid scores what it took;
  *   otherwise it scores -(bid - taken), or -bid with full_bid_penalty
- *   (seed's alternative). The opponents always score what they took.
+ *   (the book's alternative). The opponents always score what they took.
  *   Scores may go negative.
- * - Game (G6): at the end of a hand, a side with >= target (100) wins; both
- *   → the higher; an exact tie → the bidding side. Cap (E7): after
+ * - Game: at the end of a hand, a side with >= target (100) wins; both
+ *   → the higher; an exact tie → the bidding side. Cap: after
  *   max_hands hands without a winner the higher score wins; equal → drawn.
  * - Returns: +1 to the winning side, -1 to the other, 0 each while playing
- *   and for a draw (a target-score game, E5).
+ *   and for a draw (a target-score game).
  * - Action ids: 0..27 "play 6-5" (card id); 28..69 "bid N" (27 + N);
  *   70 "pass"; 71..77 "name Blanks" .. "name Sixes" (71 + suit).
  * - Determinization: the three other hands are redealt from the cards this
@@ -110,7 +110,7 @@ static uint32_t honors(int trump)
     return f42_suit(trump) | DOUBLES;
 }
 
-/* Strength of card c in a set led in suit led: higher wins (G2). */
+/* Strength of card c in a set led in suit led: higher wins. */
 static int strength(int c, int led, int trump)
 {
     int u = trix_upper(c), s = trix_sum(c);
@@ -215,7 +215,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-/* Ends the game if a side has won (G6) or the cap is reached (E7). */
+/* Ends the game if a side has won or the cap is reached. */
 static void check_game_end(const struct game *g, struct forty_two_state *st,
                            int bidding_side)
 {

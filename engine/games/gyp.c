@@ -3,38 +3,38 @@
  * starter card; a point for each suit a player completes, two for going
  * out first; game ten.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "Gyp";
- * RULES.md §5.0 and §5.4 (G1–G5), E4, E7. Cards and names ("7-4") come
- * from engine/trix_pack.h.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "Gyp"; docs/games/gyp.md states them as played here. Cards and names
+ * ("7-4") come from engine/trix_pack.h.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * Decisions (docs/games/gyp.md explains the main ones):
  * - Pack: suits 7..10 for three players (38 cards), 6..10 for four (45),
- *   5..10 for five (51) (seed).
- * - Seats clockwise; seat 0 deals first, then the deal passes left (E4
- *   allows a fixed first dealer; tests need to know who deals).
+ *   5..10 for five (51) (the book).
+ * - Seats clockwise; seat 0 deals first, then the deal passes left
+ *   (docs/games/README.md, "First dealer"; tests need to know who deals).
  * - Pack order: deck[0] goes to the dealer's left, then one card at a time
  *   clockwise until the pack is out, so the extra cards of an uneven deal
- *   go to the first players from the dealer's left (G1). Later deals are
+ *   go to the first players from the dealer's left. Later deals are
  *   shuffled from the state RNG.
  * - Starters are 5-3, 6-3, 7-4, 8-4, 9-5, 10-5 (suit s starts at card name
  *   (s+1)/2). The player left of the dealer plays first. A starter of a
- *   suit not yet on the table may be played at any turn (seed: "he may
+ *   suit not yet on the table may be played at any turn (the book: "he may
  *   make a new lead"); otherwise the next lower card below the lowest, or
  *   the next higher card above the highest, of a started suit.
  * - Play is compulsory: "pass" is the only action, and only legal, when a
- *   player has no playable card (G4, seed "if a player can not play").
+ *   player has no playable card (the book "if a player can not play").
  * - A suit is complete when both its x-0 and x-x are down; the player who
- *   lays the last missing card scores 1 (G2). Going out first scores 2 and
- *   ends the hand at once; unfinished suits score nothing (G3). A player
+ *   lays the last missing card scores 1. Going out first scores 2 and
+ *   ends the hand at once; unfinished suits score nothing. A player
  *   who goes out with a completing card scores both (3).
  * - Someone can always play (every card of the pack is in a hand, and the
  *   next card of every open suit or the starter of every unopened one is
  *   held by somebody), so at most players-1 passes come between two plays:
  *   a hand lasts at most cards * players turns.
- * - Game (G5): checked at the end of each hand. The highest at or past the
+ * - Game: checked at the end of each hand. The highest at or past the
  *   target (option, default 10) wins; a tie for the highest → another hand.
- *   Cap (E7): after max_deals hands the highest wins, a tie is a draw.
- *   Progressive play (seed's last line) is not modelled (as Trix G6).
+ *   Cap: after max_deals hands the highest wins, a tie is a draw.
+ *   Progressive play (the book's last line) is not modelled (as in Trix).
  * - Returns: +1 to the winner, -1/(players-1) to each other player; 0
  *   while playing and for a draw.
  * - Action ids: card id c (trix_pack.h order, 0..65) is "play c", e.g.
@@ -203,7 +203,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-/* Ends the game if someone has won (G5) or the cap is hit. */
+/* Ends the game if someone has won or the cap is hit. */
 static void check_game_end(const struct game *g, struct gyp_state *st)
 {
     int score[MAXP], w;
@@ -211,7 +211,7 @@ static void check_game_end(const struct game *g, struct gyp_state *st)
         score[s] = st->score[s];
     if (!trick_game_over(score, trick_np(g), trick_opt(g, P_TARGET),
                          st->deals >= trick_opt(g, P_MAX_DEALS), &w))
-        return; /* G5: a tie for the lead → another hand */
+        return; /* A tie for the lead → another hand */
     st->over = 1;
     st->winner = w < 0 ? MAXP : (uint8_t)w;
 }
@@ -236,7 +236,7 @@ static void lay(struct gyp_state *st, int seat, int c)
     if (v > st->hi[s])
         st->hi[s] = (int8_t)v;
     if (st->lo[s] == 0 && st->hi[s] == s)
-        st->score[seat]++; /* G2: the last missing card completes */
+        st->score[seat]++; /* The last missing card completes */
 }
 
 static int apply(const struct game *g, void *vst, int a)
@@ -254,7 +254,7 @@ static int apply(const struct game *g, void *vst, int a)
     }
     lay(st, seat, a);
     if (trix_hand_empty(st->hand[seat])) {
-        st->score[seat] += 2; /* first out (G3) */
+        st->score[seat] += 2; /* first out */
         end_hand(g, st);
     }
     return 0;

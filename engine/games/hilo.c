@@ -2,12 +2,13 @@
  * Trixie, a turned card names the honor (trump) suit; High, Low, Trixie
  * and Game score one point each, first to the target wins.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904: general terms
- * and "Hilo") and RULES.md §5.0 and §5.5 (G1–G5) with E1, E4, E7, E8.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), general terms and "Hilo"; docs/games/hilo.md states them as played
+ * here.
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are numbered to the left; play and the deal pass to seat + 1.
- *   Seat 0 deals first (E4 allows a seeded dealer; a fixed one lets tests
+ * - Seats are numbered to the left; play and the deal pass to seat + 1. Seat 0
+ *   deals first (docs/games/README.md, "First dealer": a fixed one lets tests
  *   know who deals, and tournaments rotate seats anyway).
  * - Pack order: cards go one at a time from deck[0] to the seat left of
  *   the dealer (the eldest), round by round, the dealer last; the card
@@ -17,37 +18,37 @@
  *   left of an explicit deck prefix, so a given prefix is dealt exactly;
  *   with no prefix this is the book's shuffle. Cards are drawn by a lazy
  *   Fisher–Yates, so a deal shuffles only what it uses.
- * - Sides (E8): with players=4 and partnerships=true (default) seats 0,2
+ * - Sides: with players=4 and partnerships=true (default) seats 0,2
  *   play 1,3; each point goes to the side of the seat earning it.
  *   partnerships=false plays four individuals; 2 and 3 players always do.
- * - High and Low (G1) are the highest and lowest honors dealt, wherever
+ * - High and Low are the highest and lowest honors dealt, wherever
  *   they are when play starts (cards dealt by "another deal" included;
  *   the turn-up is not dealt); one honor dealt is both. No honor dealt:
  *   neither is scored.
- * - Trixie (G2): it may be played, led or not, only by a player holding
+ * - Trixie: it may be played, led or not, only by a player holding
  *   neither the suit led nor an honor (a leader: no honor). Led, there is
  *   no suit to follow: any card may follow, the highest honor wins, else
  *   Trixie. The point "to the player holding it at the end" goes to the
  *   winner of the set holding it; undealt, nobody scores it.
  * - Game: game points (sum 5: 4, 10: 1, 15: 2, 20: 4; 20 in the pack)
  *   taken in sets, per side; the strict maximum scores, a tie nobody.
- * - Another deal (G3, option another_deal, default true): after the turn
+ * - Another deal (option another_deal, default true): after the turn
  *   the eldest says "stand" or "another deal"; the dealer then says "give
  *   1" (the eldest's side scores 1, play starts) or "deal 3". The turn-up
  *   is shuffled back, three more go to each, a new card is turned; if its
  *   suit is the one refused the dealer chooses again, else play starts.
  *   When the stock cannot give 3 each and a turn-up (or holds only
  *   Trixie) the whole pack is shuffled and dealt afresh as at first, the
- *   eldest asking again; after three such redeals in a deal (E7) the
+ *   eldest asking again; after three such redeals in a deal the
  *   eldest may no longer ask, so a deal always ends.
  * - Trixie turned up (and turned again): 1 to the dealer's side at once,
  *   shuffled back, another card turned.
- * - Going out (G4): the dealer's Trixie turn-ups score when turned; after
+ * - Going out: the dealer's Trixie turn-ups score when turned; after
  *   the last set High, Low, Trixie, Game are applied in that order and the
- *   first side to reach the target (G5, default 10) wins at once.
+ *   first side to reach the target (default 10) wins at once.
  * - Episode: one game to the target. Returns +1 to the winning side and
  *   -1/(sides-1) to each other side; a game not decided in max_deals deals
- *   (E7, default 100) is drawn, all 0.
+ *   (default 100) is drawn, all 0.
  * - Action ids: 0..51 play local card c (Trix pack id c + 15, Trixie 51);
  *   52 stand, 53 another deal, 54 give 1, 55 deal 3.
  * - Information: every action is public. A player who does not follow
@@ -227,7 +228,7 @@ static void start_deal(struct hilo_state *st)
     deal_fresh(st);
 }
 
-/* The whole pack shuffled and dealt again as at first (G3). */
+/* The whole pack shuffled and dealt again as at first. */
 static void redeal(struct hilo_state *st)
 {
     st->redeals++;
@@ -261,7 +262,7 @@ static void deal_more(struct hilo_state *st)
 
 /* ==== static helpers: play and scoring ================================= */
 
-/* Cards seat s may play now (G2 of §5.5 for Trixie). */
+/* Cards seat s may play now (Trixie as docs/games/hilo.md says). */
 static hand_t play_mask(const struct hilo_state *st, int s)
 {
     hand_t h = st->tb.hand[s], hon = ft_suit_mask(st->tb.honor);
@@ -299,7 +300,7 @@ static int holder(const struct hilo_state *st, int c)
     return -1;
 }
 
-/* After the last set: High, Low, Trixie, Game in precedence order (G4). */
+/* After the last set: High, Low, Trixie, Game in precedence order. */
 static void score_deal(struct hilo_state *st)
 {
     hand_t dealt = 0;
@@ -322,7 +323,7 @@ static void score_deal(struct hilo_state *st)
         if (seat[i] >= 0 && award(st, seat[i], 1))
             return;
     if (++st->deal_no >= st->max_deals) {
-        st->phase = HILO_PH_OVER; /* drawn (E7) */
+        st->phase = HILO_PH_OVER; /* drawn */
         return;
     }
     st->dealer = (uint8_t)next_seat(st, st->dealer);

@@ -38,14 +38,14 @@ enum hilo_phase {
     HILO_NPHASES,
 };
 
-/* The four points of a deal, in precedence order (G4). */
+/* The four points of a deal, in precedence order. */
 enum hilo_point { HILO_P_HIGH, HILO_P_LOW, HILO_P_TRIXIE, HILO_P_GAME, HILO_NPOINTS };
 
 struct hilo_state {
     uint8_t partners;           /* four players in two sides */
     uint8_t beg_allowed;        /* option another_deal */
     uint8_t target;             /* points that win */
-    uint16_t max_deals;         /* E7 cap: deals before a draw */
+    uint16_t max_deals;         /* cap: deals before a draw */
     uint16_t deal_no;           /* deals finished */
     uint8_t phase;              /* enum hilo_phase */
     uint8_t dealer;             /* seat dealing */

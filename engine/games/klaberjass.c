@@ -2,27 +2,27 @@
  * two bidding rounds for trumps, the trump Jack (20) and Nine (14) on top,
  * sequences and bella, the maker's score rule, game 500.
  *
- * Rules: seed 003 (Penguin Book of Card Games, "Jack-Nine games" and
- * "Klaberjass": the Jack 20 / Nine 14 promotion); RULES.md §6.4 (standard
- * Klaberjass, Wikipedia and Britannica), E1, E4, E7. docs/games/klaberjass.md
- * states the rules as implemented.
+ * Rules: D. Parlett, The Penguin Book of Card Games, "Jack-Nine games"
+ * and "Klaberjass" (the Jack 20 / Nine 14 promotion), with the standard
+ * Klaberjass of the encyclopedias; docs/games/klaberjass.md states the
+ * rules as implemented.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats 0 and 1; seat 0 deals first, then the deal alternates (E4: a
- *   fixed first dealer lets tests know who deals). The elder is the
- *   non-dealer.
+ * Decisions (docs/games/klaberjass.md explains the main ones):
+ * - Seats 0 and 1; seat 0 deals first, then the deal alternates (a fixed first
+ *   dealer, as in docs/games/README.md, lets tests know who deals). The elder
+ *   is the non-dealer.
  * - Pack order: deck[0..2] to the elder, [3..5] to the dealer, [6..8]
  *   elder, [9..11] dealer, deck[12] is turned up; once trumps are fixed
  *   [13..15] go to the elder and [16..18] to the dealer; the other 13 stay
  *   as the stock, never played, and its bottom card deck[31] is then shown
- *   to both (§6.4 "may be shown": option show_bottom, on).
- * - Bidding (§6.4): round 1 elder then dealer "take" (the turned suit) or
+ *   to both (the books' "may be shown": option show_bottom, on).
+ * - Bidding: round 1 elder then dealer "take" (the turned suit) or
  *   "pass"; round 2 elder then dealer "name S" (another suit) or "pass";
  *   all pass: the deal is annulled, nobody scores, the deal passes.
  * - Schmeiss (option, off): in round 1 instead of take or pass a player may
  *   "schmeiss": the opponent either "annul"s the deal or "refuse"s, and then
  *   the schmeisser is the maker with the turned suit (the Wikipedia
- *   reading; sources disagree, §6.4).
+ *   reading; sources disagree; see docs/games/klaberjass.md).
  * - Exchange: when the turned suit is trumps and the turn-up is not the 7,
  *   the elder and then the dealer are each asked "exchange 7" (if holding
  *   the trump 7) or "keep"; both are asked so that being asked tells
@@ -36,16 +36,16 @@
  *   to both; still equal, nobody scores and nothing is shown.
  * - Bella: King and Queen of trumps held by one player score 20 when he
  *   plays the second of them.
- * - Play (§6.4): elder leads; follow suit; void, trump if possible; on a
+ * - Play: elder leads; follow suit; void, trump if possible; on a
  *   trump lead beat it if possible. Trick ranks: trumps J 9 A 10 K Q 8 7,
  *   plain A 10 K Q J 9 8 7. Last trick 10: 152 + 10 = 162 card points.
- * - Score (§6.4): each side's total is cards + sequences + bella. Maker
+ * - Score: each side's total is cards + sequences + bella. Maker
  *   higher: both score their own; lower: the opponent scores both; equal:
  *   the maker scores nothing, the opponent his own, or with tie=hold_over
  *   the maker's total is held over to the winner of the next deal that is
  *   not equal.
  * - Game: after a deal, one player alone with >= target (500) wins; equal
- *   scores at or past the target play on. Cap (E7): after max_deals deals
+ *   scores at or past the target play on. Cap: after max_deals deals
  *   (annulled ones included) the higher score wins; equal, drawn.
  * - Returns: +1 winner, -1 loser, 0 while playing and for a draw.
  * - Action ids: 0..51 play card c (cards.h ids; 32 used); 52 take; 53 pass;
@@ -359,7 +359,7 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == PH_OVER ? 0 : 1u << st->turn;
 }
 
-/* The cards the seat to act may play (§6.4). */
+/* The cards the seat to act may play (the Play rule above). */
 static hand_t playable(const struct klaberjass_state *st)
 {
     hand_t h = st->hand[st->turn];
@@ -414,7 +414,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 }
 
 /* Ends the game when a player alone has reached the target, or at the
- * deals cap (E7). */
+ * deals cap. */
 static void check_game_end(const struct game *g, struct klaberjass_state *st)
 {
     int w, sc[NP] = {st->score[0], st->score[1]};
@@ -434,7 +434,7 @@ static void next_deal(const struct game *g, struct klaberjass_state *st)
     deal(st, NULL, 0);
 }
 
-/* The maker's rule (§6.4) at the end of a deal. */
+/* The maker's rule (the Score rule above) at the end of a deal. */
 static void score_deal(const struct game *g, struct klaberjass_state *st)
 {
     int m = st->maker, o = !m, tot[NP];

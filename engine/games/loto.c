@@ -1,15 +1,15 @@
 /* loto.c — Loto (and Keno, "American Loto"): 24 cards of fifteen numbers,
  * ninety balls drawn from a bag, and the two methods of play in the book.
  *
- * Source: seeds/001_50ec87e71cab53ed.txt (Peel, Loto), RULES.md §4 (G1-G6)
- * with E3, E5, E7. Decisions, with their reasons:
+ * Source: W. H. Peel, Round Games with Cards (1891), "Loto";
+ * docs/games/loto.md states it as played here. Decisions, with their reasons:
  * - One game, option method. The book describes one game, Loto, and "the
  *   two principal" methods of playing it; its Keno remark is the same game
  *   played for stakes. method=loto (default) is the First Method: a race to
  *   cover a row, two rows, then a whole card. method=keno is the Second
  *   Method, "purely a game of luck" played for stakes: drawings of ten
  *   balls paying for every line.
- * - The cards (G1) are a fixed table, the same 24 every game: four strips
+ * - The cards are a fixed table, the same 24 every game: four strips
  *   of six cards, each strip using 1-90 exactly once (so every number is
  *   on four cards, one per strip: 360 = 4 x 90); a card has 3 rows of five
  *   numbers in 9 columns, column c holding c*10..c*10+9 (1-9 in the first,
@@ -25,17 +25,17 @@
  *   only decides which row a number sits in.)
  * - Players 2..16 (the book allows up to 24; GAME_MAX_PLAYERS is 16). In
  *   the first method the dealer stands out: he is not a seat.
- * - The one decision (G5): in seat order from seat 0 (the eldest), each
+ * - The one decision: in seat order from seat 0 (the eldest), each
  *   player takes 1, 2, 4 or 6 cards ("take 2"), dealt from the shuffled
  *   24; a choice is legal only when enough cards remain for every later
  *   player to take one. Stake per card: the option stake (default 4, so the
- *   pool divides into quarters) in the first method; 60 counters (G4) in
+ *   pool divides into quarters) in the first method; 60 counters in
  *   the second. Stakes go into the pool when the cards are taken.
- * - After that every step is the action "call" (E3: covering is automatic,
- *   G2): one ball drawn from the state RNG, marked on every card holding
- *   it. First method: seat 0 calls for the standing-out dealer. Second
- *   method: drawing d is drawn by seat d mod players (the book: the eldest
- *   first, then the bag passes round).
+ * - After that every step is the action "call" (covering is automatic:
+ *   real-time play becomes turns, docs/games/README.md): one ball drawn from
+ *   the state RNG, marked on every card holding it. First method: seat 0 calls
+ *   for the standing-out dealer. Second method: drawing d is drawn by seat d
+ *   mod players (the book: the eldest first, then the bag passes round).
  * - First method prizes (row_prizes=true, default): a quarter of the pool
  *   to the first to cover one horizontal row of a card, a quarter to the
  *   first to cover two rows of one card, the rest (half) to the first to
@@ -43,10 +43,10 @@
  *   pool to the first full card ("the player who first succeeds in covering
  *   all the numbers on his card"). A player wins a prize with any one of
  *   his cards; "card or cards" is read as one card. Several players on the
- *   same ball split the prize equally (G3); the remainder is carried to the
+ *   same ball split the prize equally; the remainder is carried to the
  *   next prize, and the last prize's remainder is given one chip each to
  *   its winners from seat 0 on (there is no next game to carry it to).
- * - Second method (G4): drawings (default 10) of ten balls each; the balls
+ * - Second method: drawings (default 10) of ten balls each; the balls
  *   go back in the bag after each. After a drawing every line of every
  *   card with k marked numbers pays k counters plus 0 / 5 / 25 / 100 / 250
  *   (abstract, ambo, terne, quaterne, quinterne), paid from the pool seat
@@ -56,8 +56,8 @@
  *   edge gets what is left). What remains in the pool after the last
  *   drawing goes back to the players by cards taken (an equal share per
  *   card, the odd counters one per card from seat 0 on).
- * - Returns: chips received minus chips paid (E5); zero-sum at the end.
- *   G6 (putting knobs aside) does not arise: only drawn numbers are marked.
+ * - Returns: chips received minus chips paid; zero-sum at the end. The book's
+ *   putting knobs aside does not arise: only drawn numbers are marked.
  * - Fixed order for tests and replays: the deck argument mixes card ids
  *   ("card1".."card24", ids 0-23) and balls ("1".."90", ids 24-113). Cards
  *   are dealt in the given order, the rest shuffled; balls are drawn in the
@@ -86,7 +86,7 @@
 #define ROW_LEN 5 /* numbers per row */
 #define CARD_LEN (ROWS * ROW_LEN)
 #define DRAW_LEN 10   /* balls per drawing, second method */
-#define KENO_STAKE 60 /* counters per card, second method (G4) */
+#define KENO_STAKE 60 /* counters per card, second method */
 #define MAX_TAKE 6
 #define NO_SEAT (-1)
 
@@ -151,7 +151,7 @@ static const struct param_def loto_params[OPT_COUNT] = {
 
 /* ==== the cards ========================================================= */
 
-/* The 24 cards (G1), strip by strip (cards 1-6, 7-12, 13-18, 19-24 each
+/* The 24 cards, strip by strip (cards 1-6, 7-12, 13-18, 19-24 each
  * use 1..90 once), each as three rows of five numbers in column order.
  * Generated once, offline, by the procedure in the file comment. */
 static const uint8_t loto_cards[CARDS][ROWS][ROW_LEN] = {
@@ -281,7 +281,7 @@ static int prize_value(const struct game *g, const struct loto_state *st, int p)
     return p == P_FULL ? total - 2 * (total / 4) : total / 4;
 }
 
-/* Splits prize p among the seats in mask (G3). */
+/* Splits prize p among the seats in mask. */
 static void award(const struct game *g, struct loto_state *st, int p,
                   unsigned mask)
 {

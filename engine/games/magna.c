@@ -3,29 +3,30 @@
  * laid aside face up, six sets played; High, Low, Trixie, Game, High-Game,
  * Low-Game, Santa and Magna count down from 15, first side to 0 wins.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904: general terms
- * and "Magna") and RULES.md §5.0 and §5.6 (G1–G8) with E1, E4, E7, E8.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), general terms and "Magna"; docs/games/magna.md states them as played
+ * here.
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are numbered to the left; play and the deal pass to seat + 1.
- *   Seat 0 deals first (E4 allows a seeded dealer; a fixed one lets tests
- *   know who deals). Ten cards go one at a time from deck[0] to the seat
- *   left of the dealer (the eldest), round by round, the dealer last; the
- *   52 - 10n cards left are not used. Later deals draw only what they
- *   deal (lazy Fisher–Yates).
- * - Sides (E8, G8): with players=4 and partnerships=true (default) seats
+ * - Seats are numbered to the left; play and the deal pass to seat + 1. Seat 0
+ *   deals first (docs/games/README.md, "First dealer": a fixed one lets tests
+ *   know who deals). Ten cards go one at a time from deck[0] to the seat left
+ *   of the dealer (the eldest), round by round, the dealer last; the 52 - 10n
+ *   cards left are not used. Later deals draw only what they deal (lazy
+ *   Fisher–Yates).
+ * - Sides: with players=4 and partnerships=true (default) seats
  *   0,2 play 1,3; 2, 3 and 5 players (and partnerships=false) play alone.
- * - Bidding (G1): from the eldest to the dealer, each once: "pass" or
+ * - Bidding: from the eldest to the dealer, each once: "pass" or
  *   "bid k" above the highest bid so far (1..9: nine points at most can be
  *   made in a deal). The dealer, when all before him passed, must bid
  *   (at least 1: the book's forced bid of one). The highest bidder then
  *   names a suit he holds a card of ("name Sevens").
- * - Discards (G2, G6): every seat lays aside four cards, one action per
+ * - Discards: every seat lays aside four cards, one action per
  *   card, from the eldest round; the cards stay face down until all have
  *   discarded (the book's simultaneous discard), then all are face up.
  *   The bidder must keep at least one honor. Discarded cards count for
  *   High and Low (the player dealt them) but are captured by nobody.
- * - Play (G5): the bidder leads an honor to the first set. Afterwards any
+ * - Play: the bidder leads an honor to the first set. Afterwards any
  *   lead; a player holding the suit led plays it or an honor (an honor is
  *   always allowed); void, any card. Trixie may be played, or led, only
  *   by a player holding neither the suit led nor an honor; led, there is
@@ -36,12 +37,12 @@
  *   (discards included), to the side of the player dealt them; Trixie and
  *   Game (the honor of sum 10) to the side winning the set holding them.
  *   High-Game (Low-Game) when the Game card is also the highest (lowest)
- *   honor dealt, to the side winning the Game card (G3). Santa: doubles
+ *   honor dealt, to the side winning the Game card. Santa: doubles
  *   won in sets, the honor double excluded, 2 → 1 point, 3 or more → 2;
  *   Magna the same for sum-10 cards, the Game card excluded. 5-5 counts
  *   for one of them only, the one that gives the side more, Santa on a
- *   tie (G4). Every side scores its own Santa and Magna.
- * - Scoring (G7): each side starts at target (default 15). The bid is made
+ *   tie. Every side scores its own Santa and Magna.
+ * - Scoring: each side starts at target (default 15). The bid is made
  *   when the bidder's side's points reach it. All points are deducted one
  *   item at a time in precedence order (within an item, sides from the
  *   eldest's round), except a failed bidder's, whose side then adds the
@@ -50,7 +51,7 @@
  *   points are not deducted.
  * - Episode: one game. Returns +1 to the winning side and -1/(sides-1) to
  *   each other; a game not decided in max_deals deals
- *   (E7, default 30: a 15-point game takes a handful of deals) is
+ *   (default 30: a 15-point game takes a handful of deals) is
  *   drawn, all 0.
  * - Action ids: 0..51 play local card c (Trix id c + 15, Trixie 51);
  *   52..103 discard card c - 52; 104 pass; 105..113 bid 1..9; 114..119
@@ -192,7 +193,8 @@ static int santa_value(int k)
     return k >= 3 ? 2 : k == 2 ? 1 : 0;
 }
 
-/* Santa and Magna of the cards cap won by one side (G4 for 5-5). */
+/* Santa and Magna of the cards cap won by one side (the 5-5 rule of
+ * docs/games/magna.md). */
 static void santa_magna(const struct magna_state *st, hand_t cap, int *santa,
                         int *magna)
 {
@@ -280,7 +282,7 @@ static void score_deal(struct magna_state *st)
     if (!st->last_made)
         st->score[bside] = (int16_t)(st->score[bside] + st->bid);
     if (++st->deal_no >= st->max_deals) {
-        st->phase = MAGNA_PH_OVER; /* drawn (E7) */
+        st->phase = MAGNA_PH_OVER; /* drawn */
         return;
     }
     st->dealer = (uint8_t)next_seat(st, st->dealer);
@@ -289,7 +291,7 @@ static void score_deal(struct magna_state *st)
 
 /* ==== static helpers: play ============================================= */
 
-/* Cards seat s may play now (G5). */
+/* Cards seat s may play now. */
 static hand_t play_mask(const struct magna_state *st, int s)
 {
     hand_t h = st->tb.hand[s], hon = ft_suit_mask(st->tb.honor);
@@ -303,7 +305,7 @@ static hand_t play_mask(const struct magna_state *st, int s)
     return h & hon ? h & ~card_bit(FT_TRIXIE) : h;
 }
 
-/* Discards seat s may make: the bidder keeps his last honor (G6). */
+/* Discards seat s may make: the bidder keeps his last honor. */
 static hand_t discard_mask(const struct magna_state *st, int s)
 {
     hand_t h = st->tb.hand[s], hon = h & ft_suit_mask(st->tb.honor);

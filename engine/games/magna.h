@@ -40,7 +40,7 @@ enum magna_phase {
     MAGNA_NPHASES,
 };
 
-/* The points of a deal, in precedence order (G7). */
+/* The points of a deal, in precedence order. */
 enum magna_point {
     MAGNA_P_HIGH,
     MAGNA_P_LOW,
@@ -58,7 +58,7 @@ struct magna_state {
     uint8_t teams;                   /* sides */
     uint8_t variation;               /* the book's Variation in Scoring */
     uint8_t target;                  /* each side's starting score */
-    uint16_t max_deals;              /* E7 cap: deals before a draw */
+    uint16_t max_deals;              /* cap: deals before a draw */
     uint16_t deal_no;                /* deals finished */
     uint8_t phase;                   /* enum magna_phase */
     uint8_t dealer;                  /* seat dealing */

@@ -258,7 +258,7 @@ int magna__view(const struct game *g, const void *vst, int seat,
 
 /* ==== API: determinization ============================================= */
 
-/* The bidder must keep an honor until he has led (G6): while that matters
+/* The bidder must keep an honor until he has led: while that matters
  * and another seat resamples his hand, one unseen honor is put in it
  * first. Returns that card's bit (0 if none is needed). */
 static hand_t bidder_honor(const struct magna_state *st, int seat, hand_t pool,

@@ -2,27 +2,28 @@
  * to the left each turn, and the first hand holding four of a suit (a
  * flush) or one card of each suit (a rainbow) sings and takes the pool.
  *
- * Source: seeds/001_50ec87e71cab53ed.txt (Peel, My Bird Sings), RULES.md
- * §2 (G1-G6) with E4-E7. Decisions, with their reasons:
+ * Source: W. H. Peel, Round Games with Cards (1891), "My Bird Sings";
+ * docs/games/my_bird_sings.md states it as played here. Decisions, with their
+ * reasons:
  * - Seats are numbered clockwise; "left" is seat + 1. Seat 0 deals first,
- *   then the deal passes left (E4); the original leader is the dealer's
- *   left. Pool: one chip from each player, one more from the dealer (E5).
+ *   then the deal passes left; the original leader is the dealer's
+ *   left. Pool: one chip from each player, one more from the dealer.
  * - Pack order: deck[0] goes to the dealer's left, then one card at a time
  *   clockwise until each holds four (three with three_cards=true); the
  *   rest is the stock, drawn from its top (the next card) onwards. With
  *   pack=short (7-A, 32 cards, up to 8 players) card ids stay the standard
  *   ones, so "7♠" names the same card in both packs.
- * - When one sings (G1): after the deal, every hand is checked from the
+ * - When one sings: after the deal, every hand is checked from the
  *   dealer's left; in play, a player checks on receiving a card, with any
  *   four of the five held (three of four with three_cards: flushes only).
  *   Singing is never worse than not, so it is forced: the seat's one legal
  *   action is "sing". In the ordinary game the first song ends the hand.
  * - Passing: method=throw (default), the player throws a card face down to
  *   his left neighbour ("throw 7♥"). method=draw, the left neighbour draws
- *   a card blind from the player's hand: a chance event (E6, G2), so the
+ *   a card blind from the player's hand: a chance event, so the
  *   drawer's one action is "draw". The leader starts with four cards and
  *   passes first, so he holds four, the others five, when they check.
- * - Stock exchange (G3, option exchange, default on): when the turn comes
+ * - Stock exchange (option exchange, default on): when the turn comes
  *   back to the leader after three full circuits, and at each later
  *   circuit, he may ("no exchange") put one card out of play and take the
  *   top card of the stock, putting out of play also any card drawn of the
@@ -30,13 +31,13 @@
  *   keeps the last card drawn. Only while the stock has a card. Cards out of
  *   play lie face up (the suit rule must be checkable). Then he checks for
  *   a song and passes as usual. With 13 players (8 with the short pack)
- *   there is no stock and no exchange (G6).
- * - Cap (G4, E7): when the turn comes back to the leader for the
+ *   there is no stock and no exchange.
+ * - Cap: when the turn comes back to the leader for the
  *   max_circuits-th time (default 20) and nobody sings, the hand is void
  *   and the pool carries to the next deal, where everyone stakes again.
  *   After the last deal (option deals, default 1) an unwon pool goes back
  *   to those who staked it, so the game stays zero-sum.
- * - until_exhausted (G5): a song is a trick: the singer lays the four
+ * - until_exhausted: a song is a trick: the singer lays the four
  *   cards face up out of play (three with three_cards), takes as many from
  *   the stock, may sing again, and finishes his turn by passing. The hand
  *   ends when the stock cannot refill a singer (or at the cap); most tricks
@@ -374,7 +375,8 @@ static void apply_throw(const struct game *g, struct mbs_state *st, int card)
     receive(g, st, mbs_next(g, from), card);
 }
 
-/* The actor draws blind from his right neighbour (E6: uniform). */
+/* The actor draws blind from his right neighbour, uniformly (the holder
+ * could have shuffled: docs/games/README.md, "Blind draws"). */
 static void apply_draw(const struct game *g, struct mbs_state *st)
 {
     int to = st->actor, from = mbs_prev(g, to);
@@ -386,7 +388,7 @@ static void apply_draw(const struct game *g, struct mbs_state *st)
     receive(g, st, to, card);
 }
 
-/* G3: out goes `card`, then stock cards of its suit until another suit
+/* Out goes `card`, then stock cards of its suit until another suit
  * (or the last stock card) comes, which the leader keeps. */
 static void apply_exchange(const struct game *g, struct mbs_state *st, int card)
 {

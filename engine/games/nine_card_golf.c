@@ -2,31 +2,30 @@
  * layout one card a turn; lines of three matching ranks score nothing;
  * lowest total over the holes wins.
  *
- * Sources: seed 004 (S4, the "BJ and Tony Morris" family page, Square 9)
- * and RULES.md §7.5 (G1–G7) with §0 (E4, E5, E7). Packs: 2 decks for 2–3
- * players, 3 for 4–5, one more per two more players (G1), each with its two
+ * Sources: The Adventures of BJ and Tony Morris, family games page, "Square
+ * 9"; docs/games/nine_card_golf.md states them as played here. Packs: 2 decks
+ * for 2–3 players, 3 for 4–5, one more per two more players, each with its two
  * jokers. Nine cards face down per player, one card turned up to start the
- * discard pile, each player exposes one card turned sideways (S4, G2). A
- * turn: draw the stock top or take the top discard, then replace a layout
- * card with it, without looking; the replaced card is discarded face up. A
- * drawn stock card may instead be discarded; a taken discard must be placed
- * (G3). The sideways card may be replaced any number of times (the new card
- * stays sideways); a face-down card once (the new card is face up and
- * fixed); a fixed card never (G3). After a player's last face-down card is
- * exposed, each other player has one more turn (S4). Scoring: every line of
- * three (3 rows, 3 columns, 2 diagonals) whose cards share a rank scores 0;
- * a card in two such lines counts once; jokers never match (G4). Other
- * cards: A 1, 2–10 face value, J/Q 10, K 0, joker -2 (S4). Face-down cards
- * are hidden from everyone, their owner included (G5). Nine holes, lowest
- * total wins (G6; option holes, 18 for a full round). An empty stock is
- * refilled from the discards below the top card, shuffled (G7).
+ * discard pile, each player exposes one card turned sideways. A turn: draw the
+ * stock top or take the top discard, then replace a layout card with it,
+ * without looking; the replaced card is discarded face up. A drawn stock card
+ * may instead be discarded; a taken discard must be placed. The sideways card
+ * may be replaced any number of times (the new card stays sideways); a
+ * face-down card once (the new card is face up and fixed); a fixed card never.
+ * After a player's last face-down card is exposed, each other player has one
+ * more turn. Scoring: every line of three (3 rows, 3 columns, 2 diagonals)
+ * whose cards share a rank scores 0; a card in two such lines counts once;
+ * jokers never match. Other cards: A 1, 2–10 face value, J/Q 10, K 0, joker
+ * -2. Face-down cards are hidden from everyone, their owner included. Nine
+ * holes, lowest total wins (option holes, 18 for a full round). An empty stock
+ * is refilled from the discards below the top card, shuffled.
  *
  * Decisions where the sources are silent:
- * - Two to eight players (S4: "two or more"; eight takes G1's five decks
- *   and keeps the state small). Option decks overrides G1's count;
- *   configure refuses a pack too small to deal nine cards each, start the
- *   discards and leave a stock card.
- * - Seat 0 deals the first hole (E4 allows a seeded random dealer; a fixed
+ * - Two to eight players (the page: "two or more"; eight takes five decks by
+ *   the pack rule above and keeps the state small). Option decks overrides
+ *   that count; configure refuses a pack too small to deal nine cards each,
+ *   start the discards and leave a stock card.
+ * - Seat 0 deals the first hole (docs/games/README.md, "First dealer": a fixed
  *   one lets tests name seats); the deal passes to the left (seat + 1) each
  *   hole and the seat on the dealer's left starts. Clockwise = seat + 1.
  * - Deal order: deck[0] to the dealer's left, one card at a time clockwise,
@@ -40,11 +39,11 @@
  *   players see the earlier exposures (the table sees them anyway).
  * - "Matching" means the same rank, suits ignored: J and Q both score 10
  *   but do not match each other.
- * - The stock is rebuilt (G7) at the end of the turn that emptied it, so
+ * - The stock is rebuilt at the end of the turn that emptied it, so
  *   drawing from the stock is always possible.
  * - The last-turn round starts when a player ends a turn with no face-down
  *   card (the sideways card is exposed, so it does not count).
- * - E7: a hole in which nobody has exposed his whole layout after
+ * - A hole in which nobody has exposed his whole layout after
  *   max_rounds turns per player is void: no one scores it, it counts as
  *   played. A last-turn round already started always finishes.
  * - Returns: score difference (zero-sum), each seat's return is the
@@ -121,7 +120,7 @@ struct g9_state {
     int8_t finisher;                /* seat that exposed all, -1 none */
     uint8_t left;                   /* last-round turns still to play */
     uint8_t hole;                   /* holes finished (scored or void) */
-    uint8_t voids;                  /* holes voided by the E7 cap */
+    uint8_t voids;                  /* holes voided by the cap */
     uint8_t reshuffled;             /* 1 once this hole's stock was rebuilt */
     uint8_t stock[G9_CARDS];        /* faces; the top is stock[nstock-1] */
     uint8_t disc[G9_CARDS];         /* faces; the top is disc[ndisc-1] */
@@ -172,7 +171,7 @@ static int face_rank(int f)
     return f == MULTIPACK_JOKER ? 13 : f % 13;
 }
 
-/* S4's card points. */
+/* The page's card points: A 1, 2-10 face value, J/Q 10, K 0, joker -2. */
 static int face_points(int f)
 {
     int r = face_rank(f);
@@ -183,7 +182,7 @@ static int face_points(int f)
     return r >= 9 ? 10 : r + 1;
 }
 
-/* A layout's points with every card face up (G4's lines). */
+/* A layout's points with every card face up (the header's scoring lines). */
 static int layout_points(const uint8_t *g)
 {
     unsigned zero = 0;
@@ -232,7 +231,7 @@ static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
     return 0;
 }
 
-/* G7: the discards below the top card, shuffled, become the stock. */
+/* The discards below the top card, shuffled, become the stock. */
 static void reshuffle(struct g9_state *st)
 {
     int k = st->ndisc - 1;
@@ -244,13 +243,13 @@ static void reshuffle(struct g9_state *st)
     st->reshuffled = 1;
 }
 
-/* Ends the hole (scored, or void under the E7 cap), then deals the next
+/* Ends the hole (scored, or void under the cap), then deals the next
  * or ends the game (the last layouts stay on view, all face up). */
 static void end_hole(const struct game *g, struct g9_state *st, bool scored)
 {
     int n = nplayers(g);
     for (int s = 0; s < n; s++) {
-        st->down[s] = 0; /* S4: the face-down cards are turned up */
+        st->down[s] = 0; /* The face-down cards are turned up */
         st->last[s] = (int16_t)(scored ? layout_points(st->grid[s]) : 0);
         st->total[s] = (int16_t)(st->total[s] + st->last[s]);
     }
@@ -263,7 +262,7 @@ static void end_hole(const struct game *g, struct g9_state *st, bool scored)
     deal(g, st, NULL, 0);
 }
 
-/* After a turn: the last-turn round (S4), the E7 cap, the stock (G7). */
+/* After a turn: the last-turn round, the cap, the stock. */
 static void end_turn(const struct game *g, struct g9_state *st)
 {
     int n = nplayers(g);
@@ -690,14 +689,14 @@ static int pass_face_down(struct g9_state *st, int n, uint8_t *pool, bool put)
     return k;
 }
 
-/* Face-down cards (every layout, seat's own too: G5), the stock and a
- * stock card another player holds are unseen by seat; they are dealt
- * again at random into the same places. Face-up cards, the discards and
+/* Face-down cards (every layout, seat's own too: nobody may look at them), the
+ * stock and a stock card another player holds are unseen by seat; they are
+ * dealt again at random into the same places. Face-up cards, the discards and
  * seat's own drawn card stay. Once the stock has been rebuilt from the
- * discards (G7) its cards are a public set (every card drawn since was
- * shown when placed or thrown, but a hidden one in hand), so from then on
- * the stock and a hidden drawn card are shuffled among themselves and the
- * face-down cards among themselves. */
+ * discards its cards are a public set (every card drawn since was shown when
+ * placed or thrown, but a hidden one in hand), so from then on the stock and a
+ * hidden drawn card are shuffled among themselves and the face-down cards
+ * among themselves. */
 static void g9_determinize(const struct game *g, void *vst, int seat,
                            struct rng *rng)
 {

@@ -1,26 +1,25 @@
 /* ninety_nine.c — Ninety-Nine: play cards onto a running total, never
  * past 99; whoever cannot lays down and pays a penny; last one in wins.
  *
- * Sources: seed 004 (S4, the "BJ and Tony Morris" family page, Ninety-Nine)
- * and RULES.md §7.2 (G1–G6) with §0 (E2, E4, E5, E7). The seed lost its
- * table of special cards; G1 restores it: ace +1 or +11 and ten +10 or -10
- * (the player chooses: distinct actions), 4 reverses the direction and 9
- * holds (total unchanged), king makes the total 99, J/Q +10, other pips.
- * Three pennies each (G2; option pennies, the original's 5 too), two decks
- * shuffled together above four players (S4), the played pile reshuffled
- * into a new stock when the stock runs out, total carrying on (G4), no
- * lower bound for the total (G3), with two players a 4 acts as a hold (G5:
- * reversing leaves the other player next anyway). Penniless players drop
- * out; the last player with pennies wins (S4). New hand (G6): the deal
- * passes to the next surviving seat on the old dealer's left, the total
- * restarts at 0, the seat on the new dealer's left plays first, clockwise.
- * Forgetting to draw (S4's warning) is not modelled (E2, G5): every play
- * draws.
+ * Sources: The Adventures of BJ and Tony Morris, family games page,
+ * "Ninety-Nine"; docs/games/ninety_nine.md states them as played here. The
+ * page lost its table of special cards; we restore the usual one: ace +1 or
+ * +11 and ten +10 or -10 (the player chooses: distinct actions), 4 reverses
+ * the direction and 9 holds (total unchanged), king makes the total 99, J/Q
+ * +10, other pips. Three pennies each (option pennies, the original's 5 too),
+ * two decks shuffled together above four players, the played pile reshuffled
+ * into a new stock when the stock runs out, total carrying on, no lower bound
+ * for the total, with two players a 4 acts as a hold (reversing leaves the
+ * other player next anyway). Penniless players drop out; the last player with
+ * pennies wins. New hand: the deal passes to the next surviving seat on the
+ * old dealer's left, the total restarts at 0, the seat on the new dealer's
+ * left plays first, clockwise. Forgetting to draw (the page's warning) is not
+ * modelled: every play draws.
  *
  * Decisions where the sources are silent:
- * - Two to sixteen players (S4: "2 to 9 or more"; two decks deal 3 cards
+ * - Two to sixteen players (the page: "2 to 9 or more"; two decks deal 3 cards
  *   to sixteen with a stock to spare); one to nine pennies.
- * - Seat 0 deals the first hand (E4 allows a seeded random dealer; a fixed
+ * - Seat 0 deals the first hand (docs/games/README.md, "First dealer": a fixed
  *   one lets tests and replays name seats). Clockwise = seat + 1.
  * - Deal order: deck[0] to the first surviving seat on the dealer's left,
  *   one card at a time clockwise to the surviving seats, three rounds; the
@@ -33,11 +32,11 @@
  *   other seats, and shows the loss in the history. The view names the
  *   last hand's loser.
  * - The number of decks is fixed by the starting number of players (option
- *   decks, 0 = S4's rule) and does not change as players drop out.
- * - Returns are net pennies (E5): each penny paid is -1 when paid, and the
+ *   decks, 0 = the page's rule) and does not change as players drop out.
+ * - Returns are net pennies: each penny paid is -1 when paid, and the
  *   winner takes the pot at the end, so the winner finishes at
  *   +(players-1)*pennies and every other seat at -pennies (zero-sum).
- * - E7 cap: option max_turns bounds the moves (plays and lay-downs) of the
+ * - Cap: option max_turns bounds the moves (plays and lay-downs) of the
  *   whole episode; when it is reached the game ends and the surviving
  *   players share the pot equally (a draw between them). Tens and kings
  *   can keep a hand going for ever, so the cap is needed for a true bound.
@@ -79,7 +78,7 @@ enum { OPT_PLAYERS, OPT_PENNIES, OPT_DECKS, OPT_MAX_TURNS };
 
 struct nn_state {
     struct rng rng;                  /* every shuffle after init */
-    uint32_t moves;                  /* apply calls this episode (E7 cap) */
+    uint32_t moves;                  /* apply calls this episode (cap) */
     uint32_t hand_plays;             /* plays this hand */
     int32_t total;                   /* running total (no lower bound) */
     int8_t dir;                      /* +1 clockwise, -1 reversed */
@@ -134,7 +133,7 @@ static int action_face(int a)
     return a;
 }
 
-/* The running total after action a (G1's special cards). */
+/* The running total after action a (the special cards of the header). */
 static int play_total(int a, int total)
 {
     if (a >= NN_TEN_DOWN)
@@ -216,7 +215,7 @@ static int deal(const struct game *g, struct nn_state *st, const uint8_t *pre,
     return 0;
 }
 
-/* G4: the played pile, shuffled, becomes the stock; the total carries on. */
+/* The played pile, shuffled, becomes the stock; the total carries on. */
 static void reshuffle(struct nn_state *st)
 {
     int k = 0;

@@ -3,23 +3,23 @@
  * before the first lead, turned trump with the dix exchange or a one-bid
  * auction, follow-and-head play, game 3,000 / 4,500 / 6,000.
  *
- * Rules: seed 003 (Penguin Book of Card Games, the tail of "Pinochle for
- * six or eight": the lower meld rows, dealing, trumps, last trick, game)
- * and RULES.md §6.1 (G1–G6), E4, E7, E8. docs/games/pinochle.md states
- * the rules as implemented. Faces, trick order and the duty to follow and
- * head come from engine/meld.h, shared with the other Bezique-family games.
+ * Rules: D. Parlett, The Penguin Book of Card Games (the tail of "Pinochle for
+ * six or eight": the lower meld rows, dealing, trumps, last trick, game);
+ * docs/games/pinochle.md states the rules as implemented. Faces, trick order
+ * and the duty to follow and head come from engine/meld.h, shared with the
+ * other Bezique-family games.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats 0..n-1 clockwise, partners opposite (G3): six players in three
+ * Decisions (docs/games/pinochle.md explains the main ones):
+ * - Seats 0..n-1 clockwise, partners opposite: six players in three
  *   teams {s, s+3}, eight in four teams {s, s+4}; team of seat s is
- *   s mod (n/2). Seat 0 deals first, then the deal passes left (E4).
+ *   s mod (n/2). Seat 0 deals first, then the deal passes left.
  * - Pack order: all 96 cards are dealt, 16 (or 12) each in one block per
  *   seat from the dealer's left, the dealer last; a shuffled pack makes
  *   every packet order the same deal, and blocks keep test decks readable.
- * - Turned trump (default, G4): the dealer's last card is turned and fixes
+ * - Turned trump (default): the dealer's last card is turned and fixes
  *   trumps. The first holder of the 9 of trumps (dix) from the dealer's
  *   left round to the dealer gives it to the dealer for the turned card and
- *   scores 10 for it; the exchange is public and automatic (the seed says
+ *   scores 10 for it; the exchange is public and automatic (the book says
  *   he exchanges). A turned dix scores the dealer 10. The dix given to the
  *   dealer does not count again as his meld. Eldest leads.
  * - One-bid auction (trump=auction): from the dealer's left each player
@@ -27,21 +27,21 @@
  *   all others pass the dealer must bid min_bid. The high bidder names
  *   trumps and leads. His team scores its meld and cards if they reach the
  *   bid, else loses the bid; the other teams score theirs.
- * - Melds (seed rows and G2): trump flush (A 10 K Q J) 150 / double 1,500
- *   / triple 3,000; royal marriage (K Q of trumps outside a flush) 40;
- *   marriage 20; pinochle (Q♠ J♦) 40 / 300 / 600 / 1,200; Aces around 100 /
- *   1,000 / 2,000 / 3,000, Kings 80 / 800 / 1,600 / 2,400, Queens 60 / 600 /
- *   1,200 / 1,800, Jacks 40 / 400 / 800 / 1,200 for one, two, three, four
- *   of each suit (footnote b); dix 10 each. A card may serve melds of
- *   different classes. All melds are scored and their cards shown when play
- *   begins, and the team's meld always counts (G6).
- * - Play (G5, meld.h): follow suit and head the trick if possible; void,
+ * - Melds (the book's rows, and the upper rows docs/games/pinochle.md adds):
+ *   trump flush (A 10 K Q J) 150 / double 1,500 / triple 3,000; royal marriage
+ *   (K Q of trumps outside a flush) 40; marriage 20; pinochle (Q♠ J♦) 40 / 300
+ *   / 600 / 1,200; Aces around 100 / 1,000 / 2,000 / 3,000, Kings 80 / 800 /
+ *   1,600 / 2,400, Queens 60 / 600 / 1,200 / 1,800, Jacks 40 / 400 / 800 /
+ *   1,200 for one, two, three, four of each suit (footnote b); dix 10 each. A
+ *   card may serve melds of different classes. All melds are scored and their
+ *   cards shown when play begins, and the team's meld always counts.
+ * - Play (meld.h): follow suit and head the trick if possible; void,
  *   trump (overtrumping the best trump if possible); else any card. Equal
  *   cards: the first played wins. Card points A 11, 10 10, K 4, Q 3, J 2;
- *   last trick 10 (option 20): 490 (500) a deal (G1).
- * - Game: after a deal, a team alone with >= target wins (the seed offers
+ *   last trick 10 (option 20): 490 (500) a deal.
+ * - Game: after a deal, a team alone with >= target wins (the book offers
  *   3,000, 4,500 or 6,000); teams equal at the top play on; after
- *   max_deals deals the sole best team wins, else drawn (E7). Returns +1 to
+ *   max_deals deals the sole best team wins, else drawn. Returns +1 to
  *   the winners, -1/(teams-1) to the others, 0 for a draw.
  * - Action ids: 0..31 play face f (meld.h faces; only A..9 occur), 32..131
  *   "bid N" (N = min_bid + 10 * (id - 32)), 132 pass, 133..136 name clubs,
@@ -218,7 +218,7 @@ static int next_seat(const struct pinochle_state *st, int s)
     return trick_next(s, st->np);
 }
 
-/* The automatic dix exchange of turned trump (G4). */
+/* The automatic dix exchange of turned trump. */
 static void dix_exchange(struct pinochle_state *st)
 {
     int d = st->dealer, dix = meld_face(st->trump, MELD_9);

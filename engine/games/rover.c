@@ -3,40 +3,40 @@
  * blind from the hand on his right. Each completed suit scores 1 to its
  * completer, Rover (0-0) scores 3 to whoever holds it at the end; game 15.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
- * terms" and "Rover"; RULES.md §5.0 and §5.7 (G1–G6), E4, E6, E7, E8.
- * Cards and names ("7-3") come from engine/trix_pack.h.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "General terms" and "Rover"; docs/games/rover.md states them as
+ * played here. Cards and names ("7-3") come from engine/trix_pack.h.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
+ * Decisions (docs/games/rover.md explains the main ones):
  * - Pack: 0-0 .. 7-7 (ids 0..35) for 3–4 players, 0-0 .. 10-10 (ids
- *   0..65) for 5+ (seed). In trix_pack.h id order the building order
+ *   0..65) for 5+ (the book). In trix_pack.h id order the building order
  *   1-0, 1-1, 2-0, 2-1, 2-2, ... is simply ids 1, 2, 3, ...: the card
  *   wanted next is the id after the last played.
- * - Seats clockwise; seat 0 deals first, then the deal passes left (E4
- *   allows a fixed first dealer; tests need to know who deals). deck[0]
- *   goes to the dealer's left, one card at a time clockwise, until the
- *   pack is out (uneven hands allowed, G5). Later deals are shuffled from
- *   the state RNG.
- * - The holder of 1-0 acts first (seed). Every move is forced by the
+ * - Seats clockwise; seat 0 deals first, then the deal passes left
+ *   (docs/games/README.md, "First dealer"; tests need to know who deals).
+ *   deck[0] goes to the dealer's left, one card at a time clockwise, until the
+ *   pack is out (uneven hands allowed). Later deals are shuffled from the
+ *   state RNG.
+ * - The holder of 1-0 acts first (the book). Every move is forced by the
  *   rules: a seat holding the wanted card must play it ("play 2-1"), a
  *   seat without it must draw ("draw"). The actions still go through the
  *   interface so that an agent steps through the deal.
- * - G1: a draw takes one card, uniformly at random (E6), from the nearest
+ * - A draw takes one card, uniformly at random, from the nearest
  *   seat to the right that still holds cards. If it is the wanted card
  *   the drawer plays it and goes on (playing from hand, drawing again when
  *   stuck); otherwise the turn passes to the nearest seat on the left that
- *   holds cards. G3: the completer of a suit goes on with the next one the
- *   same way. Empty hands are out of the round (seed).
- * - G2: the drawn card is seen by drawer and victim only. Others learn who
+ *   holds cards. The completer of a suit goes on with the next one the
+ *   same way. Empty hands are out of the round (the book).
+ * - The drawn card is seen by drawer and victim only. Others learn who
  *   drew from whom; a seat whose draw missed is known by all to lack the
  *   wanted card until it is played. A victim knows where its card went
  *   until that hand is drawn from by a third seat.
- * - G4: the round ends when the top double is played; every other card
+ * - The round ends when the top double is played; every other card
  *   is then out except Rover, which scores 3 to its holder.
- * - E7 cap: a round with max_draws draws ends void: the suits already
+ * - Cap: a round with max_draws draws ends void: the suits already
  *   completed keep their points, Rover scores nothing.
- * - G6 (option sides): 4, 6 or 8 players may play as two sides of
- *   alternate seats (E8); a side's score is the sum of its players'.
+ * - Sides (option sides): 4, 6 or 8 players may play as two sides of
+ *   alternate seats; a side's score is the sum of its players'.
  * - Game: checked after each round; the highest player or side at or
  *   past target wins; a tie for the highest → another round. After
  *   max_deals rounds the highest wins, a tie is a draw.
@@ -226,7 +226,7 @@ static void end_round(const struct game *g, struct rover_state *st, bool void_)
     if (!void_)
         for (int s = 0; s < trick_np(g); s++)
             if (trix_hand_has(st->hand[s], 0))
-                st->score[s] += 3; /* Rover to its holder (seed) */
+                st->score[s] += 3; /* Rover to its holder (the book) */
     st->deals++;
     check_game_end(g, st);
     if (st->over)
@@ -253,7 +253,7 @@ static void play(const struct game *g, struct rover_state *st, int seat, int c)
         st->turn = (uint8_t)nearest(g, st, seat, 1);
 }
 
-/* What each seat learns when d draws card c from v (G2). */
+/* What each seat learns when d draws card c from v. */
 static void learn_draw(const struct game *g, struct rover_state *st, int d,
                        int v, int c)
 {

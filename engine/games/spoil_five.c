@@ -2,69 +2,69 @@
  * a pool nobody takes is "spoilt" and carried over; with the variants Two
  * Tricks Win, Fiving, Jinking and Twenty-Five/Forty-Five.
  *
- * Rules: seed 001 (W. H. Peel, Round Games with Cards: Spoil-Five and the
- * variants after it) and RULES.md §3 (G1–G14) with E1, E4, E5, E7, E8.
- * Card order: the RULES.md §3 table (A♥ always the third trump, G1).
+ * Rules: W. H. Peel, Round Games with Cards (1891): Spoil-Five and the
+ * variants after it; docs/games/spoil_five.md states them as played here.
+ * Card order: the ranking table of that page (A♥ always the third trump).
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are numbered clockwise; play and the deal pass to seat + 1. Seat
- *   0 deals first (E4 allows a seeded dealer; a fixed one lets tests know
- *   who deals, and tournaments rotate seats anyway).
+ * - Seats are numbered clockwise; play and the deal pass to seat + 1. Seat 0
+ *   deals first (docs/games/README.md, "First dealer": a fixed one lets tests
+ *   know who deals, and tournaments rotate seats anyway).
  * - Pack order: deck[0..4] go to the eldest hand (left of the dealer),
  *   the next five to the seat after, ..., the dealer's five last; deck[5n]
- *   is turned up; fiving turns deck[5n+1], deck[5n+2], ... S1 deals 2+3 or
+ *   is turned up; fiving turns deck[5n+1], deck[5n+2], ... Peel deals 2+3 or
  *   3+2; from a shuffled pack every packet order gives the same deal, and
  *   blocks of five keep explicit test decks readable. Later deals draw
  *   only the cards they need by a partial Fisher–Yates shuffle.
- * - Following (G2): to a plain lead a player holding that suit plays it or
+ * - Following: to a plain lead a player holding that suit plays it or
  *   a trump; a void player plays anything. The A♥ is never a heart.
- * - Reneging (G3) is judged against the card led: 5, J of trumps and A♥
+ * - Reneging is judged against the card led: 5, J of trumps and A♥
  *   may be withheld only when the led trump ranks below them; if every
  *   trump held may be withheld any card may be played, otherwise any trump.
- * - A♥ led when hearts are not trumps (G4): a heart lead for following
+ * - A♥ led when hearts are not trumps: a heart lead for following
  *   duty, won as the third trump; option ace_hearts_lead_is_trump_lead
  *   makes it a trump lead (5 and J of trumps may then be withheld).
- * - Ordinary sequence (G14): every suit runs A K Q J 10 .. 2, trumps above
+ * - Ordinary sequence: every suit runs A K Q J 10 .. 2, trumps above
  *   the rest; the A♥ is a plain heart, and nothing may be withheld from a
  *   trump lead (the reneging privilege belongs to the special top three).
- * - Robbing (G5, G6): "rob c" lays c face down (out of play, seen only by
- *   the robber) and takes the turn-up into the hand at once. A turned ace
- *   of trumps may be robbed by the dealer before the first lead (after
- *   fiving); the turned ace joins his hand at once, which is the same as S1
- *   since he plays last to the first trick. Otherwise the holder of the ace
- *   of trumps robs at his first turn in the first trick, before playing
- *   (also when he leads). He may not lay out the ace itself: holding it is
- *   his title to rob, and everybody may then know he holds it. With
- *   robbing=optional he may "decline" instead, publicly, and is barred: if
- *   he (or his side) reaches the winning count the deal is spoilt; in a
- *   target game his tricks that deal score nothing. The dealer's refusal of
- *   a turned ace ("decline") costs nothing. robbing=none: nobody robs.
+ * - Robbing: "rob c" lays c face down (out of play, seen only by the robber)
+ *   and takes the turn-up into the hand at once. A turned ace of trumps may be
+ *   robbed by the dealer before the first lead (after fiving); the turned ace
+ *   joins his hand at once, which is the same as Peel's rule since he plays
+ *   last to the first trick. Otherwise the holder of the ace of trumps robs at
+ *   his first turn in the first trick, before playing (also when he leads). He
+ *   may not lay out the ace itself: holding it is his title to rob, and
+ *   everybody may then know he holds it. With robbing=optional he may
+ *   "decline" instead, publicly, and is barred: if he (or his side) reaches
+ *   the winning count the deal is spoilt; in a target game his tricks that
+ *   deal score nothing. The dealer's refusal of a turned ace ("decline") costs
+ *   nothing. robbing=none: nobody robs.
  * - Everybody who plays to the first trick without robbing is thereby known
  *   not to hold the ace of trumps (robbing is public); determinize uses it.
- * - Stakes (G7): each player antes stake (2), the dealer dealer_stake (1)
+ * - Stakes: each player antes stake (2), the dealer dealer_stake (1)
  *   more; after a spoil the ante is spoil_stake (1) until the pool is won;
  *   the dealer's extra is paid every deal.
- * - Jinking (G11): after the trick that gives a player (side) the winning
+ * - Jinking: after the trick that gives a player (side) the winning
  *   count, "jink" or "claim" is offered only if he has taken every trick
  *   so far (otherwise a jink cannot succeed). Success: the pool plus stake
  *   from each other player; failure ends the deal at the first trick lost
  *   and the pool stands as a spoil.
- * - Partnerships (G8, E8): seats 0,2 against 1,3; a side with the winning
- *   count wins the pool (paid to the seat taking the deciding trick). Each
- *   partner's return is the side's total (E8: team score = sum). The one
- *   spoil left to sides: a side whose player declined to rob is barred.
- * - Two Tricks Win (G9): the winning count is two (and a jink is offered
+ * - Partnerships: seats 0,2 against 1,3; a side with the winning count wins
+ *   the pool (paid to the seat taking the deciding trick). Each partner's
+ *   return is the side's total (a side scores its players' sum). The one spoil
+ *   left to sides: a side whose player declined to rob is barred.
+ * - Two Tricks Win: the winning count is two (and a jink is offered
  *   after two tricks out of two).
- * - Fiving (G10): the eldest hand (the non-dealer, or the non-dealing
+ * - Fiving: the eldest hand (the non-dealer, or the non-dealing
  *   side's first player) may "ask five"; the dealer may "accept five". The
  *   turn-up and every card turned after it of the same suit are buried,
  *   face up (public), and the first card of another suit is the turn-up.
- * - Target games (G12, target=25|45): no pool or stakes; all five tricks
+ * - Target games (target=25|45): no pool or stakes; all five tricks
  *   are played; a trick scores 5 to its winner (his side). The first to
  *   reach the target wins at once, as does a side taking all five tricks of
  *   a deal. Returns: +1 to the winner's side, -1/(sides-1) to the others; a
- *   game not decided after target_cap deals is drawn, all 0 (E7).
- * - Episode (G13): deals deals. A seat's return so far is its chips
+ *   game not decided after target_cap deals is drawn, all 0.
+ * - Episode: deals deals. A seat's return so far is its chips
  *   outside the pool plus its own chips still in a standing pool (a stake
  *   is lost only when somebody takes the pool); a pool still standing at
  *   the end goes back to those who paid it in, so returns sum to zero.
@@ -159,7 +159,7 @@ static const char *const test_specs[] = {
 /* Trick keys: key_table[ordinary * 4 + trump][card]. A trump's key is
  * TRUMP_KEY + its place among the trumps (1 lowest, 14 the 5); a plain
  * card's key is its place in its suit, counted only when that suit is led.
- * Rows are suits in card order, A 2 .. 10 J Q K (the RULES.md §3 table). */
+ * Rows are suits in card order, A 2 .. 10 J Q K (docs/games/spoil_five.md). */
 #define AH_KEY 28 /* the A♥, third trump whatever the trump suit */
 #define PLAIN_RED 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
 #define PLAIN_HEARTS AH_KEY, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13
@@ -207,7 +207,7 @@ static int card_key(const struct spoil_five_state *st, int c)
     return k & -((k > TRUMP_KEY) | (card_suit(c) == st->lead_suit));
 }
 
-/* The privileged trumps (5, J of trumps, A♥) ranking above lead (G3). */
+/* The privileged trumps (5, J of trumps, A♥) ranking above lead. */
 static hand_t renege_mask(const struct spoil_five_state *st, int lead)
 {
     if (st->cfg.ordinary)
@@ -221,7 +221,7 @@ static hand_t renege_mask(const struct spoil_five_state *st, int lead)
     return lead == ACE_HEARTS ? m : m | card_bit(ACE_HEARTS);
 }
 
-/* Cards of h that may be played to the current trick (G2, G3): holding
+/* Cards of h that may be played to the current trick: holding
  * a binding card, one of those or a trump; else anything. */
 static hand_t play_mask(const struct spoil_five_state *st, hand_t h)
 {

@@ -10,12 +10,12 @@
 
 #include "../game.h"
 
-#define MAXP 10                 /* most players (S1: "not exceeding ten") */
+#define MAXP 10                 /* most players (Peel: "not exceeding ten") */
 #define HIST_MAX (4 + 5 * MAXP) /* five, answer, rob, jink and the plays */
 #define NO_SEAT 0xff
 #define TRICKS 5           /* tricks in a deal */
 #define TRUMP_KEY 16       /* trick keys: trumps rank above all else */
-#define POINTS_PER_TRICK 5 /* target games (G12) */
+#define POINTS_PER_TRICK 5 /* target games */
 #define ALL_CARDS ((hand_t)0xfffffffffffffull)
 
 enum action {
@@ -58,13 +58,13 @@ enum outcome {
 struct cfg {
     uint8_t n;             /* players */
     uint8_t partners;      /* two fixed sides: 0,2 against 1,3 */
-    uint8_t need;          /* tricks that win the pool: 3, or 2 (G9) */
-    uint8_t fiving;        /* G10 */
-    uint8_t jinking;       /* G11 */
-    uint8_t target;        /* 0, or the points that win (G12) */
+    uint8_t need;          /* tricks that win the pool: 3, or 2 */
+    uint8_t fiving;        /* option fiving (Peel's Fiving) */
+    uint8_t jinking;       /* option jinking (Peel's Jinking) */
+    uint8_t target;        /* 0, or the points that win */
     uint8_t robbing;       /* enum robbing */
-    uint8_t ah_trump;      /* A♥ lead is a trump lead (G4 flag) */
-    uint8_t ordinary;      /* ordinary sequence (G14) */
+    uint8_t ah_trump;      /* A♥ lead is a trump lead (option flag) */
+    uint8_t ordinary;      /* ordinary sequence */
     uint16_t stake;        /* full ante */
     uint16_t dealer_stake; /* dealer's extra each deal */
     uint16_t spoil_stake;  /* ante while a spoilt pool stands */

@@ -1,55 +1,56 @@
 /* thirty_one.c — Thirty-One: three-card hands counted in one suit, knocking,
  * lives paid in pennies until one player is left.
  *
- * Rules: seed 004 (the "BJ and Tony Morris" family page, Thirty-One) and
- * RULES.md §7.3 (G1–G6) with the engine-wide E4, E5, E7. Hand value: the
+ * Rules: The Adventures of BJ and Tony Morris, family games page,
+ * "Thirty-One"; docs/games/thirty_one.md states them as played here.
+ * Hand value: the
  * best total of the cards held in one suit, A = 11, J/Q/K = 10.
  *
  * Decisions where the sources are silent or leave a choice:
  * - Seats are numbered clockwise; "left" is the next seat up. Seat 0 deals
- *   first (the seed: "in any manner you desire"; a fixed seat lets tests
+ *   first (the page: "in any manner you desire"; a fixed seat lets tests
  *   know who deals, and tournaments rotate seats anyway). The deal passes
- *   to the next surviving seat left of the last dealer (E4), even if that
+ *   to the next surviving seat left of the last dealer, even if that
  *   dealer has just gone out.
  * - Pack order: deck[0] goes to the first surviving seat left of the
  *   dealer, then one card at a time clockwise round the surviving seats
  *   until each has three; the next card is turned up to start the discard
- *   pile (G1); the rest is the stock, drawn from the next card onwards.
+ *   pile; the rest is the stock, drawn from the next card onwards.
  * - A turn is "draw" (stock) or "take" (top discard) then one discard, or a
  *   knock instead of drawing. The card taken from the pile must be kept that
- *   turn (seed). One knock per round; knocking is allowed from the first
- *   turn (G2, option knock_first_turn; when false nobody may knock until
+ *   turn (the page). One knock per round; knocking is allowed from the first
+ *   turn (option knock_first_turn; when false nobody may knock until
  *   every surviving player has had a turn this round).
  * - Taking one's own discard needs no rule of its own: the top card can only
- *   be one's own when two play and the opponent knocks (the seed's case), and
+ *   be one's own when two play and the opponent knocks (the page's case), and
  *   then it may be taken like any top card — and, like any card taken from
  *   the pile, not thrown back the same turn ("you must keep the card").
  * - After a knock every other surviving player has one turn; when the turn
  *   comes back to the knocker the hands are shown. Lowest value loses a
  *   life; every non-knocker tied for lowest loses one and a knocker tied for
  *   lowest is safe; a sole-lowest knocker pays two pennies, or what he has
- *   (going on the county), or goes out if already on the county (G4).
+ *   (going on the county), or goes out if already on the county.
  * - 31 is declared automatically (declaring can never cost its holder): at
  *   the deal, every surviving player without 31 loses a life (several 31s:
  *   all the others lose); after any discard, even in the final turns after
- *   a knock, all the others lose one life, the knocker only one (G5).
+ *   a knock, all the others lose one life, the knocker only one.
  * - Losing a life: one penny into the kitty; with no penny left the player
- *   is "on the county"; losing on the county puts him out (G4). Option
+ *   is "on the county"; losing on the county puts him out. Option
  *   county=false: out when the last penny is paid. lives=0 starts everyone
  *   on the county (needs county=true).
  * - Stock exhausted: when a player draws from an empty stock, the discards
  *   below the top card become a new stock, shuffled from the state RNG
- *   (G3), a chance event inside "draw". Shuffles after the first deal are
+ *   (a chance event inside "draw"). Shuffles after the first deal are
  *   lazy: only the cards dealt are shuffled, and each stock draw takes one
  *   remaining card uniformly at random (the same law, far fewer draws).
- * - Caps (E7): a round that reaches max_turns turns (a draw or take plus its
+ * - Caps: a round that reaches max_turns turns (a draw or take plus its
  *   discard, or a knock, is one turn) ends void: nobody pays and the deal
  *   passes. The episode ends when one player is left, or after max_rounds
  *   rounds (then the survivors share the kitty).
- * - Returns (E5: a pool game, pennies are chips): every penny paid goes to
+ * - Returns (a pool game: pennies are chips): every penny paid goes to
  *   the kitty and the last survivor takes it, so a seat's return is chips
  *   won minus chips paid; during play it is minus the pennies paid so far.
- *   Chosen over +1/-1 because the seed plays for the pennies, so a loser
+ *   Chosen over +1/-1 because the page plays for the pennies, so a loser
  *   who kept some is better off; it is zero-sum at the end. Bounds: -lives
  *   and (players-1)*lives.
  * - Action ids: 0 draw, 1 take (named "take 7♥" after the top card),
@@ -302,7 +303,7 @@ static void declare_31(const struct game *g, struct thirty_one_state *st,
 
 /* ==== static helpers: turns ============================================ */
 
-/* Turns the discards below the top card into a new stock (G3); it is
+/* Turns the discards below the top card into a new stock; it is
  * shuffled lazily, each draw taking one of its cards at random. */
 static void reshuffle(struct thirty_one_state *st)
 {

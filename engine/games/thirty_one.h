@@ -14,7 +14,7 @@
 
 #include "../game.h"
 
-#define T31_MAXP 9                       /* most players (RULES.md §7.3) */
+#define T31_MAXP 9                       /* most players (thirty_one.md) */
 #define T31_TURNS_MAX 200                /* largest max_turns option */
 #define T31_HIST_MAX (2 * T31_TURNS_MAX) /* a turn is at most two actions */
 #define T31_NO_SEAT 0xff                 /* "nobody" in seat fields */

@@ -3,36 +3,36 @@
  * then the Prize Trix and Prize doubles, then the highest sum) takes the
  * set and the Trix cards in it; game 500.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "General
- * terms" and "Trix"; RULES.md §5.0 and §5.1 (G1–G6), E4, E7, E8. Cards,
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "General terms" and "Trix";
+ * docs/games/trix.md states them as played here. Cards,
  * names ("7-3", "Trixie"), set winners and card points come from
  * engine/trix_pack.h.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Seats clockwise; seat 0 deals first, then the deal passes left (E4
- *   allows a fixed first dealer; tests need to know who deals).
+ * Decisions (docs/games/trix.md explains the main ones):
+ * - Seats clockwise; seat 0 deals first, then the deal passes left
+ *   (docs/games/README.md, "First dealer"; tests need to know who deals).
  * - Pack order: deck[0] goes to the dealer's left, one card at a time
- *   clockwise, four each; the rest is a single face-down stock (G2) drawn
+ *   clockwise, four each; the rest is a single face-down stock drawn
  *   from the next card on. Later deals are shuffled from the state RNG.
  * - The player left of the dealer leads the first set; a set's winner
- *   leads the next. Any card may be played (seed: "any card he may
+ *   leads the next. Any card may be played (the book: "any card he may
  *   choose"; beating the sum is only needed to take the set).
- * - Each player draws one card right after playing while the stock lasts
- *   (G2, G3).
+ * - Each player draws one card right after playing while the stock lasts.
  * - A set is won by trix_set_winner: Trixie, 15-15, 10-10, 5-5, 9-9 ...
- *   0-0, else the highest sum, like sums to the first played (seed).
+ *   0-0, else the highest sum, like sums to the first played (the book).
  * - The winner scores the Trix points of the set's cards: sums 5..30 score
- *   their sum, Trixie 40 (300 per deal, T1).
+ *   their sum, Trixie 40 (300 per deal).
  * - The deal ends after a set when some player's hand is empty. With 5 or
  *   7 players two cards are then left in hand; their points go to the last
- *   set's winner (G4). With 2, 3, 4, 6, 8 every hand empties together.
- * - Sides (G1, option sides): with 4, 6 or 8 players, two sides of
- *   alternate seats (E8); a side's score is its players' sum.
- * - Game (G5): checked at the end of each deal (the book's "both sides
+ *   set's winner. With 2, 3, 4, 6, 8 every hand empties together.
+ * - Sides (option sides): with 4, 6 or 8 players, two sides of
+ *   alternate seats; a side's score is its players' sum.
+ * - Game: checked at the end of each deal (the book's "both sides
  *   past 500 in the same deal" needs a deal-end check). The highest player
  *   or side at or past target wins; a tie for the highest → another deal.
- *   Cap (E7): after max_deals deals the highest wins, a tie is a draw.
- *   G6: progressive scoring is not modelled.
+ *   Cap: after max_deals deals the highest wins, a tie is a draw.
+ *   Progressive scoring is not modelled.
  * - Returns: +1 to the winner (each player of a winning side), -1/(k-1)
  *   to each of the k-1 other players or sides; 0 while playing and for a
  *   draw.
@@ -166,7 +166,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-/* Ends the game if a player or side has won (G5) or the cap is hit. */
+/* Ends the game if a player or side has won or the cap is hit. */
 static void check_game_end(const struct game *g, struct trix_state *st)
 {
     int side[MAXP], w;
@@ -179,7 +179,7 @@ static void check_game_end(const struct game *g, struct trix_state *st)
     st->winner = w < 0 ? NO_SEAT : (uint8_t)w;
 }
 
-/* After the last set: leftover cards go to its winner w (G4). */
+/* After the last set: leftover cards go to its winner w. */
 static void end_deal(const struct game *g, struct trix_state *st, int w)
 {
     for (int s = 0; s < trick_np(g); s++) {

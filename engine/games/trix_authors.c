@@ -3,34 +3,35 @@
  * Gold" and drawing from a face-down pack; a completed Book is one point;
  * the most Books wins.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "Trix
- * Authors"; RULES.md §5.0 (T2) and §5.9 (G1–G6), E4, E6, E7.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "Trix Authors"; docs/games/trix_authors.md states them as played
+ * here.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - Commodities (T2): the 72 cards in pack order (trix_pack.h ids) in
+ * Decisions (docs/games/trix_authors.md explains the main ones):
+ * - Commodities: the 72 cards in pack order (trix_pack.h ids) in
  *   blocks of eight are Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica,
- *   Alum: commodity = card id / 8. Only the commodity matters (G6), so
+ *   Alum: commodity = card id / 8. Only the commodity matters, so
  *   hands are counts per commodity.
- * - Seats clockwise; seat 0 deals (E4 allows a fixed first dealer; tests
- *   need to know who deals). Pack order: deck[0] goes to the dealer's
- *   left, one card at a time clockwise, six each; the rest is the pack,
- *   drawn from the next card on. The player left of the dealer asks first.
+ * - Seats clockwise; seat 0 deals (docs/games/README.md, "First dealer"; tests
+ *   need to know who deals). Pack order: deck[0] goes to the dealer's left,
+ *   one card at a time clockwise, six each; the rest is the pack, drawn from
+ *   the next card on. The player left of the dealer asks first.
  * - An ask names another player who holds at least one card (asking an
- *   empty hand could only miss) and a commodity the asker holds (G1). A
+ *   empty hand could only miss) and a commodity the asker holds. A
  *   hit hands over exactly one card, shown to all, and the asker asks
- *   again (G1). A miss: the asker draws the pack's top card; if it is the
+ *   again. A miss: the asker draws the pack's top card; if it is the
  *   commodity asked he shows it and asks again, otherwise it stays hidden
- *   and the turn passes left (G2). A miss with the pack empty passes the
+ *   and the turn passes left. A miss with the pack empty passes the
  *   turn.
- * - Chance (E6): there is no blind draw from another hand here — a hit has
- *   one outcome, since cards of one commodity are interchangeable (G6).
+ * - Chance: there is no blind draw from another hand here — a hit has
+ *   one outcome, since cards of one commodity are interchangeable.
  *   The one chance event is the pack draw, uniform because the pack is
  *   shuffled from the state RNG (determinize reshuffles every card the
  *   seat has not seen). The drawer learns the card; the others learn only
  *   that a card was drawn, unless it matches the ask and is shown.
  * - A completed Book (all eight in one hand) is laid down at once for a
- *   point, publicly, and does not end the turn (G3).
- * - Empty hand (G4): a player to act with no card draws one from the pack
+ *   point, publicly, and does not end the turn.
+ * - Empty hand: a player to act with no card draws one from the pack
  *   (hidden) and then asks; with the pack empty his turn is skipped. This
  *   also applies when his hand empties during his turn by laying a Book
  *   (the book is silent; the same reason holds).
@@ -38,7 +39,7 @@
  *   one card (hidden) and the turn passes left, as after a miss (our
  *   choice; with the pack empty this cannot happen, since he would then
  *   hold whole Books and have laid them).
- * - End (G5): when all nine Books are down. Cap (E7): after max_asks asks
+ * - End: when all nine Books are down. Cap: after max_asks asks
  *   the game ends as a draw (with an empty pack, misses can repeat).
  * - Returns: at the end, the k players with the most Books share the win:
  *   +1/k each, and the n-k others -1/(n-k) each (zero-sum; all tied → 0);
@@ -145,7 +146,7 @@ static int pack_left(const struct authors_state *st)
     return TRIX_CARDS - st->top;
 }
 
-/* Lays down seat's Book of c if complete (G3). */
+/* Lays down seat's Book of c if complete. */
 static void check_book(struct authors_state *st, int seat, int c)
 {
     if (st->hand[seat][c] < COPIES)
@@ -195,10 +196,10 @@ static bool others_hold(const struct game *g, const struct authors_state *st,
     return false;
 }
 
-/* Runs the automatic steps (G4 draws, skips) until someone can ask or the
- * game is over. Each pass either draws a card or skips an empty hand, and
- * n skips in a row mean every hand and the pack are empty: all Books
- * down. */
+/* Runs the automatic steps (draws from the pack, skips) until someone can
+ * ask or the game is over. Each pass either draws a card or skips an empty
+ * hand, and n skips in a row mean every hand and the pack are empty: all
+ * Books down. */
 static void settle(const struct game *g, struct authors_state *st)
 {
     for (int guard = 0; !st->over && guard < 4 * TRIX_CARDS; guard++) {
@@ -292,7 +293,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-/* t hands one c to p (G1). */
+/* t hands one c to p. */
 static void hit(struct authors_state *st, int p, int t, int c)
 {
     st->hand[t][c]--;
@@ -324,12 +325,12 @@ static int apply(const struct game *g, void *vst, int a)
                 draw(st, p, false);
             st->turn = (uint8_t)next(g, p);
         } else {
-            draw(st, p, true); /* G2: the asked card, shown; ask again */
+            draw(st, p, true); /* The asked card, shown; ask again */
         }
     }
     settle(g, st);
     if (!st->over && st->asks >= (uint32_t)g->params.v[P_MAX_ASKS])
-        st->over = 2; /* E7: capped, a draw */
+        st->over = 2; /* Capped, a draw */
     return 0;
 }
 
@@ -494,7 +495,7 @@ static int view(const struct game *g, const void *vst, int seat,
 
 /* True if a hand holding have[] may get one more c: not a commodity the
  * hand is known to lack, and never an eighth card, since a whole Book is
- * laid down at once (G3) and so is never held. */
+ * laid down at once and so is never held. */
 static bool fits(uint16_t voids, const uint8_t *have, int c)
 {
     return !((voids >> c) & 1) && have[c] < COPIES - 1;

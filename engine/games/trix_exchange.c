@@ -3,49 +3,50 @@
  * (hold all eight of it); two corners end a deal with a settlement on the
  * cards left in hand; game 75.
  *
- * Rules: seed 002 (Read & White, Standard Trix Cards, 1904), "Trix
- * Exchange"; RULES.md §5.0 (T2) and §5.10 (G1–G6), E3, E4, E7, E8.
+ * Rules: Read & White, Rules for the Games Played with the Standard Trix Cards
+ * (1904), "Trix Exchange"; docs/games/trix_exchange.md states them as played
+ * here.
  *
- * Decisions (RULES.md settles the tagged ones; the rest are ours):
- * - T2: commodities Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica, Alum
+ * Decisions (docs/games/trix_exchange.md explains the main ones):
+ * - Commodities Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica, Alum
  *   are the pack-order blocks of eight (ids 0..7 Gold, 8..15 Zinc, ...);
  *   n players use the first n + 1 commodities, 8(n + 1) cards. Cards of a
  *   commodity are interchangeable, so hands are counts per commodity.
- * - Seat 0 deals first, then the deal passes left (E4). deck[0] goes to
+ * - Seat 0 deals first, then the deal passes left. deck[0] goes to
  *   the dealer's left, one card at a time clockwise, all dealt (uneven for
  *   3, 5, 6, 7 players). Later deals are shuffled from the state RNG.
- * - G1 (E3): simultaneous trading rounds. Every seat submits "pass" or
+ * - Simultaneous trading rounds. Every seat submits "pass" or
  *   "offer j Gold" (j = 1..3, needs j of Gold). Offers of equal j are
  *   paired at random (an odd one stays unpaired); paired seats swap their
- *   offered cards blind. Option change_number (seed: "may change the
+ *   offered cards blind. Option change_number (the book: "may change the
  *   number called"): the unpaired leftovers are then paired at random too,
  *   each pair swapping the smaller number (the larger caller gives only
  *   that many).
- * - Corners are checked after every round; G2: several are resolved in
+ * - Corners are checked after every round; Several are resolved in
  *   seat order from the dealer's left (and commodity order for one seat).
  *   A cornered commodity is set aside (out of play) and scores 15 (Gold,
  *   Zinc, Coal), 10 (Iron, Lead, Mica) or 5 (Salt, Lime, Alum).
  * - After the first corner, every other seat holding more than eight
- *   cards gives the excess to the cornerer, choosing which (G3, hidden):
+ *   cards gives the excess to the cornerer, choosing which (hidden):
  *   simultaneous giving rounds, one card ("give Gold") per such seat per
  *   round, until nobody else holds more than eight. Corners are checked
  *   again after giving. A second corner found in the same check as the
  *   first settles at once, before any giving.
- * - G4: the second corner ends the deal with the settlement on every hand:
- *   -2 per card of Gold, Zinc, Coal; +1 per Iron, Lead, Mica; +2 per Salt,
- *   Lime, Alum. Scores never go below 0. A seat whose settlement is
- *   negative and leaves it at 0 is bankrupt: the second cornerer scores 5
- *   per bankrupt. Option bankrupt_needs_points (seed option): only a seat
- *   that had at least one point can go bankrupt.
- * - G6: a deal with no second corner within max_rounds trading rounds
+ * - The second corner ends the deal with the settlement on every hand: -2 per
+ *   card of Gold, Zinc, Coal; +1 per Iron, Lead, Mica; +2 per Salt, Lime,
+ *   Alum. Scores never go below 0. A seat whose settlement is negative and
+ *   leaves it at 0 is bankrupt: the second cornerer scores 5 per bankrupt.
+ *   Option bankrupt_needs_points (an option of the book): only a seat that had
+ *   at least one point can go bankrupt.
+ * - A deal with no second corner within max_rounds trading rounds
  *   ends void: no settlement; corner points already scored stay.
- * - G5 (option sides, 4/6/8 players): two sides of alternate seats (E8)
+ * - Sides (option sides, 4/6/8 players): two sides of alternate seats
  *   scoring together; partners may trade with each other.
  * - Game: checked after each deal; the highest player or side at or past
  *   target wins; a tie → another deal; after max_deals the highest wins,
  *   a tie is a draw. Returns +1 to the winner(s), -1/(k-1) to each of the
  *   k-1 other players or sides, 0 while playing and for a draw.
- * - Public (G6): who swapped with whom and how many, the number each seat
+ * - Public: who swapped with whom and how many, the number each seat
  *   called, who gave cards to the cornerer, hand sizes, corners, scores.
  *   The commodities offered or given are private.
  * - Action ids: 0 "pass"; 1 + 3k + (j - 1) "offer j <commodity k>";
@@ -53,7 +54,7 @@
  * - What a seat knows of other hands (kept per seat in the state): the
  *   cards it handed a partner in a swap, or the cornerer when giving, are
  *   in that hand until that hand trades or gives again. Such a later trade
- *   of j cards is public but its commodity is not (G6), so every count the
+ *   of j cards is public but its commodity is not, so every count the
  *   seat knows in that hand drops by j (floored at 0; the swap partner,
  *   who saw the commodity, drops only that one). A corner clears its
  *   commodity; a new deal clears everything.
@@ -324,7 +325,7 @@ static void end_deal(const struct game *g, struct tx_state *st)
     deal(g, st, NULL, 0);
 }
 
-/* G4: the settlement forced by the second cornerer s2. */
+/* The settlement forced by the second cornerer s2. */
 static void settle(const struct game *g, struct tx_state *st, int s2)
 {
     bool needs = opt(g, P_BANKRUPT) != 0;
@@ -362,7 +363,7 @@ static bool corner(const struct game *g, struct tx_state *st, int s, int c)
     return true;
 }
 
-/* G2: corners in seat order from the dealer's left; then, after a first
+/* Corners in seat order from the dealer's left; then, after a first
  * corner, the giving phase if someone holds too many. */
 static void check_corners(const struct game *g, struct tx_state *st)
 {
@@ -376,7 +377,7 @@ static void check_corners(const struct game *g, struct tx_state *st)
     st->giving = st->ncorners == 1 && excess(g, st) != 0;
 }
 
-/* G6: a deal still short of its second corner after max_rounds trading
+/* A deal still short of its second corner after max_rounds trading
  * rounds (and any giving they led to) ends void. */
 static void check_cap(const struct game *g, struct tx_state *st)
 {

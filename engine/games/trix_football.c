@@ -1,25 +1,26 @@
 /* trix_football.c — Trix Football: two captains play draw-poker hands with
  * twenty Standard Trix cards to move an imaginary ball up a 110-yard field.
  *
- * Sources: seeds/002_eab235d0bf05e632.txt, "Trix Football" (sections A-L);
- * RULES.md §0 (E1-E8), §5.0 (the pack) and §5.8 (G1-G13), which this file
- * follows point by point.
+ * Sources: Read & White, Rules for the Games Played with the Standard Trix
+ * Cards (1904), "Trix Football" (its sections A-L);
+ * docs/games/trix_football.md states the rules as played here, and this file
+ * follows it point by point.
  *
  * Pack: the Twos to Sixes without blanks (2-1 .. 6-6, 20 cards; trix ids
- * below 28). Hands (G2, G3): Royal = five doubles; Straight Six = five
+ * below 28). Hands: Royal = five doubles; Straight Six = five
  * consecutive Sixes (6-6..6-2 or 6-5..6-1); Fours = four doubles; Straight
  * Five = all five Fives; Full Hand = three doubles + two non-doubles of one
  * suit; Straight Fours = all four Fours + any card; Threes = three doubles;
  * Flush = five Sixes not consecutive; Pair = two doubles. A hand is worth its
  * highest matching category. Only Pair vs Pair can tie on category; the
  * non-doubles are compared from the highest by (suit, card name), i.e. by
- * trix id (G4). Neither side with a Pair: nobody is "better" (G5).
+ * trix id. Neither side with a Pair: nobody is "better".
  *
- * Field (G12): positions are half-yards from seat 0's goal line, 0..220;
+ * Field: positions are half-yards from seat 0's goal line, 0..220;
  * seat 0 attacks towards 220. A touchdown needs the ball strictly beyond
  * the goal line, a safety strictly behind one's own.
  *
- * Deal (G6): the dealer is the side putting the ball in play (kicker,
+ * Deal: the dealer is the side putting the ball in play (kicker,
  * side in possession, side trying for goal). deck[0] goes to the
  * non-dealer, deck[1] to the dealer, alternately, five each; deck[10..19]
  * is the reserve, drawn from deck[10] on, non-dealer first. Discards are
@@ -30,12 +31,13 @@
  * random). ERR_INVAL when a chunk repeats a card or holds a card outside
  * the 20.
  *
- * Decisions where the sources are silent (besides RULES.md's G1-G13):
- * - First chooser (kick or receive) is a seeded random seat (E4, T3); tests
+ * Decisions where the sources are silent (besides those
+ * docs/games/trix_football.md lists):
+ * - First chooser (kick or receive) is a seeded random seat; tests
  *   read it from to_move.
  * - Kick-offs, free kicks, safety kicks, tries and punt-return field-goal
  *   tries have no play call: the deal is dealt at once.
- * - "yield 20" (G8) is offered only on 2nd or 3rd down (on 1st down it
+ * - "yield 20" is offered only on 2nd or 3rd down (on 1st down it
  *   would only lose ground); it moves the ball back 20 yards and restarts
  *   at 1st down, 5 yards to gain. Yielding behind one's own goal line is a
  *   safety.
@@ -49,16 +51,16 @@
  * - Field goal range (K.1, K.2) is measured to the opponent's goal line:
  *   within 25 yards needs Threes+, within 45 yards Full Hand+; the call is
  *   offered only within 45 yards.
- * - Clock (G1): plays_per_half deals per half, tries excluded; a try owed at
+ * - Clock: plays_per_half deals per half, tries excluded; a try owed at
  *   the whistle is still taken. The second half kicks off at once (no
  *   choice) by the side that did not kick off first (H.4).
- * - sudden_death (G12 flag): a tie at full time plays an extra period of
+ * - sudden_death (option): a tie at full time plays an extra period of
  *   plays_per_half deals kicked off by the first kicker; the first score
- *   ends the game; still tied after it → draw (E7).
- * - Returns: +1 win, -1 loss, 0 draw, 0 until the end (E5).
+ *   ends the game; still tied after it → draw.
+ * - Returns: +1 win, -1 loss, 0 draw, 0 until the end.
  * - A field-goal try is blocked by any better defending hand (K.1), even
  *   when the kicker holds no Pair; a punt is blocked only by a better
- *   Straight Four or more (J.5, G9).
+ *   Straight Four or more (J.5).
  * - View: "ball" and "to_go" are in half-yards ("ball" from seat 0's goal
  *   line); "history" holds the current play's public actions (kick or
  *   receive, yield, call); the discards resolve the deal at once, so what
@@ -162,7 +164,7 @@ static uint32_t doubles_bits(void)
     return b;
 }
 
-/* Highest category of a five-card hand (G2, G3). */
+/* Highest category of a five-card hand. */
 int trix_football__classify(uint32_t h)
 {
     int nd = __builtin_popcount(h & doubles_bits());
@@ -188,7 +190,7 @@ int trix_football__classify(uint32_t h)
     return nd == 2 ? C_PAIR : C_NONE;
 }
 
-/* >0 if hand a is better, <0 if b is, 0 if neither holds a Pair (G4, G5). */
+/* >0 if hand a is better, <0 if b is, 0 if neither holds a Pair. */
 static int compare(uint32_t a, uint32_t b)
 {
     int ca = trix_football__classify(a), cb = trix_football__classify(b);
@@ -196,7 +198,7 @@ static int compare(uint32_t a, uint32_t b)
         return ca - cb;
     if (ca == C_NONE)
         return 0;
-    /* Pair vs Pair: non-doubles from the highest id down (G4). */
+    /* Pair vs Pair: non-doubles from the highest id down. */
     uint32_t ra = a & ~doubles_bits(), rb = b & ~doubles_bits();
     while (ra && rb) {
         int ha = 31 - __builtin_clz(ra), hb = 31 - __builtin_clz(rb);
@@ -355,7 +357,7 @@ static void next_down(struct tf_state *st)
         possession(st, 1 - st->off);
 }
 
-/* Rushing (I.1-I.4, G7); c compares offence to defence. */
+/* Rushing (I.1-I.4); c compares offence to defence. */
 static void resolve_rush(struct tf_state *st, int c, int co, int cd)
 {
     int o = st->off, d = 1 - o;
@@ -398,7 +400,7 @@ static void resolve_rush(struct tf_state *st, int c, int co, int cd)
     }
 }
 
-/* Kick-off or free kick (H.1, G11): 45 yards if the kicker is better. */
+/* Kick-off or free kick (H.1): 45 yards if the kicker is better. */
 static void resolve_kick(struct tf_state *st, int c, int ck)
 {
     int k = st->off;
@@ -414,7 +416,7 @@ static void resolve_kick(struct tf_state *st, int c, int ck)
     }
 }
 
-/* Punting in RULES.md G9's order. */
+/* Punting in the order docs/games/trix_football.md gives. */
 static void resolve_punt(struct tf_state *st, int c, int cp, int cd)
 {
     int p = st->off, d = 1 - p;
@@ -439,7 +441,7 @@ static void resolve_punt(struct tf_state *st, int c, int cp, int cd)
     possession(st, keep ? p : d);
 }
 
-/* Field goal (K.1, K.2, K.4, G10). */
+/* Field goal (K.1, K.2, K.4). */
 static void resolve_fg(struct tf_state *st, int c, int co)
 {
     int o = st->off, d = 1 - o;
@@ -475,7 +477,7 @@ static void resolve_goal_try(struct tf_state *st, int c, int co)
     }
 }
 
-/* Ends a period (C, H.4, G12). */
+/* Ends a period (C, H.4). */
 static void end_period(const struct game *g, struct tf_state *st)
 {
     st->plays = 0;
@@ -493,7 +495,7 @@ static void end_period(const struct game *g, struct tf_state *st)
     st->over = 1;
 }
 
-/* After a resolved deal: the clock (G1), then any deal owed. */
+/* After a resolved deal: the clock, then any deal owed. */
 static void after_play(const struct game *g, struct tf_state *st, int played)
 {
     if (st->over)
@@ -605,7 +607,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     if (ndeck > 0)
         memcpy(st->script, deck, (size_t)ndeck);
     st->nscript = (uint8_t)ndeck;
-    begin_choose(st, (int)rng_below(&st->rng, 2)); /* E4, T3 */
+    begin_choose(st, (int)rng_below(&st->rng, 2)); /* a random first chooser */
     return 0;
 }
 

@@ -81,7 +81,7 @@ static inline uint32_t trix_football__pack(void)
     return 0x0fdf7bb0u;
 }
 
-/* Highest category (C_*) of a five-card hand (G2, G3). */
+/* Highest category (C_*) of a five-card hand. */
 int trix_football__classify(uint32_t h);
 
 /* Ball position in half-yards from side s's own goal line. */

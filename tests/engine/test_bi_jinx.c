@@ -1,5 +1,6 @@
-/* test_bi_jinx.c — Bi-Jinx rule facts from seed 000 (the 1922 leaflet) and
- * RULES.md §1, above all the leaflet's sample score, replayed hand by hand.
+/* test_bi_jinx.c — Bi-Jinx rule facts from the 1922 leaflet and
+ * docs/games/bi_jinx.md, above all the leaflet's sample score, replayed hand
+ * by hand.
  *
  * Every deal is explicit. A deck given to init is one pack order per hand
  * (50, 40 or 30 faces); the engine deals from it exactly as the book does:
@@ -10,7 +11,7 @@
  *   packets of 5.
  * The decks below were worked out so that each hand ends with the cards
  * the book's sample score needs (say which in the comments); every first
- * packet holds a 5, so the forced discard (G1) is always "discard 5".
+ * packet holds a 5, so the forced discard is always "discard 5".
  * Seats: Ann 0, Jane 1, Jack 2, Bill 3 (partners opposite: Ann+Jack are
  * side 0, Jane+Bill side 1); seat 0 deals the first hand, then the deal
  * passes left. Results are read from the state's ledger lines (raw points
@@ -128,17 +129,17 @@ static const char *const tricks2[] = {"4 3 2 5", "4 2 5 1", "3 2 1 4",
                                       "3 1 1 1", "4 5 3 2", "3 3 4 2",
                                       "4 5 4 2", "5 5 4 2"};
 
-/* Hand 3, Jack deals. The book is 20 points short here (RULES.md §1
- * audit): its entries 159 (Bi + 00: 100 + 59), 16, 43 and 28 (Jinx + 0:
- * 20 + 8) leave 59 + 16 + 43 + 8 = 126 raw points, not 146. We follow the
- * reading that keeps both the 146 invariant and the book's final result:
- * the Bi + 00 holder (Ann, whose column holds the entry; the narrative's
- * "Jane" is a slip) retained 79, not 59, so her line is 179. Every other
- * entry stands as printed, and Ann's hand-3 RET is struck by her Bi-Jinx
- * in hand 4, so the totals 698 / 734 / 36 are untouched. (Reading Bill's
- * raw points as 28, entry 48, would move the final score by 20.) Ann
- * inherits Bi, 00 and 5 5 5 5 4 4 4 3 (35), keeps 5 5, takes 34; Bill
- * keeps Jinx and 0 and takes 8; Jack 16; Jane 43. */
+/* Hand 3, Jack deals. The book is 20 points short here (docs/games/bi_jinx.md,
+ * "The leaflet's sample game"): its entries 159 (Bi + 00: 100 + 59), 16, 43
+ * and 28 (Jinx + 0: 20 + 8) leave 59 + 16 + 43 + 8 = 126 raw points, not 146.
+ * We follow the reading that keeps both the 146 invariant and the book's final
+ * result: the Bi + 00 holder (Ann, whose column holds the entry; the
+ * narrative's "Jane" is a slip) retained 79, not 59, so her line is 179. Every
+ * other entry stands as printed, and Ann's hand-3 RET is struck by her Bi-Jinx
+ * in hand 4, so the totals 698 / 734 / 36 are untouched. (Reading Bill's raw
+ * points as 28, entry 48, would move the final score by 20.) Ann inherits Bi,
+ * 00 and 5 5 5 5 4 4 4 3 (35), keeps 5 5, takes 34; Bill keeps Jinx and 0 and
+ * takes 8; Jack 16; Jane 43. */
 static const char *const deck3 =
     "Bi 5 4 4 5 5 5 5 5 5 5 5 4 Jinx 4 3 5 1 3 2 4 3 3 1 2 00 4 4 4 3 "
     "2 0 3 2 2 1 2 3 3 1 2 2 2 1 4 4 3 1 2 3";
@@ -210,10 +211,10 @@ static void sample_game(struct tb *t, const char *spec)
     line_is(t, 3, BILL, 69, 69, 0, C_PLAIN);
     all_points_retained(t, 3, 146);
     assert_int_equal(t->st.ret[ANN], 0);
-    /* Hand 5: Jane sells Bi to Jack for 1,050: she books 19 RET and 1,050
-     * DED; Jack, buying, books his 14 plus the price on both sides (S0:
-     * "to the points he retained is added the points he paid"; the
-     * sample's 2,014 | 2,014 nets to zero as well). */
+    /* Hand 5: Jane sells Bi to Jack for 1,050: she books 19 RET and 1,050 DED;
+     * Jack, buying, books his 14 plus the price on both sides (the leaflet:
+     * "to the points he retained is added the points he paid"; the sample's
+     * 2,014 | 2,014 nets to zero as well). */
     play_hand(t, tricks5);
     steps_act(&t->g, &t->st, JANE, "sell 1000+");
     steps_act(&t->g, &t->st, JANE, "+50");
@@ -332,7 +333,7 @@ static void test_multipliers(void **state)
     line_is(&t, 3, 1, 52, 52 + 2000, 0, C_ONE); /* Jinx + 0 + 00: 2,000 */
     assert_int_equal(t.st.ret[0], 57 + 147 + 1043 + 24);
     /* E: Bi-Jinx found in the Inn without both 0 and 00 strikes every
-     * RET entry of the heir (G5, G7 c); the 00 alone counts nothing. */
+     * RET entry of the heir; the 00 alone counts nothing. */
     play_hand(&t, tricks[4]);
     line_is(&t, 4, 0, 45, 0, 0, C_INN_WIPE);
     line_is(&t, 4, 1, 31, 31, 0, C_PLAIN);
@@ -345,8 +346,8 @@ static void test_multipliers(void **state)
 
 /* ==== deal, discard, tricks ============================================ */
 
-/* The packs (RULES.md §1): 50 cards / 146 points, 40 / 101, 30 / 76; after
- * the deal the Inn holds ten and each hand ten. */
+/* The packs (docs/games/bi_jinx.md, "The pack"): 50 cards / 146 points, 40 /
+ * 101, 30 / 76; after the deal the Inn holds ten and each hand ten. */
 static void test_packs_and_deal(void **state)
 {
     (void)state;
@@ -374,7 +375,7 @@ static void test_packs_and_deal(void **state)
     }
 }
 
-/* G1: the discard is forced to a card of the highest point value; only
+/* The discard is forced to a card of the highest point value; only
  * when all three are specials is it a choice. Pack (4 players, seat 0
  * deals): Inn 1; seat 1 gets 3 5 1, seat 2 Bi 0 00, seat 3 Jinx 2 1,
  * seat 0 4 4 2. */
@@ -397,7 +398,7 @@ static void test_forced_discard(void **state)
     steps_view_is(&t.g, &t.st, 2, "discard", "\"00\"");
 }
 
-/* G2, G3: the dealer leads every trick, play goes clockwise, and among
+/* The dealer leads every trick, play goes clockwise, and among
  * equal highest cards the last played wins. Seat 0 deals: seat 1 holds
  * 3s, seat 2 4s and 5s, seat 3 5s, seat 0 2s, 4s and a 1. */
 static void test_tricks(void **state)
@@ -451,7 +452,7 @@ static bool reach_haggle(struct tb *t, const char *spec, uint64_t *seed)
     return false;
 }
 
-/* G8: the Bi possessor speaks first (refuse, or a proposal to buy or sell
+/* The Bi possessor speaks first (refuse, or a proposal to buy or sell
  * at 0..cap in tens, named in two steps: the hundreds, then the tens);
  * answers alternate; after `proposals` proposals only accept and refuse
  * remain. The Inn stays hidden meanwhile from all but its heir. */
@@ -489,7 +490,7 @@ static void test_haggle(void **state)
     assert_int_equal(t.st.led[hand_no][bi].ret, t.st.led[hand_no][bi].ded);
 }
 
-/* G9: no sales between partners: with partnerships a haggle never opens
+/* No sales between partners: with partnerships a haggle never opens
  * between seats of one side; without them it may. */
 static void test_no_partner_sales(void **state)
 {
@@ -507,7 +508,7 @@ static void test_no_partner_sales(void **state)
     assert_true(partner_haggles > 0);
 }
 
-/* Seat s's discard is no lower than two of its other cards (G1). */
+/* Seat s's discard is no lower than two of its other cards. */
 static bool discard_fits(const struct bi_jinx_state *st, int s)
 {
     int v = bi_jinx__points[bi_jinx__face[st->disc[s]]], low = 0;
@@ -519,7 +520,7 @@ static bool discard_fits(const struct bi_jinx_state *st, int s)
 /* Determinizing for a seat outside the haggle keeps what the haggle made
  * public (Bi and Jinx lie with their possessors), what the seat saw (its
  * hand, its discard, every trick), and a world in which every discard
- * could have been forced (G1); and it really redeals. */
+ * could have been forced; and it really redeals. */
 static void test_determinize_in_haggle(void **state)
 {
     (void)state;

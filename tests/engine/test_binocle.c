@@ -1,8 +1,8 @@
-/* test_binocle.c — Binocle rule facts from seed 003 and RULES.md §6.2:
- * trick-and-draw with melding by the trick winner, the first marriage
- * fixing trumps (40), the trump sequence, binocle and grand binocle, four
- * of a kind, the strict duty once the stock is empty, and the four-player
- * hidden partnership of Q♠ and J♦ with its soloist.
+/* test_binocle.c — Binocle rule facts from Parlett's Penguin Book and
+ * docs/games/binocle.md: trick-and-draw with melding by the trick winner, the
+ * first marriage fixing trumps (40), the trump sequence, binocle and grand
+ * binocle, four of a kind, the strict duty once the stock is empty, and the
+ * four-player hidden partnership of Q♠ and J♦ with its soloist.
  *
  * Decks are explicit: seat 0 deals; with two players seat 1 gets the
  * first 8 cards, seat 0 the next 8, and the stock is the rest, top first;

@@ -1,11 +1,11 @@
-/* test_binokel.c — Binokel rule facts: every row of the seed's meld table
- * (seed 003), the auction and widow, the card call with duplicate cards
- * (RULES.md §6.3 G2), the soloist's discards counting as his (G3), the
+/* test_binokel.c — Binokel rule facts: every row of the meld table in
+ * Parlett's Penguin Book, the auction and widow, the card call with duplicate
+ * cards (docs/games/binokel.md), the soloist's discards counting as his, the
  * 250 card points, made / failed / slam / betel scoring and concession.
  *
  * Decks are explicit (tests/engine/meld_steps.h): seat 0 deals, blocks of
  * 15 (11 for four) go from the dealer's left, the widow last. Seat 1 is
- * the eldest and bids first. Meld values are the seed's table rows.
+ * the eldest and bids first. Meld values are the book's table rows.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -103,7 +103,7 @@ static int meld_of(const char *hand)
     return view_at(&t, "melds", 2, 0);
 }
 
-/* Every row of the seed's table. */
+/* Every row of the book's table. */
 static void test_meld_table(void **state)
 {
     (void)state;
@@ -159,7 +159,7 @@ static void test_auction(void **state)
     steps_view_is(&t.g, t.st, 0, "soloist", "0");
 }
 
-/* The card call with duplicates (G2): seat 1 holds no A♠; seat 2 holds
+/* The card call with duplicates: seat 1 holds no A♠; seat 2 holds
  * none either, so seat 0, the first holder to seat 1's left, gives one and
  * receives the card seat 1 chooses, which only the two of them see. */
 static void test_card_call(void **state)
@@ -186,7 +186,7 @@ static void test_card_call(void **state)
     assert_int_equal(view_at(&t, "hand_sizes", 0, -1), 15);
 }
 
-/* Points of the discards by the seed's card values. */
+/* Points of the discards by the book's card values. */
 static int discard_points(const char *cards)
 {
     int pts = 0;
@@ -332,7 +332,7 @@ static void test_concession(void **state)
     steps_view_is(&t.g, t.st, 0, "dealer", "1");
 }
 
-/* Two players (G7): 12 each, the next card turned for trumps and laid
+/* Two players: 12 each, the next card turned for trumps and laid
  * last under the stock; the winner of each trick may declare one meld
  * while the stock lasts, then draws first. Seat 1 (non-dealer): K♣ Q♣
  * A♠ 10♠ K♠ Q♠ J♠ J♦ 7♥ 7♦ 7♦ A♦; seat 0: 7♣ 7♣ and cards that meld

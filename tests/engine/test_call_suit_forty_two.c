@@ -1,5 +1,6 @@
-/* test_call_suit_forty_two.c — Call Suit Forty-two rule facts from seed
- * 002 and RULES.md §5.3 (with Forty-two's count, §5.2).
+/* test_call_suit_forty_two.c — Call Suit Forty-two rule facts from Read &
+ * White's Standard Trix Cards (1904) and docs/games/call_suit_forty_two.md
+ * (with Forty-two's count).
  *
  * Every deal is explicit: seat 0 deals the first hand and cards go one at a
  * time from the dealer's left, so pack position i goes to seat (1 + i) % 4
@@ -164,7 +165,7 @@ static double ret(struct tc *t, int seat)
     return r[seat];
 }
 
-/* Deal A: the seed's call-suit illustration opens it (seat 1 leads 6-2
+/* Deal A: the book's call-suit illustration opens it (seat 1 leads 6-2
  * calling 2, seat 2 holds 3-2, seat 3 5-2, seat 0 no card named 2). */
 static const char *const deal_a[4] = {
     "4-3 4-4 4-1 4-0 6-3 1-1 0-0", /* seat 0, dealer */
@@ -189,7 +190,7 @@ static void test_lead_actions(void **state)
     legal_are(&t, 0, ""); /* not seat 0's turn */
 }
 
-/* Seed illustration (RULES.md §5.3 test): lead 6-2 calling 2; 3-2, 5-2,
+/* The book's illustration: lead 6-2 calling 2; 3-2, 5-2,
  * 4-3 follow; 6-2 wins and scores 5 for the 3-2 (+1 for the set). */
 static void test_seed_example(void **state)
 {
@@ -292,7 +293,7 @@ static void test_both_past_target(void **state)
     assert_int_equal(ret(&t, 0), -1);
 }
 
-/* max_hands=1 (E7): the game stops after deal A on the higher score. */
+/* max_hands=1: the game stops after deal A on the higher score. */
 static void test_cap(void **state)
 {
     (void)state;
@@ -338,7 +339,7 @@ static void play_deal_d(struct tc *t)
 }
 
 /* Both sides past target=1 and level at 21: no winner yet, another hand
- * (our rule); with max_hands=1 the level game is drawn (E7). */
+ * (our rule); with max_hands=1 the level game is drawn. */
 static void test_level_scores(void **state)
 {
     (void)state;
@@ -406,7 +407,7 @@ static void test_double_lead(void **state)
     legal_are(&t, 2, "play 3-2");
     act(&u, 1, "play 3-3 call 3");
     legal_are(&u, 2, "play 4-3");
-    /* Calling 0 (G3): 5-0 led calling 0 asks for x-0 cards. */
+    /* Calling 0: 5-0 led calling 0 asks for x-0 cards. */
     start(&t, "call_suit_forty_two", deal_b);
     act(&t, 1, "play 5-0 call 0");
     legal_are(&t, 2, "play 6-0");
@@ -451,8 +452,8 @@ static int one_set(const char *lead, const char *follow, bool call)
     return game_current_seat(&t.g, t.st);
 }
 
-/* The seed's orders, highest first: 2-2, 6-2, 5-2, 4-2, 3-2 and 3-3, 6-3,
- * 5-3, 4-3 (RULES.md §5.3 tests). Each adjacent pair is played both ways
+/* The book's orders, highest first: 2-2, 6-2, 5-2, 4-2, 3-2 and 3-3, 6-3,
+ * 5-3, 4-3. Each adjacent pair is played both ways
  * round: the higher card wins whether led (seat 1) or followed (seat 2). */
 static void check_order(const char *const *order, int n)
 {
@@ -475,7 +476,7 @@ static void test_call_orders(void **state)
     assert_int_equal(one_set("6-5", "6-4", false), 1);
 }
 
-/* A card outside the declared suit never wins (G4), even a double with a
+/* A card outside the declared suit never wins, even a double with a
  * higher sum: 4-0 led calling 0 (sum 4) against 6-6 (sum 12) thrown by
  * a void seat 0. Deal C: seat 0 holds no card named 0 but holds 6-6. */
 static const char *const deal_c[4] = {

@@ -1,4 +1,5 @@
-/* test_casino.c — Casino rule facts from seed 004 and RULES.md §7.4.
+/* test_casino.c — Casino rule facts from the family games page and
+ * docs/games/casino.md.
  *
  * Every test deals from an explicit pack. Seat 0 deals first; each deal
  * gives four consecutive cards to each seat from the dealer's left (seat
@@ -376,7 +377,7 @@ static void test_deal_order_and_second_deal(void **state)
 
 /* ---- captures ------------------------------------------------------------ */
 
-/* RULES.md §7.4 test: table A 2 3 5 6 8, an 8 is played. Groups of 8:
+/* Worked example: table A 2 3 5 6 8, an 8 is played. Groups of 8:
  * {8}, {6,2}, {5,3}, {5,2,A}; {6,2} and {5,2,A} share the 2, {5,3} and
  * {5,2,A} the 5. Disjoint collections: {8} or not, times none, {6,2},
  * {5,3}, {5,2,A}, {6,2}+{5,3}: 2 x 5 - 1 = 9 captures, the biggest
@@ -412,7 +413,7 @@ static void test_eight_captures_from_a2356_8(void **state)
     view_free(&t);
 }
 
-/* Seed: "an eight could capture one, two or three eights": with 8♣ 8♦ 8♥
+/* The page: "an eight could capture one, two or three eights": with 8♣ 8♦ 8♥
  * on the table an 8 may take any non-empty set of them: 7 captures. */
 static void test_one_two_or_three_eights(void **state)
 {
@@ -428,7 +429,7 @@ static void test_one_two_or_three_eights(void **state)
     names_are(&t, "play 8♠", want, 7);
 }
 
-/* Seed (G4): Q♥ and Q♦ on the table, Q♠ played: either queen, not both. */
+/* The page: Q♥ and Q♦ on the table, Q♠ played: either queen, not both. */
 static void test_face_card_takes_one_match(void **state)
 {
     (void)state;
@@ -442,7 +443,7 @@ static void test_face_card_takes_one_match(void **state)
 
 /* ---- builds -------------------------------------------------------------- */
 
-/* RULES.md §7.4 test: a 5 on the table, holding 3 and 8: "build 8". The
+/* Worked example: a 5 on the table, holding 3 and 8: "build 8". The
  * build is then taken only as a unit, by an 8 (stolen by seat 0 here); a 5
  * or a 3 cannot touch its cards; seat 0's 2 with its 10 may raise it. */
 static void test_three_on_five_builds_eight(void **state)
@@ -469,7 +470,7 @@ static void test_three_on_five_builds_eight(void **state)
     view_free(&t);
 }
 
-/* RULES.md §7.4 test: A and 2 on the table, holding 3 3 6: a 3 may take
+/* Worked example: A and 2 on the table, holding 3 3 6: a 3 may take
  * A+2, make a single 6-build or a multiple build of 3s; building 4 (3 on
  * the A) or 5 (3 on the 2) is illegal without a 4 or 5 in hand; the 6 and
  * the king can only trail. Each 3 has the same three plays. Ids ascend:
@@ -500,7 +501,7 @@ static void test_ace_two_with_three_three_six(void **state)
     view_free(&t);
 }
 
-/* Seed Example A (3 players; seats play 1, 2, 0): 3+3 announced 6 is a
+/* The page's Example A (3 players; seats play 1, 2, 0): 3+3 announced 6 is a
  * single build; seat 2 (2 and 8) raises it to 8, seat 0 (A and 9) to 9.
  * Seat 1, whose build was raised by others, owns nothing and may trail. */
 static void test_example_a_raising_a_single_build(void **state)
@@ -523,8 +524,9 @@ static void test_example_a_raising_a_single_build(void **state)
     view_free(&t);
 }
 
-/* Seed Example A, second part: had the 3s been announced "3s" (a multiple
- * build) it could not become 5: seat 2 with 2 and 5 may only trail the 2. */
+/* The page's Example A, second part: had the 3s been announced "3s" (a
+ * multiple build) it could not become 5: seat 2 with 2 and 5 may only trail
+ * the 2. */
 static void test_example_a_multiple_build_keeps_value(void **state)
 {
     (void)state;
@@ -539,10 +541,10 @@ static void test_example_a_multiple_build_keeps_value(void **state)
     names_are(&t, "", want, 4);
 }
 
-/* Seed Example B: A and 4 built into 5, a loose 2; holding 3 8 10, the 3
+/* The page's Example B: A and 4 built into 5, a loose 2; holding 3 8 10, the 3
  * may raise the 5-build to 8 but not absorb the 2 to make 10 ("never a
  * table card to change the value of a single build"). The permissive
- * variants G2 a and b allow the 10. */
+ * variants (options build_as_card, raise_with_table) allow the 10. */
 static void test_example_b_no_table_card_raises(void **state)
 {
     (void)state;
@@ -561,7 +563,7 @@ static void test_example_b_no_table_card_raises(void **state)
     }
 }
 
-/* Seed Example C: a 7-build (3+4) and a loose 9; holding 2 and 9, the 2
+/* The page's Example C: a 7-build (3+4) and a loose 9; holding 2 and 9, the 2
  * raises the 7 to 9 and may take in the loose 9 too: a multiple 9-build. */
 static void test_example_c_raise_and_incorporate(void **state)
 {
@@ -582,7 +584,7 @@ static void test_example_c_raise_and_incorporate(void **state)
     view_free(&t);
 }
 
-/* Seed: a 9-build (5+4) and a loose 3; holding 6 9 9: the 6 with the 3
+/* The page: a 9-build (5+4) and a loose 3; holding 6 9 9: the 6 with the 3
  * joins the build (multiple 9), then a 9 is added, then the other 9 takes
  * it all. A new 9-build beside the old one is no option: it joins it. The
  * owner may not trail meanwhile, and his last 9 must take the build. */
@@ -611,7 +613,7 @@ static void test_nine_build_added_to_then_taken(void **state)
     view_free(&t);
 }
 
-/* Seed: a 9-build and a loose 5; the player before plays a 4: the 9 takes
+/* The page: a 9-build and a loose 5; the player before plays a 4: the 9 takes
  * the build, the 5 and the 4 at once. Taking only 5+4 would leave the
  * builder's own build without a capturing card: illegal. */
 static void test_nine_takes_build_and_loose_set(void **state)
@@ -630,8 +632,8 @@ static void test_nine_takes_build_and_loose_set(void **state)
     view_free(&t);
 }
 
-/* Seed: a 7-build (4+3) and a loose 2 cannot be taken by a 9; with
- * build_as_card (G2 a) the single 7-build counts as a 7 and can. */
+/* The page: a 7-build (4+3) and a loose 2 cannot be taken by a 9; with option
+ * build_as_card the single 7-build counts as a 7 and can. */
 static void test_nine_cannot_take_seven_build_and_two(void **state)
 {
     (void)state;
@@ -650,7 +652,7 @@ static void test_nine_cannot_take_seven_build_and_two(void **state)
 
 /* ---- ownership ------------------------------------------------------------ */
 
-/* G6: several builds at once when a capturing card is held for each. Seat 1
+/* Several builds at once when a capturing card is held for each. Seat 1
  * builds 8 (3 on 5) and then 5 (2 on 3), holding 8 and 5. Owning both, he
  * may not trail, and each capturing card, being his last of its value,
  * must take its own build: exactly two plays are left. In particular the
@@ -671,9 +673,9 @@ static void test_two_builds_with_a_card_for_each(void **state)
     names_are(&t, "", want, 2);
 }
 
-/* The no-trailing rule and G2 c. Seat 1 builds 8 holding 8♠ 9♣ 4♦: by
- * default his next play cannot be a trail; with owner_may_trail he may
- * trail 9♣ or 4♦ but not 8♠, his only card to take the build. */
+/* The no-trailing rule and option owner_may_trail. Seat 1 builds 8 holding 8♠
+ * 9♣ 4♦: by default his next play cannot be a trail; with owner_may_trail he
+ * may trail 9♣ or 4♦ but not 8♠, his only card to take the build. */
 static void test_owner_may_not_trail_unless_g2c(void **state)
 {
     (void)state;
@@ -693,7 +695,7 @@ static void test_owner_may_not_trail_unless_g2c(void **state)
 
 /* Partnerships (seats play 1 2 3 0; partners 1 and 3): seat 1's build is
  * not seat 3's, so seat 3 may trail; seat 3 may not raise it to 9 without
- * a 9 of his own (G6: partners hold their own capturing card), but with
+ * a 9 of his own (partners hold their own capturing card), but with
  * his 10 he may raise it to 10, and then seat 1 owns nothing. */
 static void test_partner_needs_own_capturing_card(void **state)
 {
@@ -746,7 +748,7 @@ static void test_round_points_without_ties(void **state)
     view_free(&t);
 }
 
-/* T2: most cards tied 26-26 (the table's 4 leftovers went to seat 0, the
+/* Most cards tied 26-26 (the table's 4 leftovers went to seat 0, the
  * last capturer, making the tie): nobody scores the 3. Seat 1 5, seat 0 3.
  * With cards_scoring=two_and_last the tie still scores nothing and seat 0
  * gets 1 for the last capture: 4 and 5. */
@@ -869,7 +871,7 @@ static void test_first_to_21_wins(void **state)
     assert_false(game_is_terminal(&t.g, &t.st));
 }
 
-/* Both reach 21 in one round: the higher wins (G7): 14 + 7 = 21 against
+/* Both reach 21 in one round: the higher wins: 14 + 7 = 21 against
  * 19 + 4 = 23, seat 1 wins. */
 static void test_both_reach_21_higher_wins(void **state)
 {
@@ -880,8 +882,8 @@ static void test_both_reach_21_higher_wins(void **state)
     assert_true(ret(&t, 1) == 1 && ret(&t, 0) == -1);
 }
 
-/* Exact tie over 21 (16 + 7 = 19 + 4 = 23): another round is played (G7);
- * at the round cap (E7) the episode ends drawn instead. */
+/* Exact tie over 21 (16 + 7 = 19 + 4 = 23): another round is played;
+ * at the round cap the episode ends drawn instead. */
 static void test_exact_tie_plays_another_round(void **state)
 {
     (void)state;

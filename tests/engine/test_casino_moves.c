@@ -114,17 +114,17 @@ static bool group_ok(const struct ref *R, unsigned g, int kind, int want)
     bool loose_only = !single && !multi;
     switch (kind) {
     case G_CAPTURE: /* loose cards, any one item of value r alone, or
-                     * single builds as cards (G2 a) */
+                     * single builds as cards (as_card) */
         return loose_only || size == 1 || (R->ru.as_card && !multi);
-    case G_OWN: /* loose cards; one single build, alone or (G2 b) with
-                 * loose cards; single builds as cards (G2 a) */
+    case G_OWN: /* loose cards; one single build, alone or (raise_table)
+                 * with loose cards; single builds as cards (as_card) */
         if (loose_only)
             return true;
         if (multi)
             return false;
         return R->ru.as_card ||
                (single == 1 && (size == 1 || R->ru.raise_table));
-    default: /* loose cards, or single builds as cards (G2 a) */
+    default: /* loose cards, or single builds as cards (as_card) */
         return !multi && (loose_only || R->ru.as_card);
     }
 }

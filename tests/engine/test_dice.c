@@ -1,8 +1,8 @@
-/* test_dice.c — the dice game's rules (seed 004, RULES.md §7.1) played with
- * fixed dice: the deck argument of init carries the faces ("1".."6") used
- * in order before the state's RNG. Every expected number below is worked
- * out by hand from the page's rule: 1-3 keep, 4 left (seat + 1), 5 right
- * (seat - 1), 6 to the pot. */
+/* test_dice.c — the dice game's rules (the family games page;
+ * docs/games/dice.md) played with fixed dice: the deck argument of init
+ * carries the faces ("1".."6") used in order before the state's RNG. Every
+ * expected number below is worked out by hand from the page's rule: 1-3 keep,
+ * 4 left (seat + 1), 5 right (seat - 1), 6 to the pot. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +59,7 @@ static void test_start(void **state)
     (void)state;
     struct table t;
     start(&t, "dice", "");
-    /* Default six players, seat 0 rolls first (G2), one action "roll". */
+    /* Default six players, seat 0 rolls first, one action "roll". */
     assert_int_equal(t.g.dims.players, 6);
     assert_int_equal(game_current_seat(&t.g, t.st), 0);
     int legal[4];
@@ -146,7 +146,7 @@ static void test_empty_seats_are_skipped(void **state)
      * six dice 5 1 1 1 1 1: one unit goes right to seat 1, which is back
      * in the game (the page: "a unit might get passed to you"). The next
      * roller after seat 2 would be seat 0, but it holds nothing and is
-     * skipped (G2): seat 1 rolls. */
+     * skipped: seat 1 rolls. */
     start(&t, "dice(players=3)", "6 6 6 4 4 4 5 1 1 1 1 1");
     roll(&t);
     const int a[3] = {0, 3, 3};
@@ -169,7 +169,7 @@ static void test_stop_at_last_unit(void **state)
     /* Two players, six units. Seat 0: 6 6 4 -> pot 2, one unit to seat 1
      * (4 units). Seat 1: 6 6 1 1 -> pot 4, seat 1 keeps 2. Seat 0 is empty
      * and skipped, seat 1 rolls two dice 6 6: after the first six only one
-     * unit is outside the pot, so the game stops there (G3) and the second
+     * unit is outside the pot, so the game stops there and the second
      * six, which would have left nobody, is not used. Seat 1 takes the pot
      * of 5 with its last unit: +3 net, seat 0 -3. */
     start(&t, "dice(players=2)", "6 6 4 6 6 1 1 6 6");
@@ -229,7 +229,7 @@ static void test_turn_cap_voids(void **state)
 {
     (void)state;
     struct table t;
-    /* max_turns=2 (E7): after two rolls the game is void and every stake
+    /* max_turns=2: after two rolls the game is void and every stake
      * returns, whatever moved. */
     start(&t, "dice(players=3,max_turns=2)", "6 6 6 4 4 4");
     roll(&t);

@@ -1,4 +1,5 @@
-/* test_forty_two.c — Forty-two rule facts from seed 002 and RULES.md §5.2.
+/* test_forty_two.c — Forty-two rule facts from Read & White's Standard Trix
+ * Cards (1904) and docs/games/forty_two.md.
  *
  * Every deal is explicit: seat 0 deals the first hand and cards go one at a
  * time from the dealer's left, so pack position i goes to seat (1 + i) % 4;
@@ -163,7 +164,7 @@ static const char *const deal_a[4] = {
     "6-6 4-2 3-2 3-3 5-2 5-3 6-0", /* seat 3 */
 };
 
-/* Deal B (the seed's Sixes examples). Seat 0 holds no Six. */
+/* Deal B (the book's Sixes examples). Seat 0 holds no Six. */
 static const char *const deal_b[4] = {
     "5-3 1-1 4-2 4-4 5-2 5-4 5-5",
     "6-5 4-3 6-6 6-4 6-2 0-0 1-0",
@@ -171,7 +172,7 @@ static const char *const deal_b[4] = {
     "6-1 4-1 2-2 3-2 3-3 5-0 5-1",
 };
 
-/* Seed: 3-2, 4-1, 5-0 count 5, 5-5 and 6-4 count 10: 35, plus 7 sets. */
+/* The book: 3-2, 4-1, 5-0 count 5, 5-5 and 6-4 count 10: 35, plus 7 sets. */
 static void test_total_42(void **state)
 {
     (void)state;
@@ -193,7 +194,7 @@ static void test_total_42(void **state)
     assert_int_equal(bid, 23);
 }
 
-/* G1: one chance each from the dealer's left, bids must rise; the seed's
+/* One chance each from the dealer's left, bids must rise; the book's
  * illustration (two 5s, one 10, three Sixes) makes 23 a sound bid. */
 static void test_bidding(void **state)
 {
@@ -210,12 +211,12 @@ static void test_bidding(void **state)
     act(&t, 3, "bid 42");
     legal_are(&t, 0, "pass"); /* nothing above 42 */
     act(&t, 0, "pass");
-    /* Seat 3 names: only suits he holds (G4): 3-2 3-3 5-2 5-3 6-0 6-6
+    /* Seat 3 names: only suits he holds: 3-2 3-3 5-2 5-3 6-0 6-6
      * 4-2 → Threes, Fours, Fives, Sixes. */
     legal_are(&t, 3, "name Threes, name Fours, name Fives, name Sixes");
 }
 
-/* G1: all pass → the dealer must bid the minimum. */
+/* All pass → the dealer must bid the minimum. */
 static void test_dealer_forced(void **state)
 {
     (void)state;
@@ -229,7 +230,7 @@ static void test_dealer_forced(void **state)
     assert_int_equal(game_current_seat(&t.g, t.st), 0); /* he names */
 }
 
-/* Seed: Fours named, 6-2 5-5 6-6 4-0 → 4-0 wins (any Four beats any
+/* The book: Fours named, 6-2 5-5 6-6 4-0 → 4-0 wins (any Four beats any
  * double). */
 static void test_fours_example(void **state)
 {
@@ -261,8 +262,8 @@ static void test_fours_example(void **state)
 }
 
 /* Deal B to the end: bidder seat 1 names Sixes. Worked set by set:
- * 1: s1 6-5, s2 6-3, s3 6-1, s0 5-3 → 6-5 (seed), side 1 +1.
- * 2: s1 4-3, s2 4-0, s3 4-1, s0 1-1 (holding 4-2) → 1-1 (seed), side 0
+ * 1: s1 6-5, s2 6-3, s3 6-1, s0 5-3 → 6-5 (the book), side 1 +1.
+ * 2: s1 4-3, s2 4-0, s3 4-1, s0 1-1 (holding 4-2) → 1-1 (the book), side 0
  *    +1 +5 (4-1) = 6.
  * 3: s0 5-5, s1 6-6 (no Five), s2 2-0, s3 5-0 → 6-6 (a Six beats any
  *    double), side 1 +1 +10 +5 = 16 → 17.
@@ -343,7 +344,7 @@ static void test_game_won(void **state)
     assert_true(ret(&t, 0) == -1 && ret(&t, 2) == -1);
 }
 
-/* G6: both sides past the target → the higher; here target 6 is reached
+/* Both sides past the target → the higher; here target 6 is reached
  * by both (6 and 36). */
 static void test_both_past_target(void **state)
 {

@@ -1,4 +1,5 @@
-/* test_gyp.c — Gyp rule facts from seed 002 and RULES.md §5.4.
+/* test_gyp.c — Gyp rule facts from Read & White's Standard Trix Cards (1904)
+ * and docs/games/gyp.md.
  *
  * Seat 0 deals the first hand; pack position i goes to seat
  * (1 + i) % players until the pack is out. With three players the prefix
@@ -109,11 +110,11 @@ static int view_int(struct tg *t, int seat, const char *key, int idx)
     return v;
 }
 
-/* The seed's play-through with three players (suits 7..10): first player
+/* The book's play-through with three players (suits 7..10): first player
  * (seat 1) 7-4, second (seat 2) 7-3 to the left, third (seat 0) 7-5 to
  * the right, then 7-6, 7-2, 7-1, 7-0, the second player cannot follow
  * with a Seven and leads 10-5, and the third completes the Sevens with
- * 7-7: one point to seat 0 (G2). The prefix is in play order, which is
+ * 7-7: one point to seat 0. The prefix is in play order, which is
  * the dealing order. */
 static void test_play_example(void **state)
 {
@@ -142,7 +143,7 @@ static void test_play_example(void **state)
 /* Only the six starters open a hand: with nothing on the table the first
  * player may lay 7-4, 8-4, 9-5 or 10-5 (three players) if held, and
  * nothing else. Seat 1 below holds Sevens and Eights without their
- * starters, so it must pass (G4); seat 2 then opens. */
+ * starters, so it must pass; seat 2 then opens. */
 static void test_starters_and_pass(void **state)
 {
     (void)state;
@@ -177,7 +178,7 @@ static void test_starters_and_pass(void **state)
  *  10-2 8-0 (Eights 0..8 complete: seat 2 scores 1) 9-6 | 10-1 7-4 9-7 |
  *  10-0 7-5 9-8 | 9-9 7-6 9-4 | 10-6 7-7 9-3 | 10-7 7-3 9-2 |
  *  10-8 7-2 9-1 | 10-9 7-1 9-0: Nines complete and seat 0's last card,
- *  so seat 0 scores 1 + 2 = 3 (G2, G3) and the hand ends with Tens and
+ *  so seat 0 scores 1 + 2 = 3 and the hand ends with Tens and
  *  Sevens unfinished (nothing for them). */
 static const char *const worked_deck =
     "10-0 7-0 8-5 10-1 7-1 8-6 10-2 7-2 8-7 10-3 7-3 9-0 10-4 7-4 9-1 "
@@ -202,7 +203,7 @@ static void test_worked_hand(void **state)
     assert_int_equal(view_int(&t, 0, "scores", 1), 0);
     assert_int_equal(view_int(&t, 0, "scores", 2), 1);
     /* A new hand: seat 1 deals, seat 2 plays first, 38 cards dealt
-     * 13, 13, 12 from seat 2 (G1). */
+     * 13, 13, 12 from seat 2. */
     assert_false(game_is_terminal(&t.g, t.st));
     assert_int_equal(view_int(&t, 0, "dealer", 0), 1);
     assert_int_equal(game_current_seat(&t.g, t.st), 2);
@@ -214,7 +215,7 @@ static void test_worked_hand(void **state)
 /* The same hand with target 3: seat 0 reaches 3 and wins the game at the
  * end of the hand; returns +1 to it and -1/2 to the two others. With
  * target 1 both seat 0 (3) and seat 2 (1) pass the target: the higher,
- * seat 0, wins (G5). */
+ * seat 0, wins. */
 static void test_game_end(void **state)
 {
     (void)state;
@@ -234,7 +235,7 @@ static void test_game_end(void **state)
     }
 }
 
-/* A tie at the target is not a win (G5): another hand follows. Three
+/* A tie at the target is not a win: another hand follows. Three
  * players, target 2. Seat 1: 7-5 7-6 7-7 8-3 8-5 8-7 8-8 9-1 9-3 9-6 9-8
  * 10-7 10-9; seat 2: 7-0 7-1 8-1 8-2 9-0 9-5 9-7 9-9 10-1 10-2 10-3 10-4
  * 10-10; seat 0: 7-2 7-3 7-4 8-0 8-4 8-6 9-2 9-4 10-0 10-5 10-6 10-8.
@@ -265,7 +266,7 @@ static void test_tie_at_target(void **state)
 }
 
 /* Target 4 with the cap of one hand: nobody reached 4, the cap ends the
- * game and the highest (seat 0, 3 points) wins (E7). */
+ * game and the highest (seat 0, 3 points) wins. */
 static void test_cap(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
-/* test_hilo.c — Hilo rule facts: seed 002 (Standard Trix Cards, "Hilo")
- * and RULES.md §5.5.
+/* test_hilo.c — Hilo rule facts: Read & White's Standard Trix Cards (1904),
+ * "Hilo", and docs/games/hilo.md.
  *
  * Every deal comes from an explicit pack. Seat 0 deals the first hand; the
  * pack goes out one card at a time from the eldest (seat 1) round to the
@@ -112,7 +112,7 @@ static void play_out_deal(struct hl *t)
 
 /* Game points: sum 5 (5-0) 4; sum 10 (5-5 6-4 7-3 8-2 9-1 10-0) 1 each;
  * sum 15 (8-7 9-6 10-5) 2 each; sum 20 (10-10) 4: 4 + 6 + 6 + 4 = 20
- * (RULES.md §5.5 Tests). The 52 cards are Fives..Tens (6+7+8+9+10+11 =
+ * (docs/games/hilo.md, Points). The 52 cards are Fives..Tens (6+7+8+9+10+11 =
  * 51) and Trixie. */
 static void test_pack(void **state)
 {
@@ -135,7 +135,7 @@ static void test_pack(void **state)
 }
 
 /* A deck holding a card outside the 52 (4-1) is refused at init; so are
- * five players (seed: two, three or four). */
+ * five players (the book: two, three or four). */
 static void test_refusals(void **state)
 {
     (void)state;
@@ -162,7 +162,7 @@ static const char *const example_deck =
 
 static void play_example(struct hl *t)
 {
-    /* Leading, seat 1 may lead Trixie: it holds no honor (G2). */
+    /* Leading, seat 1 may lead Trixie: it holds no honor. */
     legal_is(t, "play 5-0, play 8-7, play 9-6, play 10-5, play 10-10, "
                 "play Trixie");
     act(t, 1, "play Trixie");
@@ -215,7 +215,7 @@ static void test_all_points(void **state)
     assert_false(game_is_terminal(&t.g, &t.st));
 }
 
-/* Precedence (seed): at 9-9 with game 10, "he who scores High wins out
+/* Precedence (the book): at 9-9 with game 10, "he who scores High wins out
  * first". target=1 puts both one point from game, as 9-9 does at 10.
  * In the example deal seat 1 makes Trixie and Game, but seat 0's High is
  * applied first: seat 0 wins. */
@@ -291,7 +291,7 @@ static void test_eight_nine_low(void **state)
     act(&t, 1, "another deal");
     act(&t, 0, "give 1");
     act(&t, 1, "play 6-0");
-    /* Void in Sixes, holding the honor 7-7: anything but Trixie (G2). */
+    /* Void in Sixes, holding the honor 7-7: anything but Trixie. */
     legal_is(&t, "play 7-7, play 9-0, play 9-1, play 9-2, play 9-3");
     act(&t, 0, "play 7-7");
     /* Without an honor left, seat 0 may lead Trixie; seat 1 keeps its
@@ -309,7 +309,7 @@ static void test_eight_nine_low(void **state)
     view_is(&t, 0, "scores", "[1, 2]");
 }
 
-/* One honor dealt is both High and Low (G1). Seat 1: 10-3 6-0 6-1 6-2
+/* One honor dealt is both High and Low. Seat 1: 10-3 6-0 6-1 6-2
  * 6-3 6-4; seat 0: 9-0 9-1 9-2 9-3 9-4 9-5; turn-up 10-2: the only Ten
  * dealt is 10-3. Seat 1 leads every set and seat 0, void in Sixes and
  * without an honor, throws a Nine: seat 1 takes 6-4 and 9-1 (sum 10, 1
@@ -355,7 +355,7 @@ static void test_game_tie(void **state)
     view_is(&t, 0, "scores", "[0, 2]");
 }
 
-/* ---- another deal (G3) --------------------------------------------------- */
+/* ---- another deal --------------------------------------------------- */
 
 /* The dealer deals three more each: the turn-up 7-2 is shuffled back (below
  * the given prefix), deck[13..18] go out one at a time from seat 1, and

@@ -1,5 +1,5 @@
-/* test_klaberjass.c — Klaberjass rule facts from seed 003 (the Jack 20 /
- * Nine 14 of the Jack-Nine games) and RULES.md §6.4 (standard Klaberjass).
+/* test_klaberjass.c — Klaberjass rule facts from Parlett's Penguin Book (the
+ * Jack 20 / Nine 14 of the Jack-Nine games) and docs/games/klaberjass.md.
  *
  * Every deal is explicit. Seat 0 deals first, so seat 1 is the elder; the
  * pack goes 3 to the elder, 3 to the dealer, 3 and 3 again, one card is
@@ -88,10 +88,10 @@ static void play_deal1(struct tk *t)
     act(t, 1, "play J♥");
     /* The dealer cannot beat the trump Jack: either heart may follow. */
     legal_is(t, "play A♥, play 10♥");
-    act(t, 0, "play 10♥"); /* 20 + 10 to the elder: the seed's Jack 20 */
+    act(t, 0, "play 10♥"); /* 20 + 10 to the elder: the book's Jack 20 */
     view_is(t, 0, "points", "[0, 30]");
     act(t, 1, "play 9♥");
-    act(t, 0, "play A♥"); /* 14 + 11: the seed's Nine 14, above the ace */
+    act(t, 0, "play A♥"); /* 14 + 11: the book's Nine 14, above the ace */
     view_is(t, 0, "points", "[0, 55]");
     act(t, 1, "play A♠");
     legal_is(t, "play 9♠, play Q♠, play K♠"); /* follow, no duty to head */

@@ -1,10 +1,10 @@
-/* test_loto.c — Loto and Keno (Peel, RULES.md §4): the cards' layout rules
- * against the book's Fig. 1, the four-strip box (360 = 4 x 90), the card
- * choice, the first method's quarter prizes with ties, and the second
- * method's line payouts, re-stakes, bankruptcy and refund. Balls and card
- * order are fixed through the deck argument ("card2 ... 33 ..."); every
- * expected chip count is worked by hand in the comments from the card
- * numbers, which the tests read back from the view first. */
+/* test_loto.c — Loto and Keno (Peel; docs/games/loto.md): the cards' layout
+ * rules against the book's Fig. 1, the four-strip box (360 = 4 x 90), the card
+ * choice, the first method's quarter prizes with ties, and the second method's
+ * line payouts, re-stakes, bankruptcy and refund. Balls and card order are
+ * fixed through the deck argument ("card2 ... 33 ..."); every expected chip
+ * count is worked by hand in the comments from the card numbers, which the
+ * tests read back from the view first. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -166,7 +166,7 @@ static void test_fig1_layout_rules(void **state)
         for (int i = 0; i < 5; i++)
             assert_int_equal(decade_column(fig1[r][i]), cols[r][i]);
     }
-    /* Our 24 cards follow the same rules, and (RULES.md G1) the numbers
+    /* Our 24 cards follow the same rules, and (docs/games/loto.md) the numbers
      * of a column ascend down the card, which Fig. 1 does not need. */
     struct card c[CARDS];
     all_cards(c);
@@ -279,7 +279,7 @@ static void test_quarter_prizes_and_ties(void **state)
     assert_int_equal(ret(&t, 0), -4);
     calls(&t, 1);
     /* Seats 0 and 2 share the row prize: 3 / 2 = 1 each, the odd chip is
-     * carried to the two-row prize (G3), which is now worth 4. */
+     * carried to the two-row prize, which is now worth 4. */
     assert_int_equal(ret(&t, 0), -3);
     assert_int_equal(ret(&t, 1), -4);
     assert_int_equal(ret(&t, 2), -3);

@@ -1,5 +1,5 @@
-/* test_magna.c — Magna rule facts: seed 002 (Standard Trix Cards, "Magna")
- * and RULES.md §5.6.
+/* test_magna.c — Magna rule facts: Read & White's Standard Trix Cards (1904),
+ * "Magna", and docs/games/magna.md.
  *
  * Every deal comes from an explicit pack, built by start_hands() from the
  * ten cards each seat is to get: seat 0 deals, the pack goes out one card
@@ -276,7 +276,7 @@ static void test_tens_bid_failed(void **state)
     }
 }
 
-/* Precedence (seed): "If two players or sides having reduced their score
+/* Precedence (the book): "If two players or sides having reduced their score
  * to two, and one of them has made High and Game, the other side would
  * go out on Low and Trixie." target=2 starts both sides at 2. In the Tens
  * deal side 1 makes High and Game (and Low-Game), side 0 Low and Trixie:
@@ -364,7 +364,7 @@ static void test_five_five_goes_to_magna(void **state)
 /* ---- bidding and discards -------------------------------------------- */
 
 /* Nobody bids: the dealer must bid (no "pass"), at least 1. The bidder
- * holding a single honor may not lay it aside (G6). Seat 0 (dealer) holds
+ * holding a single honor may not lay it aside. Seat 0 (dealer) holds
  * one Ten, 10-0. */
 static void test_dealer_forced_and_keeps_honor(void **state)
 {

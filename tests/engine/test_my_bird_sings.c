@@ -1,11 +1,11 @@
-/* test_my_bird_sings.c — My Bird Sings (Peel; RULES.md §2): song detection
- * (flush, rainbow, 2+1+1, three-card flushes), priority at the deal, both
- * passing methods, the leader's stock exchange, the cap and the carried
- * pool, the play-until-exhausted tricks with ties, the short pack, and the
- * knowledge determinize must keep. Hands are dealt from explicit card
- * orders: seat 0 deals first, so deck[0] goes to seat 1 and the cards go
- * round one at a time; the stock follows. Chips: one each into the pool,
- * the dealer one more. */
+/* test_my_bird_sings.c — My Bird Sings (Peel; docs/games/my_bird_sings.md):
+ * song detection (flush, rainbow, 2+1+1, three-card flushes), priority at the
+ * deal, both passing methods, the leader's stock exchange, the cap and the
+ * carried pool, the play-until-exhausted tricks with ties, the short pack, and
+ * the knowledge determinize must keep. Hands are dealt from explicit card
+ * orders: seat 0 deals first, so deck[0] goes to seat 1 and the cards go round
+ * one at a time; the stock follows. Chips: one each into the pool, the dealer
+ * one more. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -419,7 +419,7 @@ static void test_no_stock_no_exchange(void **state)
 {
     (void)state;
     struct table t;
-    /* Thirteen players take the whole pack (G6): seat s holds its rank
+    /* Thirteen players take the whole pack: seat s holds its rank
      * s+1 in every suit, so with flushes only nobody sings while the
      * leader's 2♣ goes round. After three circuits there is no stock to
      * exchange with: the leader just throws. */

@@ -1,5 +1,5 @@
-/* test_nine_card_golf.c — Square 9 (Nine-Card Golf) rule facts from seed
- * 004 and RULES.md §7.5, on hand-built deals.
+/* test_nine_card_golf.c — Square 9 (Nine-Card Golf) rule facts from the
+ * family games page and docs/games/nine_card_golf.md, on hand-built deals.
  *
  * Seat 0 deals the first hole; cards go one at a time clockwise from the
  * dealer's left, nine rounds, a player's k-th card at position k (1..9,
@@ -219,7 +219,7 @@ static void worked_turn_seat1(struct golf *t, int k)
     if (k == 0) {
         /* The drawn 7♣ is seen by its drawer only. All eight face-down
          * cards and the sideways card may be replaced, or the card
-         * discarded (G3): ids 9..17 and 20. */
+         * discarded: ids 9..17 and 20. */
         static const int first[] = {9, 10, 11, 12, 13, 14, 15, 16, 17, 20};
         legal_is(t, first, 10);
         view_is(t, 1, "held", "7♣");
@@ -236,9 +236,9 @@ static void worked_turn_seat1(struct golf *t, int k)
     view_is(t, 0, "finisher", k < 7 ? "-1" : "1");
 }
 
-/* Seat 0's turn: take seat 1's discard; a taken card must be placed (G3):
+/* Seat 0's turn: take seat 1's discard; a taken card must be placed:
  * no discard action, only the nine open positions. The sideways card may
- * be replaced again and again (G3). */
+ * be replaced again and again. */
 static void worked_turn_seat0(struct golf *t, int k)
 {
     char take[32];
@@ -256,12 +256,12 @@ static void test_worked_hole(void **state)
     struct golf t;
     static const int expose_all[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
     start(&t, "nine_card_golf(players=2,holes=1)", HOLE_DECK);
-    /* S4: each player chooses which card to expose; any position. */
+    /* Each player chooses which card to expose; any position. */
     legal_is(&t, expose_all, 9);
     act(&t, 1, "expose 5");
     act(&t, 0, "expose 6");
     view_is(&t, 1, "sideways", "6 5");
-    /* G5: face-down cards are hidden from their owner too. */
+    /* Face-down cards are hidden from their owner too. */
     view_is(&t, 1, "grids", "[? ? ? ? ? 3♥ ? ? ?] [? ? ? ? 5♠ ? ? ? ?]");
     view_is(&t, 1, "discard", "9♥");
     for (int k = 0; k < 8; k++) {
@@ -269,9 +269,9 @@ static void test_worked_hole(void **state)
         worked_turn_seat0(&t, k);
     }
     /* Seat 1 exposed its last face-down card on its eighth turn; seat 0
-     * had its one more turn (S4), and the hole is scored.
+     * had its one more turn, and the hole is scored.
      * Seat 1: 7♣ 7♦ 7♥ / K♣ 5♠ Q♣ / Joker Joker Joker. The top row
-     * matches: 0. Jokers never match (G4): -2 each = -6. K 0, 5, Q 10.
+     * matches: 0. Jokers never match: -2 each = -6. K 0, 5, Q 10.
      * Total 9.
      * Seat 0, its face-down cards turned up: 2♣ 6♦ 8♦ / 2♦ 2♥ J♦ /
      * 2♠ A♦ 2♣. Column 1 (2♣ 2♦ 2♠) and the diagonal 1-5-9 (2♣ 2♥ 2♣)
@@ -288,9 +288,9 @@ static void test_worked_hole(void **state)
 }
 
 /* Three players, one hole, random cards. Seat 1 replaces a face-down card
- * every turn; seats 2 and 0 draw and throw the drawn card away (G3). After
+ * every turn; seats 2 and 0 draw and throw the drawn card away. After
  * seat 1's eighth turn, seats 2 and 0 have one more turn each, in order,
- * and then the hole is over (S4). Returns are the others' mean total less
+ * and then the hole is over. Returns are the others' mean total less
  * one's own. */
 static void test_last_round_gives_each_other_one_turn(void **state)
 {
@@ -342,9 +342,9 @@ static void test_last_round_gives_each_other_one_turn(void **state)
 
 /* One deck for two players: 54 - 18 - 1 = 35 stock cards. Both players
  * draw and throw away; after the 35th turn the stock is empty and the
- * discards below the top card become the stock (G7): 35 cards, the top
+ * discards below the top card become the stock: 35 cards, the top
  * discard stays. With max_rounds=30 nobody finishes in 60 turns: the hole
- * is void (E7), nobody scores, and seat 1 deals the second hole, seat 0
+ * is void, nobody scores, and seat 1 deals the second hole, seat 0
  * (on its left) exposing first.
  * Determinization: before the rebuild the stock and the face-down cards
  * are one unknown pool, so the stock's contents change; after it the
@@ -388,7 +388,7 @@ static void test_reshuffle_cap_and_next_hole(void **state)
 
 /* ---- hidden information -------------------------------------------------- */
 
-/* G5: a seat's own face-down cards are as unknown to it as anyone's, so
+/* A seat's own face-down cards are as unknown to it as anyone's, so
  * determinize redeals them too, while the seat's tensor and view stay
  * byte-identical. The full description (seat -1) shows the cards. */
 static void test_determinize_resamples_own_face_down(void **state)
@@ -434,7 +434,7 @@ static void test_determinize_resamples_own_face_down(void **state)
 
 /* ---- packs and options --------------------------------------------------- */
 
-/* G1: two decks (with two jokers each) for 2-3 players, three for 4-5,
+/* Two decks (with two jokers each) for 2-3 players, three for 4-5,
  * one more per two more players. A deck prefix may not ask for more
  * copies than that. */
 static void test_deck_counts(void **state)
@@ -474,7 +474,7 @@ static void test_options_and_bounds(void **state)
     char err[512];
     assert_int_equal(game_make(&g, "nine_card_golf", err, sizeof err), 0);
     assert_int_equal(g.dims.num_actions, 21);
-    /* Nine holes (G6): a hole scores -18..90 a player. */
+    /* Nine holes: a hole scores -18..90 a player. */
     assert_true(g.dims.ret_high == 108 * 9 && g.dims.ret_low == -108 * 9);
     assert_int_equal(game_make(&g, "nine_card_golf(holes=18)", err, sizeof err),
                      0);

@@ -1,5 +1,5 @@
-/* test_ninety_nine.c — Ninety-Nine rule facts from seed 004 and RULES.md
- * §7.2, on hand-built deals.
+/* test_ninety_nine.c — Ninety-Nine rule facts from the family games page
+ * and docs/games/ninety_nine.md, on hand-built deals.
  *
  * Seat 0 deals the first hand; cards go one at a time clockwise from the
  * dealer's left, three rounds, so with four players the pack reads
@@ -152,10 +152,10 @@ static int id(int rank, int suit)
     return card_make(rank, suit);
 }
 
-/* ---- the seed's worked example ------------------------------------------- */
+/* ---- the page's worked example ------------------------------------------ */
 
-/* S4's four-player sequence, play running clockwise. The seed's P1..P4 sit
- * at seats 1, 2, 3, 0: seat 0 deals, so P1 (seat 1) leads.
+/* The page's four-player sequence, play running clockwise. The page's P1..P4
+ * sit at seats 1, 2, 3, 0: seat 0 deals, so P1 (seat 1) leads.
  * Hands: s1 K♠ 8♣ 2♦; s2 9♥ 10♥ 3♣; s3 4♦ 5♣ 6♣; s0 4♠ 7♦ 2♣.
  * Stock from the top: 5♥ 6♥ 7♥ 8♥ 9♦. */
 static void test_seed_sequence(void **state)
@@ -225,7 +225,7 @@ static void test_ace_one_or_eleven(void **state)
     start(&t, "ninety_nine(players=3)",
           "AS 10D AD KC 3H 5D 2S 6H 6D "
           "7C 8C 9C JC QC");
-    /* At 0 the ace may count 1 or 11 (G1): both are offered, with the
+    /* At 0 the ace may count 1 or 11: both are offered, with the
      * king and the 2: ids K♣ 12, A♠ 39, 2♠ 40, A♠-as-11 52+3. */
     assert_int_equal(legal(&t, l), 4);
     assert_int_equal(l[0], id(KING, CLUBS));
@@ -268,7 +268,7 @@ static void test_ace_eleven_and_ten_up(void **state)
     assert_int_equal(view_int(&t, 0, "total"), 46);
 }
 
-/* The ten as -10 may take the total below zero (G3), and a king makes it
+/* The ten as -10 may take the total below zero, and a king makes it
  * 99 from anywhere. Three players: s1 10♣ 2♠ 3♠; s2 K♥ 2♥ 3♥;
  * s0 5♦ 6♦ 7♦; stock 8♣ 8♦ 8♥. */
 static void test_ten_below_zero_and_king(void **state)
@@ -297,7 +297,7 @@ static void test_ten_below_zero_and_king(void **state)
 }
 
 /* With two players a 4 reverses the direction but the other player is
- * next either way (G5). s1 4♣ 6♣ 8♣; s0 5♦ 7♦ 9♦; stock 2♥ 3♥ 5♥. */
+ * next either way. s1 4♣ 6♣ 8♣; s0 5♦ 7♦ 9♦; stock 2♥ 3♥ 5♥. */
 static void test_two_players_four_is_a_hold(void **state)
 {
     (void)state;
@@ -316,7 +316,7 @@ static void test_two_players_four_is_a_hold(void **state)
 
 /* Four players. s1 4♣ 7♣ 8♣; s2 6♦ 6♥ 7♥; s3 2♠ 3♠ 5♠; s0 K♦ 8♦ 8♠;
  * stock 2♥ ... s1 reverses at 0, s0 kings to 99, and s3 (next
- * anticlockwise) holds nothing that fits: he lays down and pays (S4). */
+ * anticlockwise) holds nothing that fits: he lays down and pays. */
 static void test_lay_down_pays_and_next_hand(void **state)
 {
     (void)state;
@@ -335,7 +335,7 @@ static void test_lay_down_pays_and_next_hand(void **state)
     assert_int_equal(view_int(&t, 0, "pot"), 1);
     assert_int_equal(view_int(&t, 0, "last_loser"), 3);
     assert_true(ret(&t, 3) == -1 && ret(&t, 0) == 0);
-    /* G6: the deal passes left to seat 1, seat 2 leads, the total starts
+    /* The deal passes left to seat 1, seat 2 leads, the total starts
      * at 0 and play runs clockwise again. */
     assert_int_equal(view_int(&t, 0, "dealer"), 1);
     assert_int_equal(game_current_seat(&t.g, t.st), 2);
@@ -356,7 +356,7 @@ static void play_lowest(struct nn *t)
 /* Three players, one penny each. s1 kings to 99; s2 (2♠ 3♠ 5♠) lays down
  * and drops out. The deal passes to seat 1 and, seat 2 being out, seat 0
  * leads; seat 2 never acts again and the survivor of seats 0 and 1 wins
- * the pot: +2 for him, -1 for each other seat (E5). */
+ * the pot: +2 for him, -1 for each other seat. */
 static void test_elimination_and_last_survivor(void **state)
 {
     (void)state;
@@ -396,7 +396,7 @@ static void test_two_player_game_ends_with_last_penny(void **state)
 
 /* ---- two decks, reshuffles, the cap -------------------------------------- */
 
-/* Above four players two decks are used (S4), and one player may hold the
+/* Above four players two decks are used, and one player may hold the
  * same face twice: the action names the face, so 7♣ is one action, and
  * after playing one copy the other is still held. Five players: pack
  * s1 s2 s3 s4 s0 x3; s1 7♣ 7♣ 2♦. */
@@ -453,7 +453,7 @@ static void start_sixteen(struct nn *t)
 
 static const char *const five[] = {"A♣", "2♣", "3♣", "7♦", "5♣"};
 
-/* G4: when the stock runs out the played pile is shuffled into a new
+/* When the stock runs out the played pile is shuffled into a new
  * stock and the total carries on. */
 static void test_stock_runs_out_pile_reshuffled(void **state)
 {
@@ -514,7 +514,7 @@ static void test_determinize_after_rebuild(void **state)
     }
 }
 
-/* E7: max_turns bounds the moves; at the cap the survivors share the pot.
+/* Max_turns bounds the moves; at the cap the survivors share the pot.
  * Three players; s1 kings and s2 (2♠ 3♠ 5♠) lays down (two moves), then
  * the lowest ids are played until the tenth move ends the game. A hand
  * needs a play before its lay-down, so ten moves hold at most five
@@ -600,7 +600,7 @@ static void test_options_and_bounds(void **state)
     assert_non_null(strstr(err, "pennies"));
 }
 
-/* Determinizing for seat 2 in the seed example keeps what seat 2 sees:
+/* Determinizing for seat 2 in the page example keeps what seat 2 sees:
  * its tensor, its view, its own hand; the other hands are redealt. */
 static void test_determinize_keeps_own_view(void **state)
 {

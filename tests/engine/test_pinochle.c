@@ -1,6 +1,6 @@
-/* test_pinochle.c — Pinochle for six or eight: the seed's meld rows (seed
- * 003), the upper rows RULES.md §6.1 G2 adds, the dix exchange, the play
- * duties (follow and head, trump and overtrump, equal cards), the 490
+/* test_pinochle.c — Pinochle for six or eight: the meld rows of Parlett's
+ * Penguin Book, the upper rows docs/games/pinochle.md adds, the dix exchange,
+ * the play duties (follow and head, trump and overtrump, equal cards), the 490
  * card points of a deal and the scoring.
  *
  * Decks are explicit: seat 0 deals, cards go in blocks of 16 (12 for
@@ -84,7 +84,7 @@ static int meld_of(const char *hand)
     return view_at(&t, "melds", 1, 0);
 }
 
-/* The seed's rows: pinochles, four to sixteen of a kind, dixes. */
+/* The book's rows: pinochles, four to sixteen of a kind, dixes. */
 static void test_seed_meld_rows(void **state)
 {
     (void)state;
@@ -134,7 +134,8 @@ static void test_dixes(void **state)
     assert_int_equal(meld_of("9♥ 9♥ 9♥ 9♥"), 40);
 }
 
-/* RULES.md §6.1 G2: flushes, royal marriage, marriage, additive. */
+/* The upper rows of docs/games/pinochle.md: flushes, royal marriage, marriage,
+ * additive. */
 static void test_upper_meld_rows(void **state)
 {
     (void)state;

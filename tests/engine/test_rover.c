@@ -1,4 +1,5 @@
-/* test_rover.c — Rover rule facts from seed 002 and RULES.md §5.7.
+/* test_rover.c — Rover rule facts from Read & White's Standard Trix Cards
+ * (1904) and docs/games/rover.md.
  *
  * Seat 0 deals the first round; pack position i goes to seat
  * (1 + i) % players, all cards dealt. Decks are built here from the hand
@@ -266,7 +267,7 @@ static void test_five_players_pack(void **state)
 
 /* Whole random one-round games: a round that ends normally scores the
  * seven suits 1-x .. 7-x plus Rover's 3 (10 in all, three players); one
- * ended by the draw cap (E7) scores only the suits done, no Rover. */
+ * ended by the draw cap scores only the suits done, no Rover. */
 static void test_round_totals_and_cap(void **state)
 {
     (void)state;

@@ -1,4 +1,5 @@
-/* test_spoil_five.c — Spoil-Five rule facts: seed 001 (Peel) and RULES.md §3.
+/* test_spoil_five.c — Spoil-Five rule facts: Peel's Round Games with Cards and
+ * docs/games/spoil_five.md.
  *
  * Every deal below comes from an explicit pack. Seat 0 deals the first
  * hand and the eldest hand is seat 1. The pack goes out in blocks of five:
@@ -178,7 +179,7 @@ static int card(const char *name)
     return c;
 }
 
-/* ---- ranking lists (RULES.md §3 table, G1, G14) ------------------------ */
+/* ---- ranking lists (the table in docs/games/spoil_five.md) -------------- */
 
 /* Two hands with robbing off: seat 1 (eldest) leads lead, seat 0 (dealer)
  * answers with reply, trumps are the suit of up. Fillers are cards that
@@ -250,7 +251,7 @@ static void test_plain_black_ranks(void **state)
 {
     (void)state;
     const char *spec = "spoil_five(players=2,robbing=none)";
-    /* Black suits not trumps: K Q J A 2 3 .. 10 (G1: "down to" 10). */
+    /* Black suits not trumps: K Q J A 2 3 .. 10 ("down to" 10). */
     ranks_are(spec, "9D", "KC QC JC AC 2C 3C 4C 5C 6C 7C 8C 9C 10C");
     ranks_are(spec, "9H", "KS QS JS AS 2S 3S 4S 5S 6S 7S 8S 9S 10S");
 }
@@ -285,7 +286,7 @@ static void test_ordinary_sequence_ranks(void **state)
     (void)state;
     const char *spec =
         "spoil_five(players=2,robbing=none,ordinary_sequence=true)";
-    /* G14: every suit A K Q .. 2, trumps too, and the A♥ a plain heart. */
+    /* Every suit A K Q .. 2, trumps too, and the A♥ a plain heart. */
     ranks_are(spec, "9C", "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C");
     ranks_are(spec, "9C", "AH KH QH JH 10H 9H 8H 7H 6H 5H 4H 3H 2H");
     ranks_are(spec, "9C", "AS KS QS JS 10S 9S 8S 7S 6S 5S 4S 3S 2S");
@@ -305,14 +306,14 @@ static void test_trumps_beat_plain_and_off_suit_never_wins(void **state)
     assert_int_equal(duel(spec, card("9C"), card("KS"), card("AH")), 0);
 }
 
-/* ---- following and reneging (G2, G3, G4) -------------------------------- */
+/* ---- following and reneging -------------------------------- */
 
 static void test_plain_lead_follow_or_trump(void **state)
 {
     (void)state;
     struct sf t;
     /* Spades trumps (9♠ up). Seat 1 leads 7♥; seat 0 holds 2♥, the 3♠
-     * trump, 4♦, 5♣ and K♣: he must play a heart or a trump (G2). */
+     * trump, 4♦, 5♣ and K♣: he must play a heart or a trump. */
     start(&t, "spoil_five(players=2)", "7H 2C 3C 4C 6C  2H 3S 4D 5C KC  9S");
     act(&t, 1, "play 7♥");
     legal_is(&t, "play 2♥, play 3♠");
@@ -328,14 +329,14 @@ static void test_jack_led_forces_lone_ace_of_hearts(void **state)
     (void)state;
     struct sf t;
     const char *spec = "spoil_five(players=2,robbing=none)";
-    /* RULES.md §3 test: spades trumps; J♠ led; seat 0's only trump is the
-     * A♥, which ranks below the J, so he must play it (S1: "if the knave
+    /* Worked example: spades trumps; J♠ led; seat 0's only trump is the
+     * A♥, which ranks below the J, so he must play it (Peel: "if the knave
      * be led, the holder of the ace of hearts is obliged to play it"). */
     start(&t, spec, "JS 2C 3C 6C 7C  AH 2D 3D 4C 5C  9S");
     act(&t, 1, "play J♠");
     legal_is(&t, "play A♥");
     /* The K♠ led ranks below the A♥: now he may keep it back, and as it
-     * is his only trump he may play any card (G3). */
+     * is his only trump he may play any card. */
     start(&t, spec, "KS 2C 3C 6C 7C  AH 2D 3D 4C 5C  9S");
     act(&t, 1, "play K♠");
     legal_is(&t, "play 4♣, play 5♣, play 2♦, play 3♦, play A♥");
@@ -346,7 +347,7 @@ static void test_five_led_no_reneging(void **state)
     (void)state;
     struct sf t;
     const char *spec = "spoil_five(players=2,robbing=none)";
-    /* RULES.md §3 test: the 5 of trumps is the highest card, so nothing
+    /* Worked example: the 5 of trumps is the highest card, so nothing
      * ranks above it and nothing may be withheld: J♠ and A♥ must come. */
     start(&t, spec, "5S 2C 3C 6C 7C  JS AH 2D 3D 4C  9S");
     act(&t, 1, "play 5♠");
@@ -393,7 +394,7 @@ static void test_reneging_each_privileged_trump(void **state)
     start(&t, spec, "KH 2C 3C 6C 7C  AH 2D 3D 4C 5C  9H");
     act(&t, 1, "play K♥");
     legal_is(&t, "play 4♣, play 5♣, play 2♦, play 3♦, play A♥");
-    /* G3: a privileged card beside an ordinary trump does not free the
+    /* A privileged card beside an ordinary trump does not free the
      * hand: K♠ led, 5♠ + 2♠ held: a trump must come, either one. */
     start(&t, spec, "KS 2C 3C 6C 7C  5S 2S 2D 3D 4C  9S");
     act(&t, 1, "play K♠");
@@ -405,7 +406,7 @@ static void test_ace_of_hearts_lead(void **state)
     (void)state;
     struct sf t;
     const char *spec = "spoil_five(players=2,robbing=none)";
-    /* G4 default: spades trumps, the A♥ led counts as a heart lead:
+    /* Spades trumps, the A♥ led counts as a heart lead:
      * seat 0 with K♥ and the 2♠ trump plays a heart or a trump. */
     start(&t, spec, "AH 2C 3C 6C 7C  KH 2S 4D 4C 5C  9S");
     act(&t, 1, "play A♥");
@@ -447,7 +448,7 @@ static void test_ordinary_sequence_no_reneging(void **state)
     legal_is(&t, "play 5♣");
 }
 
-/* ---- robbing (G5, G6) --------------------------------------------------- */
+/* ---- robbing --------------------------------------------------- */
 
 static void test_dealer_robs_turned_ace(void **state)
 {
@@ -528,7 +529,7 @@ static void test_declining_to_rob_bars_the_pool(void **state)
     (void)state;
     struct sf t;
     /* Three players, robbing optional, 3♣ turned. Seat 1 holds A♣ with
-     * 5♣ J♣ Q♣ K♣, declines to rob and is barred (G5). He then takes the
+     * 5♣ J♣ Q♣ K♣, declines to rob and is barred. He then takes the
      * first three tricks with the 5, J and A (the others hold no trump),
      * which spoils the deal: the pool of 2+2+2+1 = 7 stays. */
     start(&t, "spoil_five(players=3,robbing=optional)",
@@ -554,7 +555,7 @@ static void test_declining_to_rob_bars_the_pool(void **state)
         assert_true(ret(&t, s) == 0);
 }
 
-/* ---- pools and spoils (G7, G8, G13) ------------------------------------ */
+/* ---- pools and spoils ------------------------------------ */
 
 /* Plays the first legal action until the deal number changes or the game
  * ends. */
@@ -615,7 +616,7 @@ static void test_spoilt_pool_carried_over(void **state)
     start(&t, "spoil_five(deals=40)",
           "KH 2D 8S 6H QD  2H KD 10S 7H 6D  3H 3D KS 5H 7D"
           "  4H 4D 9S QH 5D  3C");
-    /* Pool: 2 from each player and 1 more from the dealer (G7). */
+    /* Pool: 2 from each player and 1 more from the dealer. */
     view_is(&t, 2, "pool", NULL, "9");
     const char *plays[20] = {
         "play K♥",  "play 2♥", "play 3♥", "play 4♥",  /* s1 s2 s3 s0 */
@@ -659,7 +660,7 @@ static void test_partnership_side_takes_pool(void **state)
         act(&t, (1 + k % 4) % 4, plays[k]);
     view_is(&t, 0, "last_deal", "outcome", "\"won\"");
     view_is(&t, 0, "deal", NULL, "2");
-    /* Each partner's return is the side's net (E8): side 1+3 paid 4 and
+    /* Each partner's return is the side's net: side 1+3 paid 4 and
      * took 9, +5; side 0+2 paid 3 + 2, -5. */
     assert_true(ret(&t, 1) == 5 && ret(&t, 3) == 5);
     assert_true(ret(&t, 0) == -5 && ret(&t, 2) == -5);
@@ -679,7 +680,7 @@ static void test_two_tricks_win(void **state)
                              "play 8♦", "play 8♠"};
     for (int k = 0; k < 10; k++)
         act(&t, (1 + k % 5) % 5, plays[k]);
-    /* Two tricks win (G9): pool 5 x 2 + 1 = 11 to seat 1, net +9; the
+    /* Two tricks win: pool 5 x 2 + 1 = 11 to seat 1, net +9; the
      * dealer lost 3, the others 2 each. */
     view_is(&t, 0, "last_deal", "outcome", "\"won\"");
     assert_true(ret(&t, 1) == 9 && ret(&t, 0) == -3);
@@ -693,7 +694,7 @@ static void test_two_tricks_win(void **state)
     assert_true(ret(&t, 1) == 0);
 }
 
-/* ---- jinking (G11) ------------------------------------------------------ */
+/* ---- jinking ------------------------------------------------------ */
 
 /* Three players, clubs trumps: seat 1 leads the trumps in order; seats 2
  * and 0, without trumps, discard in order. */
@@ -788,7 +789,7 @@ static void test_jink_offered_only_with_every_trick(void **state)
     assert_true(ret(&t, 1) == 5);
 }
 
-/* ---- fiving (G10) ------------------------------------------------------- */
+/* ---- fiving ------------------------------------------------------- */
 
 static void test_fiving(void **state)
 {
@@ -834,7 +835,7 @@ static void test_fiving(void **state)
     assert_int_equal(seat_now(&t), 0);
 }
 
-/* ---- target games (G12) ------------------------------------------------- */
+/* ---- target games ------------------------------------------------- */
 
 static void test_twenty_five_all_tricks(void **state)
 {
@@ -947,7 +948,7 @@ static void test_configure(void **state)
     assert_int_equal(t.g.dims.teams, 4);
     make(&t, "spoil_five(players=2,fiving=true)");
     make(&t, "spoil_five(players=10,two_tricks_win=true,jinking=true)");
-    /* The defaults, spelt out (G5, G7, G13). */
+    /* The defaults, spelt out. */
     assert_true(game_param(&t.g, "stake") == 2);
     assert_true(game_param(&t.g, "dealer_stake") == 1);
     assert_true(game_param(&t.g, "spoil_stake") == 1);

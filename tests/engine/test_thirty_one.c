@@ -1,4 +1,5 @@
-/* test_thirty_one.c — Thirty-One rule facts from seed 004 and RULES.md §7.3.
+/* test_thirty_one.c — Thirty-One rule facts from the family games page and
+ * docs/games/thirty_one.md.
  *
  * Every test deals from an explicit pack. Seat 0 deals first and cards go
  * one at a time clockwise from the dealer's left (seat 1), three rounds,
@@ -174,7 +175,7 @@ static bool list_has(struct t31 *t, int seat, const char *key, const char *card)
     return false;
 }
 
-/* ---- hand values (RULES.md §7.3 tests, seed examples) ------------------ */
+/* ---- hand values (the page's examples) ---------------------------------- */
 
 static void test_hand_values_from_rule_book(void **state)
 {
@@ -431,7 +432,7 @@ static void test_two_players_own_discard_after_knock(void **state)
     act(&t, 1, "draw");
     act(&t, 1, "discard 9♠"); /* s1 breaks up his spades */
     act(&t, 0, "knock");
-    /* The seed's one case: with two players and the opponent knocking,
+    /* The page's one case: with two players and the opponent knocking,
      * the top card is s1's own discard and he may take it back... */
     assert_true(is_legal(&t, 1, "take 9♠"));
     act(&t, 1, "take 9♠");
@@ -585,7 +586,7 @@ static void test_turn_cap_voids_round(void **state)
 {
     (void)state;
     struct t31 t;
-    /* max_turns=3 (E7): three plain turns and the round ends void. */
+    /* max_turns=3: three plain turns and the round ends void. */
     start(&t, "thirty_one(players=3,max_turns=3)",
           "2C 3C 8C 4D 5D 9D 6H 7H 10H KC AS 2S 3S");
     draw_and_throw(&t, 1, card_make(ACE, SPADES));
@@ -615,7 +616,7 @@ static void test_no_knock_on_first_turn_option(void **state)
     draw_and_throw(&t, 0, card_make(3, SPADES));
     assert_true(is_legal(&t, 1, "knock"));
     view_free(&t);
-    /* By default (G2) the very first player may knock. */
+    /* By default the very first player may knock. */
     start(&t, "thirty_one(players=3)", "2C 3C 8C 4D 5D 9D 6H 7H 10H KC");
     assert_true(is_legal(&t, 1, "knock"));
     view_free(&t);

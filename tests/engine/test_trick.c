@@ -1,8 +1,8 @@
 /* test_trick.c — the shared trick-game pieces (engine/trick.h): seat
- * arithmetic and sides, the Forty-two core's suits and set closing
- * (Forty-two count, seed 002), the Hilo/Magna honor set and local ids.
- * Expected values are worked by hand from the rule book and the id
- * layout of engine/trix_pack.h.
+ * arithmetic and sides, the Forty-two core's suits and set closing (Forty-two
+ * count, Read & White 1904), the Hilo/Magna honor set and local ids. Expected
+ * values are worked by hand from the rule book and the id layout of
+ * engine/trix_pack.h.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,7 +37,7 @@ static void test_seats(void **state)
     assert_int_equal(trick_rel(1, 3, 5), 3);
 }
 
-/* Two sides of alternate seats need 4, 6 or 8 players (Trix G1). */
+/* Two sides of alternate seats need 4, 6 or 8 players (as in Trix). */
 static void test_sides(void **state)
 {
     (void)state;
@@ -74,7 +74,7 @@ static void test_f42_suits(void **state)
 
 /* Seat 3 leads 5-5, then 6-4, 0-0, 1-0 (seats 0, 1, 2); the second card
  * wins, so seat 0's side (0,2) takes 1 for the set plus 10 for 5-5 and
- * 10 for 6-4 (the seed's count) = 21, and seat 0 leads next. */
+ * 10 for 6-4 (the book's count) = 21, and seat 0 leads next. */
 static void test_f42_close_set(void **state)
 {
     (void)state;
@@ -136,7 +136,7 @@ static void test_ft_deck(void **state)
 
 /* Sevens are honors; seat 0 leads 6-3, seat 1 (no Six, no honor) throws
  * 5-0 and so shows it holds no Six; seat 2 plays the honor 7-0, which
- * wins over the higher 6-3 (honors beat the suit led, Hilo G2). */
+ * wins over the higher 6-3 (honors beat the suit led, as in Hilo). */
 static void test_ft_play(void **state)
 {
     (void)state;
@@ -157,8 +157,9 @@ static void test_ft_play(void **state)
     assert_int_equal(hand_count(t.table), 3);
 }
 
-/* G5 (RULES.md §5.0): a side alone in the lead with the target or more
- * wins; a shared lead plays on, and is a draw only at the deals cap. */
+/* The target rule of the Trix-pack games: a side alone in the lead with the
+ * target or more wins; a shared lead plays on, and is a draw only at the deals
+ * cap. */
 static void test_game_over(void **state)
 {
     (void)state;

@@ -1,4 +1,5 @@
-/* test_trix.c — Trix rule facts from seed 002 and RULES.md §5.1.
+/* test_trix.c — Trix rule facts from Read & White's Standard Trix Cards (1904)
+ * and docs/games/trix.md.
  *
  * Seat 0 deals the first deal; pack position i goes to seat
  * (1 + i) % players for the first 4 * players cards, then the stock is
@@ -6,7 +7,7 @@
  * players the prefix "a1 a2 a3 a0 b1 b2 b3 b0 ..." gives seat 1 a1 b1 ...
  * and the 17th card is what seat 1 draws after leading. Results are read
  * through the view (deal_points, scores, team_scores) and returns, and
- * compared with the seed's worked sets. Games are made with
+ * compared with the book's worked sets. Games are made with
  * conformance_game_make so these tests do not need the registry; the last
  * test runs the conformance suite on a few option sets.
  */
@@ -109,7 +110,7 @@ static double ret(struct ttx *t, int seat)
     return r[seat];
 }
 
-/* Seed's play example, sides seated alternately: 3-2 (seat 1), 6-2
+/* The book's play example, sides seated alternately: 3-2 (seat 1), 6-2
  * (seat 2), 7-3 (seat 3, partner of 1), 10-5 (seat 0, partner of 2):
  * 10-5 has the highest sum and takes 5 + 10 + 15 = 30 for seats 0 and 2.
  * Seat 1 drew the 17th card, Trixie, right after leading. */
@@ -178,8 +179,8 @@ static void test_trixie(void **state)
     assert_int_equal(view_query(&t, 0, "scores", 2), 105);
 }
 
-/* G4 with five players: 14 sets use 70 cards and two are left in hand;
- * they go to the winner of the last set. The whole deal scores 300.
+/* Leftover cards with five players: 14 sets use 70 cards and two are left in
+ * hand; they go to the winner of the last set. The whole deal scores 300.
  * Play: always the lowest card id held. */
 static void test_five_leftovers(void **state)
 {

@@ -1,6 +1,6 @@
-/* test_trix_authors.c — Trix Authors rule facts from seed 002 and
- * RULES.md §5.9 (G1–G6) with T2's commodities (card id / 8: Gold = ids
- * 0..7, Zinc 8..15, ..., Alum 64..71).
+/* test_trix_authors.c — Trix Authors rule facts from Read & White's Standard
+ * Trix Cards (1904) and docs/games/trix_authors.md, with its commodities (card
+ * id / 8: Gold = ids 0..7, Zinc 8..15, ..., Alum 64..71).
  *
  * Seat 0 deals; pack position i goes to seat (1 + i) % players for the
  * first 6 * players cards, and the pack is drawn from the next card on.
@@ -189,7 +189,7 @@ static void last_event(struct ta *t, int seat, char *buf, size_t len)
 }
 
 /* Seat 1 (left of dealer) asks first; it holds only Gold, so it may ask
- * seat 0 or seat 2 for Gold and nothing else (G1). */
+ * seat 0 or seat 2 for Gold and nothing else. */
 static void test_first_legal(void **state)
 {
     (void)state;
@@ -209,7 +209,7 @@ static void test_first_legal(void **state)
 
 /* A miss with a non-matching draw: seat 1 asks seat 0 for Gold; seat 0
  * has none, so seat 1 draws the pack's top card, an Iron, keeps it
- * hidden and the turn passes to seat 2 (G2). Seat 1 sees its Iron; the
+ * hidden and the turn passes to seat 2. Seat 1 sees its Iron; the
  * others see only "draws a card", seat 1's hand size 7, that seat 1 holds
  * Gold (it asked) and that seat 0 holds none. */
 static void test_miss_hidden_draw(void **state)
@@ -243,16 +243,16 @@ static void test_miss_hidden_draw(void **state)
 
 /* The whole game from deck A, hand-worked:
  * - seat 1 asks seat 2 for Gold twice: two hits, it asks again each time
- *   (G1) and its eighth Gold is a Book, laid at once (G3): 1 point. Its
- *   hand is empty, so it draws (G4): the first Iron.
- * - it asks seat 0 for Iron twice (hits: 3 Iron), then seat 2 five times:
- *   each a miss, but each draw is an Iron, shown, so it asks again (G2):
- *   8 Iron, Book 2. Salt, Lime, Coal, Lead, Mica and Alum follow the same
- *   way from the pack (a G4 draw, then seven misses each answered by the
+ *   and its eighth Gold is a Book, laid at once: 1 point. Its
+ *   hand is empty, so it draws: the first Iron.
+ * - it asks seat 0 for Iron twice (hits: 3 Iron), then seat 2 five times: each
+ *   a miss, but each draw is an Iron, shown, so it asks again: 8 Iron, Book 2.
+ *   Salt, Lime, Coal, Lead, Mica and Alum follow the same way from the pack (a
+ *   draw when the hand is empty, then seven misses each answered by the
  *   matching card): Books 3..8.
- * - with its hand and the pack empty seat 1 is skipped (G4); seat 2 asks
+ * - with its hand and the pack empty seat 1 is skipped; seat 2 asks
  *   seat 0 for Zinc four times: Book 9 to seat 2. All nine Books down:
- *   the game ends (G5) with seat 1 on 8, seat 2 on 1, seat 0 on 0: seat 1
+ *   the game ends with seat 1 on 8, seat 2 on 1, seat 0 on 0: seat 1
  *   wins, +1, the two others -1/2 each. */
 static void test_whole_game(void **state)
 {
@@ -269,7 +269,7 @@ static void test_whole_game(void **state)
     assert_int_equal(view_int(&t, 0, "books", 1), 1);
     assert_int_equal(view_int(&t, 0, "owner", GOLD), 1);
     assert_int_equal(game_current_seat(&t.g, t.st), 1);
-    assert_int_equal(held(&t, 1, "Iron"), 1); /* the G4 draw */
+    assert_int_equal(held(&t, 1, "Iron"), 1); /* the empty-hand draw */
     ask(&t, "ask 0 for Iron", 2);
     ask(&t, "ask 2 for Iron", 1);
     last_event(&t, 0, ev, sizeof ev);
@@ -298,17 +298,17 @@ static void test_whole_game(void **state)
     assert_true(r[0] == -0.5 && r[2] == -0.5);
 }
 
-/* Ties are shared (G5), hand-worked from deck_tie:
+/* Ties are shared, hand-worked from deck_tie:
  * - seat 1 asks seat 2 for Gold six times (hits; seat 2 is then empty and
  *   seat 0 the only one to ask), then seat 0 for Gold: a miss, but the
  *   drawn card is the last Gold, shown: Book 1. Iron, Salt and Lime the
  *   same way from the pack (seven shown draws each): Books 2..4.
  * - it asks seat 0 for Zinc: a miss, and the draw is an Alum, hidden: the
- *   turn passes (G2). Seat 1 holds Zinc and two Alum.
- * - seat 2, empty, draws a Zinc (G4), takes seat 1's Zinc, and draws the
- *   six others shown on misses: Book 1; Coal, Lead, Mica likewise (a G4
- *   draw and seven shown draws each): Books 2..4. The pack is out.
- * - seat 2 is skipped (G4); seat 0 takes seat 1's two Alum: Book 1.
+ *   turn passes. Seat 1 holds Zinc and two Alum.
+ * - seat 2, empty, draws a Zinc, takes seat 1's Zinc, and draws the six others
+ *   shown on misses: Book 1; Coal, Lead, Mica likewise (an empty-hand draw and
+ *   seven shown draws each): Books 2..4. The pack is out.
+ * - seat 2 is skipped; seat 0 takes seat 1's two Alum: Book 1.
  * Final 4, 4, 1: seats 1 and 2 share the win, +1/2 each; seat 0 -1. */
 static void test_tie(void **state)
 {
@@ -340,7 +340,7 @@ static void test_tie(void **state)
     assert_true(r[1] == 0.5 && r[2] == 0.5 && r[0] == -1.0);
 }
 
-/* The cap (E7): with max_asks=10 the game ends after the tenth ask as a
+/* The cap: with max_asks=10 the game ends after the tenth ask as a
  * draw, every return 0. */
 static void test_cap(void **state)
 {
@@ -368,7 +368,7 @@ static void held_all(struct ta *t, int seat, int *out)
         out[c] = held(t, seat, names[c]);
 }
 
-/* No hand of d holds a whole Book: G3 lays eight of a commodity down the
+/* No hand of d holds a whole Book: the rules lay eight of a commodity down the
  * moment one hand has them, so no reachable state shows eight in a hand,
  * and a determinization must be a state the seat could be in. */
 static void assert_no_book_in_hand(struct ta *d, int players)
@@ -400,7 +400,7 @@ static void assert_playout_ends(struct ta *d, struct rng *r)
 }
 
 /* Determinizations over seeded random games, for every seat at every
- * step: no hand holds eight of a commodity (G3), and a random playout
+ * step: no hand holds eight of a commodity, and a random playout
  * from one of them ends. The unseen cards are often eight of one
  * commodity (no one has asked for it), and a large hand may take them
  * all unless determinize caps each commodity at seven; such a world can

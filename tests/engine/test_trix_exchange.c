@@ -1,9 +1,10 @@
-/* test_trix_exchange.c — Trix Exchange rule facts from seed 002 and
- * RULES.md §5.10, and its simultaneous rounds through env and venv.
+/* test_trix_exchange.c — Trix Exchange rule facts from Read & White's Standard
+ * Trix Cards (1904) and docs/games/trix_exchange.md, and its simultaneous
+ * rounds through env and venv.
  *
  * Seat 0 deals the first deal; pack position i goes to seat
  * (1 + i) % players, all dealt. Commodities are the pack-order blocks of
- * eight (T2): ids 0..7 Gold, 8..15 Zinc, 16..23 Iron, 24..31 Salt, ...
+ * eight: ids 0..7 Gold, 8..15 Zinc, 16..23 Iron, 24..31 Salt, ...
  * build_deck turns wanted counts per seat into such a deck. Every round
  * all seats act at once (game_apply_joint); a giving round with one giver
  * goes through game_apply.
@@ -138,7 +139,7 @@ static int holding(struct ttx *t, int seat, const char *name)
     return v;
 }
 
-/* The seed's settlement, three players (Gold, Zinc, Iron, Salt):
+/* The book's settlement, three players (Gold, Zinc, Iron, Salt):
  * seat 1 holds Zinc 7, Gold 3, Salt 1; seat 2 Iron 7, Zinc 1, Salt 3;
  * seat 0 Iron 1, Gold 5, Salt 4 (11, 11, 10 cards as dealt).
  * Round 1: seat 1 offers 1 Salt, seat 2 offers 1 Zinc: the only two
@@ -184,8 +185,8 @@ static void test_settlement_example(void **state)
     vq_done(&q);
 }
 
-/* Seed option: bankruptcy needs a point to lose; seat 0 had none, so the
- * second cornerer scores only the Iron corner, 10. */
+/* An option of the book: bankruptcy needs a point to lose; seat 0 had none, so
+ * the second cornerer scores only the Iron corner, 10. */
 static void test_bankrupt_needs_points(void **state)
 {
     (void)state;
@@ -222,7 +223,7 @@ static void test_numbers_called(void **state)
 }
 
 /* Corner values Gold 15, Salt 5, and two corners in one round, taken in
- * seat order from the dealer's left (G2). Seat 1 holds 7 Gold, 3 Iron,
+ * seat order from the dealer's left. Seat 1 holds 7 Gold, 3 Iron,
  * 1 Salt; seat 2 1 Gold, 3 Iron, 7 Salt; seat 0 8 Zinc, 2 Iron — a Zinc
  * corner already dealt. Round 1: seat 1 swaps its Salt for seat 2's Gold.
  * Checking from seat 1: seat 1 corners Gold (15), seat 2 then holds 8
@@ -243,7 +244,7 @@ static void test_corner_order_and_values(void **state)
     assert_int_equal(view_int(&t, 0, "scores", 0), 0);
 }
 
-/* G6: no second corner within max_rounds → the deal is void and the
+/* No second corner within max_rounds → the deal is void and the
  * next dealer deals. */
 static void test_round_cap(void **state)
 {
@@ -281,7 +282,7 @@ static void det_range(struct ttx *t, int seat, int h, const char *name,
     }
 }
 
-/* What a seat learns in its own swaps (G6: who swapped with whom and how
+/* What a seat learns in its own swaps (who swapped with whom and how
  * many is public, the commodities are not). Three players: seat 0 holds
  * Gold 2, Zinc 2, Iron 2, Salt 4; seats 1 and 2 Gold 3, Zinc 3, Iron 3,
  * Salt 2 each.
@@ -324,8 +325,8 @@ static void test_determinize_keeps_own_swaps(void **state)
     assert_true(lo >= 1);
 }
 
-/* Cards given to the cornerer (G3: the giver chooses, hidden from the
- * others) stay with him in the giver's determinizations. In the seed's
+/* Cards given to the cornerer (the giver chooses, hidden from the
+ * others) stay with him in the giver's determinizations. In the book's
  * settlement deal (play_settlement) seat 0 gives seat 1 two Salt and
  * seat 2 three, after seat 1's Zinc corner; seat 1 then holds 3 Gold and
  * 5 Salt. */

@@ -1,5 +1,6 @@
-/* test_trix_football.c — Trix Football rule facts from seed 002 ("Trix
- * Football", sections D-K) and RULES.md §5.8 (G1-G12).
+/* test_trix_football.c — Trix Football rule facts from Read & White's Standard
+ * Trix Cards (1904) ("Trix Football", sections D-K) and
+ * docs/games/trix_football.md.
  *
  * Every deal is scripted: the deck prefix holds one 20-card chunk per deal
  * (deal() in the game: deck[0] to the non-dealer, deck[1] to the dealer,
@@ -178,7 +179,7 @@ static int score(struct tfx *t, int s)
 #define NOTHING_B "6-4 6-3 5-3 4-2 3-1"
 #define PAIR_A "2-2 3-3 6-1 5-1 4-1"
 #define THREES_A "2-2 3-3 4-4 5-1 6-1" /* non-doubles of two suits */
-#define FULL_A "2-2 3-3 4-4 6-5 6-1"   /* G2: two Sixes */
+#define FULL_A "2-2 3-3 4-4 6-5 6-1"   /* Two Sixes */
 #define STRAIGHT6_A "6-6 6-5 6-4 6-3 6-2"
 
 /* One game whose first kick-off deals kicker vs receiver. */
@@ -192,7 +193,7 @@ static void kick_game(struct tfx *t, const char *spec, const char *kicker,
     stand(t);
 }
 
-/* S2's category examples classify as printed (E.2-E.10, G2, G3). */
+/* The book's category examples classify as printed (E.2-E.10). */
 static void cats(const char *kicker, const char *receiver, const char *ck,
                  const char *cr)
 {
@@ -221,8 +222,8 @@ static void test_categories(void **state)
          "straight fours");
     cats("5-5 3-3 2-2 6-4 6-2", "5-4 5-3 4-4 4-3 6-6", "full hand", "pair");
     cats("5-5 5-4 5-3 5-2 5-1", STRAIGHT6_A, "straight five", "straight six");
-    /* G3: 6-5..6-1 is a straight too; three doubles with two suits of
-     * non-doubles are Threes, not a Full Hand (G2). */
+    /* 6-5..6-1 is a straight too; three doubles with two suits of
+     * non-doubles are Threes, not a Full Hand. */
     cats("6-5 6-4 6-3 6-2 6-1", "2-2 3-3 4-4 5-1 4-1", "straight six",
          "threes");
     cats("2-2 3-3 4-4 5-5 6-1", NOTHING_A " ", "fours", "nothing");
@@ -232,7 +233,7 @@ static void test_categories(void **state)
          "threes");
 }
 
-/* G4 pair ordering through kick-offs (H.1): the better kicker sends the
+/* Pair ordering through kick-offs (H.1): the better kicker sends the
  * ball 45 yards from midfield, to the receiver's 10 (20 half-yards); the
  * poorer one 30 yards, to the receiver's 25. */
 static void test_pair_order_and_kickoff(void **state)
@@ -254,11 +255,11 @@ static void test_pair_order_and_kickoff(void **state)
     kick_game(&t, "trix_football", "4-4 5-5 6-4 5-3 4-2",
               "2-2 3-3 6-5 3-1 2-1");
     assert_int_equal(rel(&t, 1 - t.k), 50);
-    /* Neither holds a Pair: the kicker counts as poorer (G5). */
+    /* Neither holds a Pair: the kicker counts as poorer. */
     kick_game(&t, "trix_football", NOTHING_A, NOTHING_B);
     assert_int_equal(rel(&t, 1 - t.k), 50);
     assert_vstr(&t, "last_result", 0, "kick");
-    /* G11: a better Full Hand recovers the fumble at the landing spot. */
+    /* A better Full Hand recovers the fumble at the landing spot. */
     kick_game(&t, "trix_football", FULL_A, "6-6 6-4 5-4 4-3 2-1");
     assert_vstr(&t, "last_result", 0, "recovered");
     assert_int_equal(vint(&t, "possession", 0), t.k);
@@ -269,10 +270,10 @@ static void test_pair_order_and_kickoff(void **state)
     assert_int_equal(rel(&t, 1 - t.k), 50);
 }
 
-/* The book's loss example (I.1, G7): -7½ on 1st down, -5 on 2nd leave 17½
+/* The book's loss example (I.1): -7½ on 1st down, -5 on 2nd leave 17½
  * yards to gain on 3rd. Then yielding 20 yards (I.5) from the 12½ drives
  * the ball behind the goal line: a safety, 2 points to the other side
- * (D.5), and the conceding side kicks from its own 25 (D.6, G12). */
+ * (D.5), and the conceding side kicks from its own 25 (D.6). */
 static void test_downs_and_safety(void **state)
 {
     (void)state;
@@ -372,7 +373,7 @@ static void test_defence_touchdown_no_goal(void **state)
     assert_int_equal(game_current_seat(&t.g, t.st), r);
 }
 
-/* The rest of the loss table (I.4, G7): a Flush costs 7½ yards on any
+/* The rest of the loss table (I.4): a Flush costs 7½ yards on any
  * down; a Full Hand takes the ball and 5 yards; a Straight Four takes the
  * ball on the spot. */
 static void test_loss_table(void **state)
@@ -411,7 +412,7 @@ static void test_loss_table(void **state)
     assert_int_equal(rel(&t, r), 10); /* on the spot */
 }
 
-/* Field goals (K.1, K.2, K.4, G10) after a recovered kick-off has put the
+/* Field goals (K.1, K.2, K.4) after a recovered kick-off has put the
  * kicker on the other side's 10: inside the 25, Threes are needed. */
 static void fg_game(struct tfx *t, const char *kicker, const char *other)
 {
@@ -459,7 +460,8 @@ static void test_field_goal_range(void **state)
     assert_int_equal(n, 2); /* rush, punt: 1st down, no yield */
 }
 
-/* Punts in G9's order from the punter's own 25 (50 half-yards). */
+/* Punts in the order of docs/games/trix_football.md, from the punter's own 25
+ * (50 half-yards). */
 static void punt_game(struct tfx *t, const char *punter, const char *other,
                       const char *third_p, const char *third_o)
 {
@@ -512,7 +514,7 @@ static void test_punt(void **state)
     assert_int_equal(rel(&t, 1 - t.k), 50);
 }
 
-/* G1: the clock counts deals; at half time the side that received first
+/* The clock counts deals; at half time the side that received first
  * kicks off (H.4); at full time a tie is a draw unless sudden death. */
 static void test_clock(void **state)
 {

@@ -1,6 +1,6 @@
-/* test_trix_pack.c — the Standard Trix pack (seed 002 general terms,
- * RULES.md §5.0): composition, names, sums, doubles, prize cards, the
- * Trix-card table (300 points with 10-10, T1), precedence, and the worked
+/* test_trix_pack.c — the Standard Trix pack (Read & White's general terms;
+ * docs/games/README.md): composition, names, sums, doubles, prize cards, the
+ * Trix-card table (300 points with 10-10), precedence, and the worked
  * like-sums and prize-card sets of the general terms.
  */
 #include <setjmp.h>
@@ -27,7 +27,7 @@ static int card(const char *name)
 }
 
 /* Pack: 66 cards a-b with 10 >= a >= b >= 0, then 11-9, 12-8, 13-12,
- * 14-11, 15-15, Trixie; ids in that order (T2). */
+ * 14-11, 15-15, Trixie; ids in that order. */
 static void test_composition(void **state)
 {
     (void)state;
@@ -106,7 +106,7 @@ static void test_doubles_and_prizes(void **state)
     assert_false(trix_is_double(TRIX_TRIXIE));
 }
 
-/* The Trix-card table, with 10-10 in the 20 row (T1): 300 in all. */
+/* The Trix-card table, with 10-10 in the 20 row: 300 in all. */
 static void test_trix_cards_300(void **state)
 {
     (void)state;
