@@ -40,7 +40,9 @@ static void forfeit(const struct game *g, struct match_result *r, int seat,
                     const char *why)
 {
     if (!r->forfeit) {
-        snprintf(r->reason, sizeof r->reason, "seat %d: %s", seat, why);
+        /* the seat's words are cut to fit after "seat N: " */
+        snprintf(r->reason, sizeof r->reason, "seat %d: %.*s", seat,
+                 (int)sizeof r->reason - 16, why);
         r->culprit = seat;
     }
     r->forfeit |= side_seats(g, seat);
