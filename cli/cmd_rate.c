@@ -211,12 +211,15 @@ static json_t *json_ratings(const struct results *r, const struct ratings *t)
         json_array_append_new(
             list,
             json_pack(
-                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o}", "rank",
-                k + 1, "agent", agent_name(r, i), "spec", r->h.roster.a[i].spec,
-                "elo", cli_json_real(t->elo[i]), "lo", cli_json_real(t->lo[i]),
-                "hi", cli_json_real(t->hi[i]), "games",
-                (json_int_t)r->agent_games[i], "forfeits",
-                (json_int_t)r->agent_forfeits[i], "los", los, "results", vs));
+                "{s:i, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o, s:o, s:o}",
+                "rank", k + 1, "agent", agent_name(r, i), "spec",
+                r->h.roster.a[i].spec, "elo", cli_json_real(t->elo[i]), "lo",
+                cli_json_real(t->lo[i]), "hi", cli_json_real(t->hi[i]),
+                "games", (json_int_t)r->agent_games[i], "forfeits",
+                (json_int_t)r->agent_forfeits[i], "forfeit_reason",
+                r->forfeit_reason[i][0] ? cli_json_str(r->forfeit_reason[i])
+                                        : json_null(),
+                "los", los, "results", vs));
     }
     return list;
 }

@@ -416,9 +416,13 @@ int rate_notes(const struct results *res, const struct ratings *out,
         for (int i = 0; i < res->n && len < RATE_NOTE_MAX; i++)
             if (res->agent_forfeits[i] > 0)
                 len += snprintf(note[k] + len, (size_t)(RATE_NOTE_MAX - len),
-                                " %s %lld of %lld,", res->h.roster.a[i].name,
+                                " %s %lld of %lld%s%.100s%s,",
+                                res->h.roster.a[i].name,
                                 (long long)res->agent_forfeits[i],
-                                (long long)res->agent_games[i]);
+                                (long long)res->agent_games[i],
+                                res->forfeit_reason[i][0] ? " (first: " : "",
+                                res->forfeit_reason[i],
+                                res->forfeit_reason[i][0] ? ")" : "");
         if (len < RATE_NOTE_MAX)
             note[k][len - 1] = '\0'; /* the last comma */
         k++;

@@ -55,6 +55,13 @@ static void tally_agents(struct results *r, const struct journal_header *h,
     }
     r->games++;
     r->forfeits += rec->res.forfeit != 0;
+    /* A forfeit's reason names the seat it is about: "seat 1: ..." */
+    int s, at = 0;
+    if (rec->res.forfeit &&
+        sscanf(rec->res.reason, "seat %d: %n", &s, &at) == 1 && at > 0 &&
+        s >= 0 && s < h->seats && !r->forfeit_reason[rec->agent[s]][0])
+        snprintf(r->forfeit_reason[rec->agent[s]], MATCH_REASON_MAX, "%s",
+                 rec->res.reason + at);
 }
 
 int results_add(struct results_builder *l, const struct journal_header *h,

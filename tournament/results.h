@@ -37,6 +37,9 @@ struct results {
     struct results_pair *pair;          /* by deal, then (i, j) */
     int64_t agent_games[ROSTER_MAX];    /* games each agent played */
     int64_t agent_forfeits[ROSTER_MAX]; /* games it forfeited */
+    char forfeit_reason[ROSTER_MAX][MATCH_REASON_MAX]; /* why it forfeited
+                                           * the first time it was the cause
+                                           * (without "seat N: "); "" none */
     int64_t seats[ROSTER_MAX];          /* seats it held, all games */
     double ret_sum[ROSTER_MAX];         /* returns over those seats */
 };

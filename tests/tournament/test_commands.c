@@ -371,6 +371,25 @@ static void test_format1_journal(void **state)
     fclose(out);
     RUN(o, "rate", sub, "--bootstrap", "10");
     expect(o, 0, "12 games over 2 deals");
+    /* The forfeits, counted and with their reason (the bot's first one, as
+     * the fixture records it: "seat N: input/output error (IO)"). */
+    expect(o, 0, "8 games ended by a forfeit (the forfeiting side ranks "
+                 "last): bad 8 of 8 (first: input/output error (IO))\n");
+    RUN(o, "rate", sub, "--bootstrap", "10", "--json");
+    expect(o, 0, NULL);
+    json_t *root = json_loads(o->json, 0, NULL);
+    json_t *list = json_object_get(root, "ratings");
+    assert_int_equal(json_array_size(list), 3);
+    for (size_t i = 0; i < 3; i++) {
+        json_t *a = json_array_get(list, i);
+        json_t *why = json_object_get(a, "forfeit_reason");
+        if (!strcmp(json_string_value(json_object_get(a, "agent")), "bad"))
+            assert_string_equal(json_string_value(why),
+                                "input/output error (IO)");
+        else
+            assert_true(json_is_null(why));
+    }
+    json_decref(root);
     RUN(o, "replay", sub, "1", "0", "1");
     expect(o, 0, "replay matches the journal: 29 steps");
     RUN(o, "replay", sub, "1", "1", "1");
