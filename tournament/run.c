@@ -48,7 +48,7 @@ struct run {
     struct journal_writer w;    /* the journal */
     struct results_builder rb;  /* gathers o->results; the writer's */
     uint8_t *done;              /* bit per game index: in the journal */
-    atomic_bool started[ROSTER_MAX]; /* agent finished a game this run */
+    atomic_bool started[ROSTER_MAX]; /* agent got going in this run */
     bool warned[ROSTER_MAX];    /* its first forfeit reported (writer's) */
     char warn[2048];            /* reports the writer prints (writer's) */
     size_t warn_len;            /* bytes in warn */
@@ -287,8 +287,8 @@ static void drop_forfeiters(struct worker *wk, const struct schedule_game *sg,
     }
 }
 
-/* The agent of a seat in r that never got going, if it has not finished
- * a game in this run either; -1 when there is none. */
+/* The agent of a seat in r that never got going, if no instance of it
+ * has got going in this run either; -1 when there is none. */
 static int never_started(struct run *run, const struct schedule_game *sg,
                          const struct match_result *r)
 {
@@ -298,6 +298,24 @@ static int never_started(struct run *run, const struct schedule_game *sg,
             return a;
     }
     return -1;
+}
+
+/* Notes the agents of the game's seats that have got going (a bot that
+ * said hello, any built-in agent), whether or not they forfeited since.
+ * Read before written: the flags stay shared, not bounced, between
+ * workers. */
+static void mark_started(struct run *run, const struct schedule_game *sg,
+                         agent_t *const *seat)
+{
+    for (int s = 0; s < run->g.dims.players; s++) {
+        bool never;
+        atomic_bool *f = &run->started[sg->agent[s]];
+        if (!seat[s] || atomic_load_explicit(f, memory_order_relaxed))
+            continue;
+        agent_failure(seat[s], &never);
+        if (!never)
+            atomic_store_explicit(f, true, memory_order_relaxed);
+    }
 }
 
 /* Plays game index and packs its record. A game in which an agent that
@@ -320,6 +338,7 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
                             err, errlen);
         if (rc)
             return rc;
+        mark_started(run, &sg, seat);
         if (rec.res.forfeit)
             drop_forfeiters(wk, &sg, rec.res.forfeit);
         int a = never_started(run, &sg, &rec.res);
@@ -334,9 +353,6 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
                            run->roster.a[a].name, tries, (long long)sg.deal,
                            rec.res.reason);
     }
-    for (int s = 0; !rec.res.forfeit && s < run->g.dims.players; s++)
-        atomic_store_explicit(&run->started[sg.agent[s]], true,
-                              memory_order_relaxed);
     wk->quick = rec.res.wall_us < QUICK_US;
     rec.deal = sg.deal;
     rec.lineup = sg.lineup;

@@ -494,6 +494,30 @@ static void expect_no_start(const char *cmd, const char *why)
     rm_tree(dir);
 }
 
+/* A bot that got going once (said hello, then crashed) is charged the
+ * games it later cannot start in: they are forfeits, not a stopped run. */
+static void test_bot_that_started_once_keeps_forfeiting(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], cmd[DIR_MAX * 4];
+    struct run_stats st;
+    tmp_dir(dir);
+    write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
+    /* the first start runs the bot; every later one exits 4 at once */
+    snprintf(cmd, sizeof cmd,
+             "test -e %s/ran && exit 4; touch %s/ran; "
+             "exec /usr/bin/python3 %s/exiter.py",
+             dir, dir, dir);
+    char *text = play(cmd, &st);
+    assert_int_equal(st.played, GAMES);
+    assert_int_equal(count_forfeits(text), GAMES);
+    assert_int_equal(count(text, "the bot exited (exit status 3)"), 1);
+    assert_int_equal(count(text, "exited before saying hello (exit status 4)"),
+                     GAMES - 1);
+    free(text);
+    rm_tree(dir);
+}
+
 static void test_unstartable_bot_stops_run(void **state)
 {
     (void)state;
@@ -915,6 +939,7 @@ int main(void)
         cmocka_unit_test(test_misbehaving_bots_forfeit),
         cmocka_unit_test(test_first_forfeit_is_reported),
         cmocka_unit_test(test_unstartable_bot_stops_run),
+        cmocka_unit_test(test_bot_that_started_once_keeps_forfeiting),
         cmocka_unit_test(test_named_bot_plays_and_is_told),
         cmocka_unit_test(test_named_bot_serves_many_tables),
         cmocka_unit_test(test_named_bots_misbehave),
