@@ -51,6 +51,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -456,7 +457,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     int np = st->np, qs = seen_holder(st, seat, QS_FACE, st->qs);
     int jd = seen_holder(st, seat, JD_FACE, st->jd);
     float target = np == 2 ? (float)trick_opt(g, P_TARGET) : 500.0f;
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     put_set(out + O_HAND, st->hand[seat]);
     put_set(out + O_GONE, st->gone);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);

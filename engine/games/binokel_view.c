@@ -6,6 +6,7 @@
 
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 #include "binokel.h"
@@ -50,7 +51,7 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
     const struct binokel_state *st = vst;
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     float target = (float)trick_opt(g, P_TARGET);
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     meld_put_counts(out + O_HAND, st->hand[seat], 2);
     meld_put_counts(out + O_GONE, st->gone, 2);
     if (seat == st->soloist)

@@ -62,6 +62,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -651,7 +652,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     const struct klaberjass_state *st = vst;
     int opp = !seat;
     float target = (float)trick_opt(g, P_TARGET);
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     put(out + O_HAND, st->hand[seat]);
     put(out + O_GONE, st->gone);
     if (st->ntrick)

@@ -57,6 +57,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -533,9 +534,8 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     float target = (float)trick_opt(g, P_TARGET);
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
-    memset(out + O_TRICK, 0, (O_KNOWN + 32 - O_TRICK) * sizeof *out);
-    memset(out + O_KNOWN + 32 * np, 0,
-           (OBS_SIZE - O_KNOWN - 32 * np) * sizeof *out);
+    obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
+    obs_fill_zero(out + O_KNOWN + 32 * np, (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
     meld_put_counts(out + O_HAND, st->hand[seat], 4);
     meld_put_counts(out + O_GONE, st->gone, 4);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
