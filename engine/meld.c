@@ -376,9 +376,12 @@ void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
 void meld_observe_trick(float *out, const struct meld_table *t, int seat,
                         int np)
 {
+    /* Relative seats step by one from the leader's, wrapping at np: no
+     * division per card. */
+    int r = t->leader < seat ? t->leader - seat + np : t->leader - seat;
     for (int i = 0; i < t->ntrick; i++) {
-        int s = (t->leader + i) % np, r = s < seat ? s - seat + np : s - seat;
         out[32 * r + t->trick[i]] = 1;
+        r = r + 1 == np ? 0 : r + 1;
     }
 }
 
