@@ -512,19 +512,21 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
 static void observe_seats(const struct pinochle_state *st, int seat,
                           float *out)
 {
-    int np = st->np, left = NCARDS / np - st->tb.tricks;
+    const uint8_t *known[MAXP];
+    int np = st->np, tricks = NCARDS / np, left = tricks - st->tb.tricks;
     int pos = (seat - st->tb.leader + np) % np; /* seat's place in trick */
-    float tricks = (float)(NCARDS / np);
     /* Every seat holds the cards of the tricks still to play, less one
      * for the seats that have played to the trick in progress. */
+    float full = (float)left / (float)tricks;
+    float less = (float)(left - 1) / (float)tricks;
     for (int r = 0, s = seat; r < np; r++) {
         out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
-        out[O_SIZES + r] = (float)(left - (pos < st->tb.ntrick)) / tricks;
-        if (r)
-            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
+        out[O_SIZES + r] = pos < st->tb.ntrick ? less : full;
+        known[r] = st->known[s];
         s = s + 1 == np ? 0 : s + 1;
         pos = pos + 1 == np ? 0 : pos + 1;
     }
+    meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.25f);
 }
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
@@ -536,8 +538,8 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
      * (the own known row included) is mostly zeros. */
     obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
     obs_fill_zero(out + O_KNOWN + 32 * np, (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
-    meld_put_counts(out + O_HAND, st->hand[seat], 4);
-    meld_put_counts(out + O_GONE, st->gone, 4);
+    const uint8_t *own[2] = {st->hand[seat], st->gone};
+    meld_put_count_rows(out + O_HAND, own, 2, 0.25f);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     observe_seats(st, seat, out);
     if (st->turned != NO)
