@@ -498,8 +498,9 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
         out[O_BIDDER + trick_rel(st->bidder, seat, st->np)] = 1;
     if (st->high)
         out[O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
-    for (int s = 0; s < st->np; s++) {
-        int r = trick_rel(s, seat, st->np);
+    if (trick_opt(g, P_TRUMP) != TRUMP_AUCTION)
+        return; /* no bids: the turned card fixes trumps */
+    for (int r = 0, s = seat; r < st->np; r++, s = trick_next(s, st->np)) {
         if (st->bid[s] == PASSED)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
@@ -537,7 +538,8 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
     obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
-    obs_fill_zero(out + O_KNOWN + 32 * np, (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
+    obs_fill_zero(out + O_KNOWN + 32 * np,
+                  (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
     const uint8_t *own[2] = {st->hand[seat], st->gone};
     meld_put_count_rows(out + O_HAND, own, 2, 0.25f);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
@@ -551,10 +553,10 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
-    for (int t = 0; t < teams; t++) {
-        int r = trick_rel(t, seat % teams, teams);
+    for (int r = 0, t = seat % teams; r < teams; r++) {
         out[O_TAKEN + r] = st->taken[t] / 500.0f;
         out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
+        t = trick_next(t, teams);
     }
     out[O_TRICKS] = st->tb.tricks / (float)tricks;
 }
