@@ -55,8 +55,10 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
     const uint8_t *own[2] = {st->hand[seat], st->gone};
     obs_fill_zero(out + O_GONE + 32, OBS_SIZE - O_GONE - 32);
     meld_put_count_rows(out + O_HAND, own, 2, 0.5f);
-    if (seat == st->soloist)
-        meld_put_counts(out + O_DISCARD, st->discard, 2);
+    if (seat == st->soloist) {
+        const uint8_t *discard[1] = {st->discard};
+        meld_put_count_rows(out + O_DISCARD, discard, 1, 0.5f);
+    }
     if (st->called != NO)
         out[O_CALLED + st->called] = 1;
     if (sees_given(st, seat))
@@ -68,9 +70,10 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
         out[O_KIND + st->kind] = 1;
     out[O_HIGH] = meld_unit(st->high / top);
     observe_seats(g, st, seat, out);
-    for (int t = 0; t < st->sides; t++)
-        out[O_SCORES + trick_rel(t, binokel__side(st, seat), st->sides)] =
-            meld_unit(0.5f + st->score[t] / (4 * target));
+    for (int r = 0, t = binokel__side(st, seat); r < st->sides; r++) {
+        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
+        t = trick_next(t, st->sides);
+    }
     out[O_TRICKS] = st->tb.tricks / (float)((NCARDS - st->wsize) / st->np);
     out[O_STOCK] = st->nstock / 24.0f;
     if (st->turnup != NO)
