@@ -615,8 +615,8 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* Tensor slot of card c: suit * 8 + natural place (the pack's cards
  * only; 2..6, never held, are 0). A table: observe places every card. */
-#define SLOTS(s) 8 * s + 7, 0, 0, 0, 0, 0, 8 * s, 8 * s + 1, 8 * s + 2, \
-                 8 * s + 3, 8 * s + 4, 8 * s + 5, 8 * s + 6
+#define SLOTS(s) 8 * (s) + 7, 0, 0, 0, 0, 0, 8 * (s), 8 * (s) + 1, \
+                 8 * (s) + 2, 8 * (s) + 3, 8 * (s) + 4, 8 * (s) + 5, 8 * (s) + 6
 static const uint8_t slot_of[CARDS_IN_PACK] = {SLOTS(0), SLOTS(1), SLOTS(2),
                                                SLOTS(3)};
 #undef SLOTS
