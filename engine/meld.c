@@ -13,6 +13,14 @@
 #define DEAL_TRIES 48         /* draws per seat before starting over */
 #define DEAL_ROUNDS 24        /* start-overs before giving up */
 
+/* Functions worth a second build for AVX2 (GCC and clang on x86-64 pick
+ * the build at load time); elsewhere one plain build. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MELD_WIDE __attribute__((target_clones("avx2", "default")))
+#else
+#define MELD_WIDE
+#endif
+
 /* ==== names ============================================================ */
 
 static const uint8_t place_rank[8] = {ACE, 10, KING, QUEEN, JACK, 9, 8, 7};
@@ -376,9 +384,23 @@ void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
 void meld_observe_trick(float *out, const struct meld_table *t, int seat,
                         int np)
 {
+    /* Relative seats step by one from the leader's, wrapping at np: no
+     * division per card. */
+    int r = t->leader < seat ? t->leader - seat + np : t->leader - seat;
     for (int i = 0; i < t->ntrick; i++) {
-        int s = (t->leader + i) % np, r = s < seat ? s - seat + np : s - seat;
         out[32 * r + t->trick[i]] = 1;
+        r = r + 1 == np ? 0 : r + 1;
+    }
+}
+
+MELD_WIDE
+void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
+                         int n, float inv)
+{
+    for (int i = 0; i < n; i++, out += MELD_FACES) {
+        const uint8_t *restrict row = rows[i];
+        for (int f = 0; f < MELD_FACES; f++)
+            out[f] = row[f] * inv;
     }
 }
 

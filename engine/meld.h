@@ -207,15 +207,14 @@ void meld_pack_hand(msgpack_packer *pk, const uint8_t *hand);
 /* Writes the hand's names space-separated into buf. */
 void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
 
-/* Sets out[f] = copies / scale for every face. Inline so that a constant
- * scale (a power of two) becomes one exact multiply the compiler can run
- * over all faces at once: observe calls it for every seat. */
-static inline void meld_put_counts(float *restrict out,
-                                   const uint8_t *restrict hand, float scale)
-{
-    for (int f = 0; f < MELD_FACES; f++)
-        out[f] = hand[f] / scale;
-}
+/* Sets out[32 * i + f] = rows[i][f] * inv for every face of rows i < n:
+ * the count rows of a tensor (a hand, the cards gone, each seat's known
+ * cards) in one call. inv is 1 / a power of two, so each product equals
+ * the quotient exactly. Built for AVX2 as well where the compiler can,
+ * chosen at load time: a row is then four conversions of eight floats,
+ * not eight of four. */
+void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
+                         int n, float inv);
 
 /* ---- dealing hidden duplicate cards (determinization) ---------------- */
 

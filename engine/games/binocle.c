@@ -51,6 +51,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -434,14 +435,22 @@ static uint32_t on_table(const struct binocle_state *st)
     return t;
 }
 
-/* Who holds (or played) face f as seat knows it: NO if hidden. Four
- * players only: with two, Q♠ and J♦ make no partnership. */
-static int seen_holder(const struct binocle_state *st, int seat, int f, int who)
+/* Who holds (or played) face f as seat knows it, given the faces seat
+ * has seen: NO if hidden. Four players only: with two, Q♠ and J♦ make no
+ * partnership. */
+static int seen_holder(const struct binocle_state *st, uint32_t shown, int f,
+                       int who)
+{
+    return st->np == 4 && (shown & face(f)) ? who : NO;
+}
+
+/* The faces seat has seen: on the table, in hand, shown in melds. */
+static uint32_t seen_faces(const struct binocle_state *st, int seat)
 {
     uint32_t shown = on_table(st) | st->hand[seat];
     for (int s = 0; s < st->np; s++)
         shown |= st->known[s];
-    return st->np == 4 && (shown & face(f)) ? who : NO;
+    return shown;
 }
 
 static void put_set(float *out, uint32_t h)
@@ -453,23 +462,22 @@ static void put_set(float *out, uint32_t h)
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct binocle_state *st = vst;
-    int np = st->np, qs = seen_holder(st, seat, QS_FACE, st->qs);
-    int jd = seen_holder(st, seat, JD_FACE, st->jd);
+    uint32_t shown = seen_faces(st, seat);
+    int np = st->np, qs = seen_holder(st, shown, QS_FACE, st->qs);
+    int jd = seen_holder(st, shown, JD_FACE, st->jd);
     float target = np == 2 ? (float)trick_opt(g, P_TARGET) : 500.0f;
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     put_set(out + O_HAND, st->hand[seat]);
     put_set(out + O_GONE, st->gone);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
-    for (int s = 0; s < np; s++) {
-        int r = trick_rel(s, seat, np);
-        if (s != seat)
+    for (int r = 0, s = seat; r < np; r++, s = trick_next(s, np)) {
+        if (r)
             put_set(out + O_KNOWN + 32 * r, st->known[s]);
         out[O_MELD + r] = meld_unit(st->meld[s] / 500.0f);
         out[O_TAKEN + r] = st->taken[s] / 130.0f;
         out[O_SCORES + r] = meld_unit(st->score[s] / (2 * target));
     }
-    for (int m = 0; m < NMELDS; m++)
-        out[O_DECLARED + m] = (float)(st->declared >> m & 1);
+    put_set(out + O_DECLARED, st->declared);
     if (st->trump != NO)
         out[O_TRUMP + st->trump] = 1;
     out[O_PHASE + st->phase] = 1;
@@ -545,8 +553,9 @@ static void pack_set(msgpack_packer *pk, uint32_t h)
 static void pack_melds(const struct binocle_state *st, int seat,
                        msgpack_packer *pk)
 {
-    int qs = seen_holder(st, seat, QS_FACE, st->qs);
-    int jd = seen_holder(st, seat, JD_FACE, st->jd);
+    uint32_t shown = seen_faces(st, seat);
+    int qs = seen_holder(st, shown, QS_FACE, st->qs);
+    int jd = seen_holder(st, shown, JD_FACE, st->jd);
     view_pack_str(pk, "declared");
     view_pack_array(pk, (size_t)__builtin_popcount(st->declared));
     for (int m = 0; m < NMELDS; m++)

@@ -6,6 +6,7 @@
 
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 #include "binokel.h"
@@ -21,10 +22,10 @@ static void observe_seats(const struct game *g, const struct binokel_state *st,
 {
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     int np = st->np, tricks = (NCARDS - st->wsize) / np;
-    for (int s = 0; s < np; s++) {
-        int r = trick_rel(s, seat, np), a = st->bid[s] + 127;
-        if (s != seat)
-            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 2);
+    const uint8_t *known[MAXP];
+    for (int r = 0, s = seat; r < np; r++, s = trick_next(s, np)) {
+        int a = st->bid[s] + 127;
+        known[r] = st->known[s];
         if (a == A_PASS)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
@@ -34,6 +35,7 @@ static void observe_seats(const struct game *g, const struct binokel_state *st,
         out[O_WON + r] = st->won[s] / (float)tricks;
         out[O_SIZES + r] = meld_size(st->hand[s]) / (float)(tricks + 5);
     }
+    meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.5f);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
     if (st->phase != PH_OVER)
@@ -50,11 +52,13 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
     const struct binokel_state *st = vst;
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     float target = (float)trick_opt(g, P_TARGET);
-    memset(out, 0, OBS_SIZE * sizeof *out);
-    meld_put_counts(out + O_HAND, st->hand[seat], 2);
-    meld_put_counts(out + O_GONE, st->gone, 2);
-    if (seat == st->soloist)
-        meld_put_counts(out + O_DISCARD, st->discard, 2);
+    const uint8_t *own[2] = {st->hand[seat], st->gone};
+    obs_fill_zero(out + O_GONE + 32, OBS_SIZE - O_GONE - 32);
+    meld_put_count_rows(out + O_HAND, own, 2, 0.5f);
+    if (seat == st->soloist) {
+        const uint8_t *discard[1] = {st->discard};
+        meld_put_count_rows(out + O_DISCARD, discard, 1, 0.5f);
+    }
     if (st->called != NO)
         out[O_CALLED + st->called] = 1;
     if (sees_given(st, seat))
@@ -66,9 +70,10 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
         out[O_KIND + st->kind] = 1;
     out[O_HIGH] = meld_unit(st->high / top);
     observe_seats(g, st, seat, out);
-    for (int t = 0; t < st->sides; t++)
-        out[O_SCORES + trick_rel(t, binokel__side(st, seat), st->sides)] =
-            meld_unit(0.5f + st->score[t] / (4 * target));
+    for (int r = 0, t = binokel__side(st, seat); r < st->sides; r++) {
+        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
+        t = trick_next(t, st->sides);
+    }
     out[O_TRICKS] = st->tb.tricks / (float)((NCARDS - st->wsize) / st->np);
     out[O_STOCK] = st->nstock / 24.0f;
     if (st->turnup != NO)

@@ -51,6 +51,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../trix_pack.h"
 #include "../view.h"
@@ -327,7 +328,7 @@ static float score_scale(const struct game *g, int score)
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct forty_two_state *st = vst;
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     f42_observe_cards(&st->c, seat, out);
     for (int s = 0; s < NP; s++) {
         int r = rel(s, seat);

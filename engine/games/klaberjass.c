@@ -62,6 +62,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -612,16 +613,18 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-/* Tensor index of card c: suit * 8 + natural place. */
-static int slot(int c)
-{
-    return card_suit(c) * 8 + natural(c);
-}
+/* Tensor slot of card c: suit * 8 + natural place (the pack's cards
+ * only; 2..6, never held, are 0). A table: observe places every card. */
+#define SLOTS(s) 8 * (s) + 7, 0, 0, 0, 0, 0, 8 * (s), 8 * (s) + 1, \
+                 8 * (s) + 2, 8 * (s) + 3, 8 * (s) + 4, 8 * (s) + 5, 8 * (s) + 6
+static const uint8_t slot_of[CARDS_IN_PACK] = {SLOTS(0), SLOTS(1), SLOTS(2),
+                                               SLOTS(3)};
+#undef SLOTS
 
 static void put(float *out, hand_t h)
 {
     for (; h; h &= h - 1)
-        out[slot(hand_first(h))] = 1;
+        out[slot_of[hand_first(h)]] = 1;
 }
 
 static float clamp01(float v)
@@ -651,15 +654,15 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     const struct klaberjass_state *st = vst;
     int opp = !seat;
     float target = (float)trick_opt(g, P_TARGET);
-    memset(out, 0, OBS_SIZE * sizeof *out);
+    obs_fill_zero(out, OBS_SIZE);
     put(out + O_HAND, st->hand[seat]);
     put(out + O_GONE, st->gone);
     if (st->ntrick)
-        put(out + O_TRICK, card_bit(st->trick[0]));
+        out[O_TRICK + slot_of[st->trick[0]]] = 1;
     put(out + O_KNOWN, st->known[opp]);
-    put(out + O_TURNUP, card_bit(st->turnup));
+    out[O_TURNUP + slot_of[st->turnup]] = 1;
     if (st->bottom_shown)
-        put(out + O_BOTTOM, card_bit(st->deck[NCARDS - 1]));
+        out[O_BOTTOM + slot_of[st->deck[NCARDS - 1]]] = 1;
     if (st->trump != NO_SEAT)
         out[O_TRUMP + st->trump] = 1;
     out[O_PHASE + st->phase] = 1;

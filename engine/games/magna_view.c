@@ -57,15 +57,18 @@ int magna__obs_size(int n)
 static void observe_seats(const struct magna_state *st, int seat,
                           const struct layout *l, float *out)
 {
-    for (int s = 0; s < st->tb.n; s++) {
-        int r = trick_rel(s, seat, st->tb.n);
+    int n = st->tb.n;
+    float scale = 2.0f * st->target;
+    /* Others' discards are face down at first: only seat's own row. */
+    int shown = magna_discards_hidden(st) ? 1 : n;
+    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n)) {
         trick_put_bits(out + l->played + r * FT_CARDS, st->tb.played[s]);
         trick_put_bits(out + l->won + r * FT_CARDS, st->won[s]);
-        if (s == seat || !magna_discards_hidden(st))
+        if (r < shown)
             trick_put_bits(out + l->discards + r * FT_CARDS, st->discard[s]);
         out[l->bids + r] = st->bids[s] > 0 ? st->bids[s] / 9.0f : 0;
         out[l->passed + r] = st->bids[s] == 0;
-        float sc = (float)st->score[magna_side(st, s)] / (2.0f * st->target);
+        float sc = (float)st->score[magna_side(st, s)] / scale;
         out[l->score + r] = sc < 0 ? 0 : sc > 1 ? 1 : sc;
     }
 }
@@ -78,10 +81,9 @@ void magna__observe(const struct game *g, const void *vst, int seat, float *out)
     struct layout l = layout_of(n);
     memset(out, 0, sizeof *out * (size_t)l.size);
     trick_put_bits(out + l.hand, st->tb.hand[seat]);
-    for (int i = 0; i < st->tb.ntrick; i++) {
-        int r = trick_rel((st->tb.leader + i) % n, seat, n);
+    int r = trick_rel(st->tb.leader, seat, n);
+    for (int i = 0; i < st->tb.ntrick; i++, r = trick_next(r, n))
         out[l.trick + st->tb.trick[i]] = (float)(r + 1) / (float)n;
-    }
     observe_seats(st, seat, &l, out);
     if (st->tb.honor)
         out[l.honor + st->tb.honor - 5] = 1;

@@ -46,14 +46,15 @@ static void observe_seats(const struct game *g, const struct mbs_state *st,
 {
     int n = mbs_players(g);
     double lo = g->dims.ret_low, span = g->dims.ret_high - lo;
-    for (int k = 0; k < n; k++) {
-        int s = (seat + k) % n;
+    for (int k = 0, s = seat; k < n; k++, s = s + 1 == n ? 0 : s + 1) {
         out[L->sizes + k] = (float)hand_count(st->hand[s]) / 5;
         out[L->tricks + k] = (float)st->tricks[s] / MBS_MAX_SONGS;
         out[L->chips + k] = (float)((st->chips[s] - lo) / span);
-        out[L->to_move + k] = st->phase != MBS_PH_OVER && s == st->actor;
-        out[L->dealer + k] = s == st->dealer;
     }
+    /* One-hot over the cleared tensor: relative seats of actor, dealer. */
+    if (st->phase != MBS_PH_OVER)
+        out[L->to_move + (st->actor - seat + n) % n] = 1;
+    out[L->dealer + (st->dealer - seat + n) % n] = 1;
 }
 
 void my_bird_sings__observe(const struct game *g, const void *vst, int seat,

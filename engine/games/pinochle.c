@@ -57,6 +57,7 @@
 #include "../../common/err.h"
 #include "../game.h"
 #include "../meld.h"
+#include "../obs_fill.h"
 #include "../trick.h"
 #include "../view.h"
 
@@ -497,8 +498,9 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
         out[O_BIDDER + trick_rel(st->bidder, seat, st->np)] = 1;
     if (st->high)
         out[O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
-    for (int s = 0; s < st->np; s++) {
-        int r = trick_rel(s, seat, st->np);
+    if (trick_opt(g, P_TRUMP) != TRUMP_AUCTION)
+        return; /* no bids: the turned card fixes trumps */
+    for (int r = 0, s = seat; r < st->np; r++, s = trick_next(s, st->np)) {
         if (st->bid[s] == PASSED)
             out[O_BIDS + 2 * r + 1] = 1;
         else if (st->bid[s])
@@ -511,19 +513,21 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
 static void observe_seats(const struct pinochle_state *st, int seat,
                           float *out)
 {
-    int np = st->np, left = NCARDS / np - st->tb.tricks;
+    const uint8_t *known[MAXP];
+    int np = st->np, tricks = NCARDS / np, left = tricks - st->tb.tricks;
     int pos = (seat - st->tb.leader + np) % np; /* seat's place in trick */
-    float tricks = (float)(NCARDS / np);
     /* Every seat holds the cards of the tricks still to play, less one
      * for the seats that have played to the trick in progress. */
+    float full = (float)left / (float)tricks;
+    float less = (float)(left - 1) / (float)tricks;
     for (int r = 0, s = seat; r < np; r++) {
         out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
-        out[O_SIZES + r] = (float)(left - (pos < st->tb.ntrick)) / tricks;
-        if (r)
-            meld_put_counts(out + O_KNOWN + 32 * r, st->known[s], 4);
+        out[O_SIZES + r] = pos < st->tb.ntrick ? less : full;
+        known[r] = st->known[s];
         s = s + 1 == np ? 0 : s + 1;
         pos = pos + 1 == np ? 0 : pos + 1;
     }
+    meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.25f);
 }
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
@@ -533,11 +537,11 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     float target = (float)trick_opt(g, P_TARGET);
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
-    memset(out + O_TRICK, 0, (O_KNOWN + 32 - O_TRICK) * sizeof *out);
-    memset(out + O_KNOWN + 32 * np, 0,
-           (OBS_SIZE - O_KNOWN - 32 * np) * sizeof *out);
-    meld_put_counts(out + O_HAND, st->hand[seat], 4);
-    meld_put_counts(out + O_GONE, st->gone, 4);
+    obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
+    obs_fill_zero(out + O_KNOWN + 32 * np,
+                  (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
+    const uint8_t *own[2] = {st->hand[seat], st->gone};
+    meld_put_count_rows(out + O_HAND, own, 2, 0.25f);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
     observe_seats(st, seat, out);
     if (st->turned != NO)
@@ -549,10 +553,10 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
-    for (int t = 0; t < teams; t++) {
-        int r = trick_rel(t, seat % teams, teams);
+    for (int r = 0, t = seat % teams; r < teams; r++) {
         out[O_TAKEN + r] = st->taken[t] / 500.0f;
         out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
+        t = trick_next(t, teams);
     }
     out[O_TRICKS] = st->tb.tricks / (float)tricks;
 }

@@ -240,9 +240,35 @@ static void test_each_single_face_is_held(void **state)
     }
 }
 
+/* Count rows: copies over the scale (Pinochle's four copies: 0, 1/4, 1/2,
+ * 3/4, 1), row i at 32 * i, every float of the rows written, nothing past
+ * them; the second row takes another hand, not the first one again. */
+static void test_count_rows_scale_each_face(void **state)
+{
+    (void)state;
+    uint8_t a[MELD_FACES] = {0}, b[MELD_FACES] = {0};
+    float out[3 * MELD_FACES];
+    for (int f = 0; f < MELD_FACES; f++)
+        a[f] = (uint8_t)(f % 5);
+    b[MELD_FACES - 1] = 2;
+    const uint8_t *rows[2] = {a, b};
+    for (int i = 0; i < 3 * MELD_FACES; i++)
+        out[i] = -7.0f;
+    meld_put_count_rows(out, rows, 2, 0.25f);
+    const float want[5] = {0.0f, 0.25f, 0.5f, 0.75f, 1.0f};
+    for (int f = 0; f < MELD_FACES; f++) {
+        assert_true(out[f] == want[f % 5]);
+        assert_true(out[MELD_FACES + f] == (f == MELD_FACES - 1 ? 0.5f : 0));
+        assert_true(out[2 * MELD_FACES + f] == -7.0f);
+    }
+    meld_put_count_rows(out + 2 * MELD_FACES, rows, 0, 0.25f);
+    assert_true(out[2 * MELD_FACES] == -7.0f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_count_rows_scale_each_face),
         cmocka_unit_test(test_each_single_face_is_held),
         cmocka_unit_test(test_playable_matches_reference),
         cmocka_unit_test(test_shows_lack_matches_reference),
