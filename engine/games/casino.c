@@ -262,6 +262,7 @@ static int start_round(const struct game *g, struct casino_state *st,
         return rc;
     memset(st->won, 0, sizeof st->won);
     memset(st->build, 0, sizeof st->build);
+    st->builds = st->multiple = 0;
     memset(st->owner, CASINO_NO_SEAT, sizeof st->owner);
     memset(st->sweeps, 0, sizeof st->sweeps);
     st->loose = 0;
@@ -340,6 +341,7 @@ static void end_round(const struct game *g, struct casino_state *st)
     st->loose = 0;
     st->dead = 0;
     memset(st->build, 0, sizeof st->build);
+    st->builds = st->multiple = 0;
     score_round(g, st);
     close_round(g, st);
 }
@@ -461,6 +463,8 @@ static hand_t lift(struct casino_state *st, uint64_t items)
         int v = __builtin_ctzll(b) - CASINO_BUILD_SHIFT;
         h |= st->build[v];
         st->build[v] = 0;
+        st->builds &= (uint16_t)~(1u << v);
+        st->multiple &= (uint16_t)~(1u << v);
         st->owner[v] = CASINO_NO_SEAT;
     }
     return h;
@@ -477,10 +481,18 @@ static void capture(const struct game *g, struct casino_state *st, int card,
         st->sweeps[seat]++;
 }
 
+/* Lays the build of v. Whether it is multiple (its cards add up to more
+ * than v) is worked out here once and kept in the state with the values
+ * of the builds lying, since every search and observation asks. */
 static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 {
+    int sum = 0;
     st->build[v] = lift(st, items) | card_bit(card);
     st->owner[v] = st->turn;
+    for (hand_t h = st->build[v]; h; h &= h - 1)
+        sum += card_rank(hand_first(h));
+    st->builds |= (uint16_t)(1u << v);
+    st->multiple |= (uint16_t)((sum > v) << v);
 }
 
 /* Passes the turn; deals again, or ends the round, when hands are empty. */
@@ -497,7 +509,7 @@ static void next_turn(const struct game *g, struct casino_state *st)
 
 /* ==== API: configure, init, play ======================================= */
 
-static void layout_of(int n, struct layout *L)
+static inline void layout_of(int n, struct layout *L)
 {
     int o = 0, nb = CASINO_VMAX - 1;
     L->hand = o, o += CARDS_IN_PACK;
@@ -651,14 +663,14 @@ static void observe_builds(const struct game *g, const struct casino_state *st,
                            int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!st->build[v])
-            continue;
+    for (unsigned b = st->builds; b; b &= b - 1) {
+        int v = __builtin_ctz(b);
         for (hand_t h = st->build[v]; h; h &= h - 1)
             out[L->in_build + hand_first(h)] = (float)v / CASINO_VMAX;
         out[L->builds + v - 2] = 1;
         out[L->multiple + v - 2] = casino__multiple(st, v);
-        out[L->owner + (v - 2) * n + (st->owner[v] - seat + n) % n] = 1;
+        int rel = st->owner[v] - seat; /* the owner, from the observer */
+        out[L->owner + (v - 2) * n + (rel < 0 ? rel + n : rel)] = 1;
     }
 }
 
@@ -668,8 +680,10 @@ static void observe_seats(const struct game *g, const struct casino_state *st,
 {
     int n = nplayers(g);
     double scale = 1.0 / (opt(g, P_TARGET) + ROUND_POINTS);
+    /* Seats relative to the observer: seat + k, wrapped without a
+     * division (observe runs at every env step). */
     for (int k = 0; k < n; k++) {
-        int p = (seat + k) % n, s = side_of(g, p);
+        int p = seat + k < n ? seat + k : seat + k - n, s = side_of(g, p);
         plane(out + L->won + k * CARDS_IN_PACK, st->won[p]);
         out[L->nwon + k] = (float)hand_count(st->won[p]) / CARDS_IN_PACK;
         out[L->spades + k] =

@@ -146,11 +146,8 @@ static void list_items(struct search *s, int seat, int limit)
         int c = hand_first(h);
         add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
     }
-    if (!casino_any_build(st))
-        return;
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!st->build[v])
-            continue;
+    for (unsigned b = st->builds; b; b &= b - 1) {
+        int v = __builtin_ctz(b);
         s->table_items++;
         if (st->owner[v] == seat)
             s->owned |= 1u << v;
@@ -758,20 +755,15 @@ unsigned casino__ranks(hand_t h)
 
 bool casino__multiple(const struct casino_state *st, int v)
 {
-    int sum = 0;
-    for (hand_t h = st->build[v]; h; h &= h - 1)
-        sum += card_rank(hand_first(h));
-    return sum > v;
+    return (st->multiple >> v) & 1;
 }
 
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
-    if (!casino_any_build(st))
-        return 0;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        if (st->build[v] && st->owner[v] == seat)
-            m |= 1u << v;
+    for (unsigned b = st->builds; b; b &= b - 1)
+        if (st->owner[__builtin_ctz(b)] == seat)
+            m |= b & -b;
     return m;
 }
 
@@ -788,12 +780,8 @@ bool casino__may_trail(const struct casino_state *st,
 
 int casino__items(const struct casino_state *st)
 {
-    int n = hand_count(st->loose & CASINO_NUMERALS);
-    if (!casino_any_build(st))
-        return n;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        n += st->build[v] != 0;
-    return n;
+    return hand_count(st->loose & CASINO_NUMERALS) +
+           __builtin_popcount(st->builds);
 }
 
 /* Lists st's items and their subsets adding up to at most limit for
