@@ -232,12 +232,13 @@ static hand_t table_cards(const struct casino_state *st)
     return st->loose | st->dead | casino_build_cards(st);
 }
 
+/* True if no seat holds a card. Seats past the players never do, so all
+ * CASINO_MAXP hands are looked at at once, without a loop. */
 static bool hands_empty(const struct game *g, const struct casino_state *st)
 {
-    for (int p = 0; p < nplayers(g); p++)
-        if (st->hand[p])
-            return false;
-    return true;
+    _Static_assert(CASINO_MAXP == 4, "hands_empty reads four hands");
+    (void)g;
+    return !(st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3]);
 }
 
 /* ==== static helpers: deals and scoring ================================ */
@@ -586,6 +587,31 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
+/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
+ * blocks hold one to four options: four ids are written at once, so no
+ * loop runs a number of times that changes from block to block (such a
+ * loop's end is mispredicted); ids written past the m-th lie beyond the
+ * list or are written over by the next block. out has room for them: the
+ * caller checks that n + CASINO_OPTS + 4 ids fit. */
+static int put_block(int *out, int id, int m)
+{
+    for (int k = 0; k < 4; k++)
+        out[k] = id + k;
+    for (int k = 4; k < m; k++)
+        out[k] = id + k;
+    return m;
+}
+
+/* Writes the cards in t (at most HAND) at out, as put_block does: four
+ * entries at once. Returns their number. */
+static int put_trails(int *out, hand_t t)
+{
+    int n = hand_count(t);
+    for (int k = 0; k < HAND; k++, t &= t - 1)
+        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
+    return n;
+}
+
 /* Trails, then each block's stable ids, then the overflow ids: the ids
  * ascend because every block id lies below CASINO_STABLE. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
@@ -599,15 +625,18 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     items = casino__counts(st, &ru, seat, st->hand[seat], b);
     for (int j = 0; j < hand_count(st->hand[seat]); j++)
         plays |= (int)b[j].kinds;
-    for (hand_t t = trail_cards(g, st, seat, items, plays); t; t &= t - 1)
-        out[n++] = hand_first(t);
+    n = put_trails(out, trail_cards(g, st, seat, items, plays));
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
         for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
             int kind = __builtin_ctz(ks), m = b[i].n[kind];
             int id = encode(hand_first(h), kind, 0);
-            for (int k = 0; k < m && k < CASINO_OPTS; k++)
-                out[n++] = id + k;
-            over += m > CASINO_OPTS ? m - CASINO_OPTS : 0;
+            int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
+            if (n + CASINO_OPTS + 4 <= CASINO_MAX_LEGAL)
+                n += put_block(out + n, id, fit);
+            else
+                for (int k = 0; k < fit; k++)
+                    out[n++] = id + k;
+            over += m - fit;
         }
     }
     for (int k = 0; k < over; k++)
