@@ -595,6 +595,7 @@ static int deals(const struct game *g, const void *vst)
  * caller checks that n + CASINO_OPTS + 4 ids fit. */
 static int put_block(int *out, int id, int m)
 {
+#pragma GCC unroll 4
     for (int k = 0; k < 4; k++)
         out[k] = id + k;
     for (int k = 4; k < m; k++)
@@ -607,6 +608,7 @@ static int put_block(int *out, int id, int m)
 static int put_trails(int *out, hand_t t)
 {
     int n = hand_count(t);
+#pragma GCC unroll 4
     for (int k = 0; k < HAND; k++, t &= t - 1)
         out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
     return n;
@@ -623,8 +625,9 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     if (st->over || seat != st->turn)
         return 0;
     items = casino__counts(st, &ru, seat, st->hand[seat], b);
-    for (int j = 0; j < hand_count(st->hand[seat]); j++)
-        plays |= (int)b[j].kinds;
+    /* Only a full table asks whether the seat has other plays. */
+    for (int j = 0; items >= CASINO_TABLE_MAX && j < HAND; j++)
+        plays |= j < hand_count(st->hand[seat]) ? (int)b[j].kinds : 0;
     n = put_trails(out, trail_cards(g, st, seat, items, plays));
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
         for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
