@@ -19,9 +19,12 @@
  * way that finds the same sets: a family of sets of items is one 64-bit
  * word (bit m for the set of index mask m), the sets of each sum come
  * from a knapsack over words, and joining a group to every union
- * disjoint from it is a mask and a shift. The legal options are the unions that leave the player holding
- * a capturing card for every build he owns. What may form a group is
- * explained in casino.c's header comment. Nothing here allocates.
+ * disjoint from it is a mask and a shift. Such a table without builds
+ * (seven decisions in ten) skips the item list too: no rule option and
+ * no ownership matters there. The legal options are the unions that
+ * leave the player holding a capturing card for every build he owns.
+ * What may form a group is explained in casino.c's header comment.
+ * Nothing here allocates.
  */
 #include "casino.h"
 
