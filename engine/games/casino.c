@@ -232,12 +232,13 @@ static hand_t table_cards(const struct casino_state *st)
     return st->loose | st->dead | casino_build_cards(st);
 }
 
+/* True if no seat holds a card. Seats past the players never do, so all
+ * CASINO_MAXP hands are looked at at once, without a loop. */
 static bool hands_empty(const struct game *g, const struct casino_state *st)
 {
-    for (int p = 0; p < nplayers(g); p++)
-        if (st->hand[p])
-            return false;
-    return true;
+    _Static_assert(CASINO_MAXP == 4, "hands_empty reads four hands");
+    (void)g;
+    return !(st->hand[0] | st->hand[1] | st->hand[2] | st->hand[3]);
 }
 
 /* ==== static helpers: deals and scoring ================================ */
@@ -262,6 +263,7 @@ static int start_round(const struct game *g, struct casino_state *st,
         return rc;
     memset(st->won, 0, sizeof st->won);
     memset(st->build, 0, sizeof st->build);
+    st->builds = st->multiple = 0;
     memset(st->owner, CASINO_NO_SEAT, sizeof st->owner);
     memset(st->sweeps, 0, sizeof st->sweeps);
     st->loose = 0;
@@ -340,6 +342,7 @@ static void end_round(const struct game *g, struct casino_state *st)
     st->loose = 0;
     st->dead = 0;
     memset(st->build, 0, sizeof st->build);
+    st->builds = st->multiple = 0;
     score_round(g, st);
     close_round(g, st);
 }
@@ -461,6 +464,8 @@ static hand_t lift(struct casino_state *st, uint64_t items)
         int v = __builtin_ctzll(b) - CASINO_BUILD_SHIFT;
         h |= st->build[v];
         st->build[v] = 0;
+        st->builds &= (uint16_t)~(1u << v);
+        st->multiple &= (uint16_t)~(1u << v);
         st->owner[v] = CASINO_NO_SEAT;
     }
     return h;
@@ -477,10 +482,18 @@ static void capture(const struct game *g, struct casino_state *st, int card,
         st->sweeps[seat]++;
 }
 
+/* Lays the build of v. Whether it is multiple (its cards add up to more
+ * than v) is worked out here once and kept in the state with the values
+ * of the builds lying, since every search and observation asks. */
 static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 {
+    int sum = 0;
     st->build[v] = lift(st, items) | card_bit(card);
     st->owner[v] = st->turn;
+    for (hand_t h = st->build[v]; h; h &= h - 1)
+        sum += card_rank(hand_first(h));
+    st->builds |= (uint16_t)(1u << v);
+    st->multiple |= (uint16_t)((sum > v) << v);
 }
 
 /* Passes the turn; deals again, or ends the round, when hands are empty. */
@@ -497,7 +510,7 @@ static void next_turn(const struct game *g, struct casino_state *st)
 
 /* ==== API: configure, init, play ======================================= */
 
-static void layout_of(int n, struct layout *L)
+static inline void layout_of(int n, struct layout *L)
 {
     int o = 0, nb = CASINO_VMAX - 1;
     L->hand = o, o += CARDS_IN_PACK;
@@ -574,6 +587,33 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
+/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
+ * blocks hold one to four options: four ids are written at once, so no
+ * loop runs a number of times that changes from block to block (such a
+ * loop's end is mispredicted); ids written past the m-th lie beyond the
+ * list or are written over by the next block. out has room for them: the
+ * caller checks that n + CASINO_OPTS + 4 ids fit. */
+static int put_block(int *out, int id, int m)
+{
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++)
+        out[k] = id + k;
+    for (int k = 4; k < m; k++)
+        out[k] = id + k;
+    return m;
+}
+
+/* Writes the cards in t (at most HAND) at out, as put_block does: four
+ * entries at once. Returns their number. */
+static int put_trails(int *out, hand_t t)
+{
+    int n = hand_count(t);
+#pragma GCC unroll 4
+    for (int k = 0; k < HAND; k++, t &= t - 1)
+        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
+    return n;
+}
+
 /* Trails, then each block's stable ids, then the overflow ids: the ids
  * ascend because every block id lies below CASINO_STABLE. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
@@ -585,17 +625,21 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     if (st->over || seat != st->turn)
         return 0;
     items = casino__counts(st, &ru, seat, st->hand[seat], b);
-    for (int j = 0; j < hand_count(st->hand[seat]); j++)
-        plays |= (int)b[j].kinds;
-    for (hand_t t = trail_cards(g, st, seat, items, plays); t; t &= t - 1)
-        out[n++] = hand_first(t);
+    /* Only a full table asks whether the seat has other plays. */
+    for (int j = 0; items >= CASINO_TABLE_MAX && j < HAND; j++)
+        plays |= j < hand_count(st->hand[seat]) ? (int)b[j].kinds : 0;
+    n = put_trails(out, trail_cards(g, st, seat, items, plays));
     for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
         for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
             int kind = __builtin_ctz(ks), m = b[i].n[kind];
             int id = encode(hand_first(h), kind, 0);
-            for (int k = 0; k < m && k < CASINO_OPTS; k++)
-                out[n++] = id + k;
-            over += m > CASINO_OPTS ? m - CASINO_OPTS : 0;
+            int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
+            if (n + CASINO_OPTS + 4 <= CASINO_MAX_LEGAL)
+                n += put_block(out + n, id, fit);
+            else
+                for (int k = 0; k < fit; k++)
+                    out[n++] = id + k;
+            over += m - fit;
         }
     }
     for (int k = 0; k < over; k++)
@@ -651,14 +695,14 @@ static void observe_builds(const struct game *g, const struct casino_state *st,
                            int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!st->build[v])
-            continue;
+    for (unsigned b = st->builds; b; b &= b - 1) {
+        int v = __builtin_ctz(b);
         for (hand_t h = st->build[v]; h; h &= h - 1)
             out[L->in_build + hand_first(h)] = (float)v / CASINO_VMAX;
         out[L->builds + v - 2] = 1;
         out[L->multiple + v - 2] = casino__multiple(st, v);
-        out[L->owner + (v - 2) * n + (st->owner[v] - seat + n) % n] = 1;
+        int rel = st->owner[v] - seat; /* the owner, from the observer */
+        out[L->owner + (v - 2) * n + (rel < 0 ? rel + n : rel)] = 1;
     }
 }
 
@@ -668,8 +712,10 @@ static void observe_seats(const struct game *g, const struct casino_state *st,
 {
     int n = nplayers(g);
     double scale = 1.0 / (opt(g, P_TARGET) + ROUND_POINTS);
+    /* Seats relative to the observer: seat + k, wrapped without a
+     * division (observe runs at every env step). */
     for (int k = 0; k < n; k++) {
-        int p = (seat + k) % n, s = side_of(g, p);
+        int p = seat + k < n ? seat + k : seat + k - n, s = side_of(g, p);
         plane(out + L->won + k * CARDS_IN_PACK, st->won[p]);
         out[L->nwon + k] = (float)hand_count(st->won[p]) / CARDS_IN_PACK;
         out[L->spades + k] =

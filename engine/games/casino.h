@@ -7,8 +7,11 @@
  * build value (at most one build of each value lies on the table, see the
  * decisions in casino.c), so a move is (hand card, kind, item mask) where
  * the item mask holds loose cards as bits 0..51 and the build of value v
- * as bit 50 + v (bits 52..60). The numeral items (loose numerals and
- * builds) never exceed CASINO_TABLE_MAX, which bounds every enumeration.
+ * as bit 50 + v (bits 52..60). Two masks of build values (which lie,
+ * which are multiple) repeat what build[] holds, kept up to date where
+ * builds are laid and taken, so that searches need not look at every
+ * value. The numeral items (loose numerals and builds) never exceed
+ * CASINO_TABLE_MAX, which bounds every enumeration.
  */
 #ifndef PARLOR_CASINO_H
 #define PARLOR_CASINO_H
@@ -66,6 +69,8 @@ struct casino_state {
     uint8_t hist_kind[CASINO_PLAYS];    /* 0 capture, v-1 build v, or trail */
     uint8_t pack[CARDS_IN_PACK];        /* this round's pack, dealt in order */
     int16_t score[CASINO_MAXP];         /* game total per side */
+    uint16_t builds;                    /* bit v set while build[v] lies */
+    uint16_t multiple;                  /* bit v set if build[v] is multiple */
     int8_t last_points[CASINO_MAXP];    /* per side: the last round scored */
     uint8_t owner[CASINO_VMAX + 1];     /* seat that last made or added to v */
     uint8_t sweeps[CASINO_MAXP];        /* sweeps per seat this round */
@@ -89,7 +94,7 @@ static inline hand_t casino_build_cards(const struct casino_state *st)
 /* True if any build lies on the table (most tables hold none). */
 static inline bool casino_any_build(const struct casino_state *st)
 {
-    return casino_build_cards(st) != 0;
+    return st->builds != 0;
 }
 
 /* The ranks present in h, as bits 1 << rank. */

@@ -19,9 +19,12 @@
  * way that finds the same sets: a family of sets of items is one 64-bit
  * word (bit m for the set of index mask m), the sets of each sum come
  * from a knapsack over words, and joining a group to every union
- * disjoint from it is a mask and a shift. The legal options are the unions that leave the player holding
- * a capturing card for every build he owns. What may form a group is
- * explained in casino.c's header comment. Nothing here allocates.
+ * disjoint from it is a mask and a shift. Such a table without builds
+ * (seven decisions in ten) skips the item list too: no rule option and
+ * no ownership matters there. The legal options are the unions that
+ * leave the player holding a capturing card for every build he owns.
+ * What may form a group is explained in casino.c's header comment.
+ * Nothing here allocates.
  */
 #include "casino.h"
 
@@ -146,11 +149,8 @@ static void list_items(struct search *s, int seat, int limit)
         int c = hand_first(h);
         add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
     }
-    if (!casino_any_build(st))
-        return;
-    for (int v = 2; v <= CASINO_VMAX; v++) {
-        if (!st->build[v])
-            continue;
+    for (unsigned b = st->builds; b; b &= b - 1) {
+        int v = __builtin_ctz(b);
         s->table_items++;
         if (st->owner[v] == seat)
             s->owned |= 1u << v;
@@ -321,36 +321,62 @@ static bool union_legal(const struct search *s, unsigned u)
 /* The sets of one item: bits 1, 2, 4, 8, 16 and 32. */
 #define ALONE 0x100010116ull
 
-/* Per item i < SMALL_ITEMS: the family of the sets without it. */
-static const uint64_t without[SMALL_ITEMS] = {
-    0x5555555555555555ull, 0x3333333333333333ull, 0x0f0f0f0f0f0f0f0full,
-    0x00ff00ff00ff00ffull, 0x0000ffff0000ffffull, 0x00000000ffffffffull};
+/* Per index set m of at most SMALL_ITEMS items, the family of the sets
+ * disjoint from m (bit x set when x & m == 0), looked up rather than
+ * built from m's items: a loop over them is mispredicted once a call. */
+static const uint64_t disjoint_of[1 << SMALL_ITEMS] = {
+    0xffffffffffffffffull, 0x5555555555555555ull, 0x3333333333333333ull,
+    0x1111111111111111ull, 0x0f0f0f0f0f0f0f0full, 0x0505050505050505ull,
+    0x0303030303030303ull, 0x0101010101010101ull, 0x00ff00ff00ff00ffull,
+    0x0055005500550055ull, 0x0033003300330033ull, 0x0011001100110011ull,
+    0x000f000f000f000full, 0x0005000500050005ull, 0x0003000300030003ull,
+    0x0001000100010001ull, 0x0000ffff0000ffffull, 0x0000555500005555ull,
+    0x0000333300003333ull, 0x0000111100001111ull, 0x00000f0f00000f0full,
+    0x0000050500000505ull, 0x0000030300000303ull, 0x0000010100000101ull,
+    0x000000ff000000ffull, 0x0000005500000055ull, 0x0000003300000033ull,
+    0x0000001100000011ull, 0x0000000f0000000full, 0x0000000500000005ull,
+    0x0000000300000003ull, 0x0000000100000001ull, 0x00000000ffffffffull,
+    0x0000000055555555ull, 0x0000000033333333ull, 0x0000000011111111ull,
+    0x000000000f0f0f0full, 0x0000000005050505ull, 0x0000000003030303ull,
+    0x0000000001010101ull, 0x0000000000ff00ffull, 0x0000000000550055ull,
+    0x0000000000330033ull, 0x0000000000110011ull, 0x00000000000f000full,
+    0x0000000000050005ull, 0x0000000000030003ull, 0x0000000000010001ull,
+    0x000000000000ffffull, 0x0000000000005555ull, 0x0000000000003333ull,
+    0x0000000000001111ull, 0x0000000000000f0full, 0x0000000000000505ull,
+    0x0000000000000303ull, 0x0000000000000101ull, 0x00000000000000ffull,
+    0x0000000000000055ull, 0x0000000000000033ull, 0x0000000000000011ull,
+    0x000000000000000full, 0x0000000000000005ull, 0x0000000000000003ull,
+    0x0000000000000001ull,
+};
 
 /* The family of the sets disjoint from the index set m. */
 static uint64_t disjoint(unsigned m)
 {
-    uint64_t f = ~0ull;
-    for (; m; m &= m - 1)
-        f &= without[__builtin_ctz(m)];
-    return f;
+    assert(m < 1u << SMALL_ITEMS);
+    return disjoint_of[m];
 }
 
+/* The families before any item: only the empty set, adding up to 0; the
+ * SUM_MAX words before it stand for sums below 0 (no sets). */
+static const uint64_t no_items[2 * SUM_MAX + 1] = {[SUM_MAX] = 1};
+
 /* Lists, for a small table, the families of sets adding up to each v
- * up to limit (a knapsack: item i joins every set of the sums below,
- * which holds only items before it), and the families the group rules
- * test. Every sum is updated for every item, below-zero sums reading an
- * empty family: a loop of one length for the whole table, which the
- * processor predicts (a length set by each item's value is mispredicted
- * once per item). */
-static void list_families(struct search *s, int limit)
+ * (a knapsack: item i joins every set of the sums below, which holds
+ * only items before it), and the families the group rules test. Every
+ * sum up to SUM_MAX is updated for every item, below-zero sums reading
+ * an empty family: an unrolled loop of one length, with no branch to
+ * mispredict. Sums above list_items' limit miss the items it left out;
+ * no block asks them. */
+static void list_families(struct search *s)
 {
-    uint64_t by[2 * (SUM_MAX + 1)] = {0}, *f = by + SUM_MAX + 1;
+    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
     unsigned multi = 0;
-    f[0] = 1;
+    memcpy(by, no_items, sizeof by);
     for (int i = 0; i < s->nit; i++) {
         int val = (int)(s->it[i].packed >> SUB_SUM) & 0xff;
         multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
-        for (int v = limit; v >= 1; v--)
+#pragma GCC unroll 10
+        for (int v = SUM_MAX; v >= 1; v--)
             f[v] |= f[v - val] << (1u << i);
     }
     memcpy(s->fam, f, sizeof s->fam);
@@ -406,6 +432,142 @@ static uint64_t legal_family(const struct search *s)
         if (s->it[__builtin_ctz(b)].build & must)
             need |= b & -b;
     return s->found & disjoint(need) << need & ~(uint64_t)1;
+}
+
+/* The ranks held in hand once a card of rank r is played from it, given
+ * the ranks held and those held twice or more. */
+static unsigned ranks_without(unsigned held, unsigned twice, int r)
+{
+    return (twice >> r) & 1 ? held : held & ~(1u << r);
+}
+
+/* ==== static helpers: tables without builds ============================ */
+
+/* Most tables (four decisions in five) hold no build. Then no rule
+ * option and no ownership matters: every group is a set of loose cards
+ * adding up to the capturing number, and the played card's group is the
+ * card alone or with loose cards. Such a table of at most SMALL_ITEMS
+ * loose numerals up to the highest sum asked is searched here, straight
+ * from the cards, without the item list the general search builds. */
+struct plain {
+    uint64_t fam[SUM_MAX + 1];  /* the sets of items adding up to v */
+    uint8_t card[SMALL_ITEMS];  /* item i's card, ascending */
+};
+
+/* Per number of items w, the family of the sets of w items. */
+static const uint64_t of_size[SMALL_ITEMS + 1] = {
+    0x1ull,
+    0x100010116ull,
+    0x1011601161668ull,
+    0x116166816686880ull,
+    0x1668688068808000ull,
+    0x6880800080000000ull,
+    0x8000000000000000ull};
+
+/* Fills p with the loose numerals of st up to limit and the families of
+ * their sums; false if there are more than SMALL_ITEMS of them. Every
+ * sum up to SUM_MAX is updated for every item (downwards, so that item i
+ * joins only sets of the items before it): a loop of one length, which
+ * the compiler unrolls, and no branch the processor could mispredict.
+ * The families start as a copy of no_items: zeroing them in place costs
+ * a slow string instruction. */
+static bool plain_families(const struct casino_state *st, int limit,
+                           struct plain *p)
+{
+    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
+    hand_t h = st->loose & ACES * ((1ull << limit) - 1);
+    if (hand_count(h) > SMALL_ITEMS)
+        return false;
+    memcpy(by, no_items, sizeof by);
+    for (int i = 0; h; h &= h - 1, i++) {
+        int c = hand_first(h), val = rank_of[c];
+        p->card[i] = (uint8_t)c;
+#pragma GCC unroll 10
+        for (int v = SUM_MAX; v >= 1; v--)
+            f[v] |= f[v - val] << (1u << i);
+    }
+    memcpy(p->fam, f, sizeof p->fam);
+    return true;
+}
+
+/* The non-empty unions of a numeral of rank r's block in kind (0, or
+ * k for a build of k + 1); the caller has checked the build value. */
+static uint64_t plain_unions(const struct plain *p, int r, int kind)
+{
+    int v = kind ? kind + 1 : r;
+    uint64_t start = kind && r < v ? p->fam[v - r] : 1;
+    return close_over(start, p->fam[v]) & ~(uint64_t)1;
+}
+
+/* casino__counts on a plain table (one searched by plain_families). */
+static void plain_counts(const struct casino_state *st, const struct plain *p,
+                         unsigned held, unsigned twice, hand_t cards,
+                         struct casino_counts *out)
+{
+    int first[KING + 1]; /* where each rank's counts were first put */
+    unsigned done = 0;
+    for (int i = 0; cards; cards &= cards - 1, i++) {
+        int r = rank_of[hand_first(cards)];
+        /* Cards of one rank leave the same ranks in hand: same counts. */
+        if ((done >> r) & 1) {
+            out[i] = out[first[r]];
+            continue;
+        }
+        done |= 1u << r;
+        first[r] = i;
+        out[i] = (struct casino_counts){{0}, 0};
+        if (r > SUM_MAX) {
+            out[i].n[0] = (uint16_t)hand_count(st->loose & ACES << (r - 1));
+            out[i].kinds = out[i].n[0] != 0;
+            continue;
+        }
+        /* A build's value is one still held after the play, r or more. */
+        unsigned values = ranks_without(held, twice, r) & BUILD_VALUES;
+        values = (values & ~0u << r) | 1; /* bit 0: the capture */
+        for (; values; values &= values - 1) {
+            int kind = __builtin_ctz(values);
+            kind = kind ? kind - 1 : 0;
+            int n = __builtin_popcountll(plain_unions(p, r, kind));
+            out[i].n[kind] = (uint16_t)n;
+            out[i].kinds |= (unsigned)(n != 0) << kind;
+        }
+    }
+}
+
+/* The k-th of the sets in family f in the canonical order (most items
+ * first, every item being one card, then the lower mask), or NO_SET. */
+static unsigned plain_nth(uint64_t f, int k)
+{
+    for (int w = SMALL_ITEMS; w > 0; w--) {
+        uint64_t g = f & of_size[w];
+        int c = __builtin_popcountll(g);
+        if (k < c) {
+            for (; k > 0; k--)
+                g &= g - 1;
+            return (unsigned)__builtin_ctzll(g);
+        }
+        k -= c;
+    }
+    return NO_SET;
+}
+
+/* casino__option for a numeral on a plain table (p from plain_families
+ * up to the block's number). */
+static bool plain_option(const struct casino_state *st, const struct plain *p,
+                         int seat, int card, int kind, int k, uint64_t *items)
+{
+    int r = rank_of[card], v = kind + 1;
+    hand_t rest = st->hand[seat] & ~card_bit(card);
+    /* A build of v needs a card of rank v kept in hand. */
+    if (kind && (r > v || !(rest & ACES << (v - 1))))
+        return false;
+    unsigned u = plain_nth(plain_unions(p, r, kind), k);
+    if (u == NO_SET)
+        return false;
+    *items = 0;
+    for (; u; u &= u - 1)
+        *items |= card_bit(p->card[__builtin_ctz(u)]);
+    return true;
 }
 
 /* ==== static helpers: the kinds ======================================== */
@@ -596,20 +758,15 @@ unsigned casino__ranks(hand_t h)
 
 bool casino__multiple(const struct casino_state *st, int v)
 {
-    int sum = 0;
-    for (hand_t h = st->build[v]; h; h &= h - 1)
-        sum += card_rank(hand_first(h));
-    return sum > v;
+    return (st->multiple >> v) & 1;
 }
 
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
-    if (!casino_any_build(st))
-        return 0;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        if (st->build[v] && st->owner[v] == seat)
-            m |= 1u << v;
+    for (unsigned b = st->builds; b; b &= b - 1)
+        if (st->owner[__builtin_ctz(b)] == seat)
+            m |= b & -b;
     return m;
 }
 
@@ -626,12 +783,8 @@ bool casino__may_trail(const struct casino_state *st,
 
 int casino__items(const struct casino_state *st)
 {
-    int n = hand_count(st->loose & CASINO_NUMERALS);
-    if (!casino_any_build(st))
-        return n;
-    for (int v = 2; v <= CASINO_VMAX; v++)
-        n += st->build[v] != 0;
-    return n;
+    return hand_count(st->loose & CASINO_NUMERALS) +
+           __builtin_popcount(st->builds);
 }
 
 /* Lists st's items and their subsets adding up to at most limit for
@@ -646,7 +799,7 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_items(s, seat, limit);
     s->small = s->nit <= SMALL_ITEMS;
     if (s->small) {
-        list_families(s, limit);
+        list_families(s);
         return;
     }
     for (unsigned w = 0; w < ((1u << s->nit) + 63) / 64; w++)
@@ -654,18 +807,12 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_subsets(s, (unsigned)limit);
 }
 
-/* The ranks held in hand once a card of rank r is played from it, given
- * the ranks held and those held twice or more. */
-static unsigned ranks_without(unsigned held, unsigned twice, int r)
-{
-    return (twice >> r) & 1 ? held : held & ~(1u << r);
-}
-
 int casino__counts(const struct casino_state *st,
                    const struct casino_rules *ru, int seat, hand_t cards,
                    struct casino_counts *out)
 {
     struct search s;
+    struct plain p;
     int first[KING + 1]; /* where each rank's counts were first put */
     unsigned held = 0, twice = 0, done = 0;
     for (hand_t h = st->hand[seat]; h; h &= h - 1) {
@@ -676,8 +823,13 @@ int casino__counts(const struct casino_state *st,
     /* Every sum looked up (a rank held, or a value held) is at most the
      * highest numeral held. */
     unsigned numerals = held & 0x7feu;
+    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
     cards &= st->hand[seat];
-    prepare(&s, st, seat, numerals ? 31 - __builtin_clz(numerals) : 0);
+    if (!casino_any_build(st) && plain_families(st, limit, &p)) {
+        plain_counts(st, &p, held, twice, cards, out);
+        return hand_count(st->loose & CASINO_NUMERALS);
+    }
+    prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = rank_of[c];
         /* Cards of one rank leave the same ranks in hand: same counts. */
@@ -707,9 +859,13 @@ bool casino__option(const struct casino_state *st,
                     int k, uint64_t *items)
 {
     struct search s;
+    struct plain p;
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
+    if (r <= SUM_MAX && !casino_any_build(st) &&
+        plain_families(st, kind ? kind + 1 : r, &p))
+        return plain_option(st, &p, seat, card, kind, k, items);
     prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > SUM_MAX) {
