@@ -151,14 +151,19 @@ static void play_checked(const struct game *g, const char *opp)
 /* Games with one-word masks, several words (Binokel 292 actions, Pinochle
  * 137) and 871 words with a few bits set (Casino), plus the simultaneous
  * ones: a few hundred random steps each, both modes, every timestep equal
- * to the ops' own answer. */
+ * to the ops' own answer. The rewards are worked out two seats at a time,
+ * so odd tables (3, 5, 9 and 13 seats) and the largest (16) are here too,
+ * as are one-word masks with more than four legal actions (Trix Authors,
+ * up to 27) and with fewer (Dice, one). */
 static void test_timesteps_match_game_ops(void **state)
 {
     (void)state;
     static const char *const specs[] = {
         "spoil_five",    "nine_card_golf", "casino",        "binokel",
         "pinochle",      "magna",          "trix_exchange", "trix_football",
-        "loto(players=3)",
+        "loto(players=3)", "dice(players=16)", "dice(players=5)",
+        "thirty_one(players=9)", "my_bird_sings(players=13)",
+        "trix_authors(players=3)",
     };
     char err[256];
     struct game g;
