@@ -38,8 +38,14 @@
  * where their last fill set bits. */
 #define ENV_SMALL_WORDS 4
 
-/* The account below unrolls the rewards for up to 16 seats. */
-_Static_assert(GAME_MAX_PLAYERS <= 16, "account() covers 8 reward pairs");
+/* rewards() below is unrolled for up to 16 seats. */
+_Static_assert(GAME_MAX_PLAYERS <= 16, "rewards() covers 8 reward pairs");
+
+/* The env's own observation starts on a cache line: games that write it
+ * with 32-byte stores (Spoil-Five) take a slower path on the 16-byte
+ * boundaries heap blocks give (12 instructions a step more in Spoil-Five,
+ * and each store across a line costs two). */
+#define ENV_OBS_ALIGN 64
 
 /* Mixed into the reset seed so opponents' streams differ from the deal's. */
 #define ENV_OPPONENT_SALT 0x6f70706f6e656e74ull
@@ -227,7 +233,8 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
         .joint = (g->def->flags & GAME_SIMULTANEOUS) != 0,
     };
     size_t sb = state_bytes(g), lb = legal_bytes(&shape);
-    size_t ob = round_up((size_t)shape.obs_size * sizeof(float));
+    size_t ob = round_up((size_t)shape.obs_size * sizeof(float)) +
+                ENV_OBS_ALIGN;
     env_t *e = mem_alloc(sizeof *e + sb + lb + ob +
                          (size_t)g->dims.max_legal * sizeof(int));
     if (!e) {
@@ -246,7 +253,9 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
     e->legal = (uint64_t *)(void *)(e->mem + sb);
     for (int s = 0; s < shape.players; s++)
         e->row[s] = e->legal + (size_t)s * (size_t)shape.mask_words;
-    e->obs = e->own_obs = (float *)(void *)(e->mem + sb + lb);
+    uintptr_t at = (uintptr_t)(e->mem + sb + lb);
+    at = (at + ENV_OBS_ALIGN - 1) & ~(uintptr_t)(ENV_OBS_ALIGN - 1);
+    e->obs = e->own_obs = (float *)at;
     e->list = (int *)(void *)(e->mem + sb + lb + ob);
     if (single && make_opponents(e, o->opponents, err, errlen))
         env_destroy(&e);
@@ -377,6 +386,24 @@ HOT_INLINE uint64_t word_of(const int *list, int n)
     return a | b;
 }
 
+/* Writes the two-word mask of the actions list[0..n), any of 0..127,
+ * into row. Each action's bit goes to one word or the other by a mask,
+ * not by a branch: where the actions cross from the first word into the
+ * second varies from step to step, and a branch there was mispredicted
+ * about once a step (an eighth of Spoil-Five's env_step time). */
+HOT_INLINE void two_words(uint64_t *row, const int *list, int n)
+{
+    uint64_t lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = with_bit(0, list[i]);
+        uint64_t high = (uint64_t)0 - (uint64_t)((list[i] >> 6) & 1);
+        hi |= bit & high;
+        lo |= bit & ~high;
+    }
+    row[0] = lo;
+    row[1] = hi;
+}
+
 /* A small row's words when its seat does not act. */
 static const uint64_t zero_words[ENV_SMALL_WORDS];
 
@@ -392,33 +419,33 @@ HOT_INLINE void store_small(uint64_t *row, const uint64_t *w, int words)
         row[3] = w[3];
 }
 
-/* Writes seat's small row whole from one legal() call: its words are
- * built on the stack and stored once, so nothing is cleared first. The
- * bits of one word gather in a register (actions come in ascending order;
- * any order stays correct): OR-ing each into w[] in memory chained every
- * action through a store and a load, which cost Trix Football (up to 32
- * legal actions) about an eighth of its step. */
+/* Writes seat's small row whole from one legal() call, word by word
+ * straight into the row, so nothing is cleared first. Each word's bits
+ * gather in a register; as legal() lists actions in ascending order
+ * (conformance checks it), a word's actions come together. (Gathering
+ * into words on the stack, indexed by action, cost Spoil-Five a fifth of
+ * env_step's time in loads waiting for the stores before them.) */
 HOT_INLINE void fill_small(env_t *e, int seat)
 {
     const struct game *g = &e->game;
     const int *list = e->list;
-    uint64_t w[ENV_SMALL_WORDS] = {0}, bits = 0;
-    int n = g->def->legal(g, e->state, seat, e->list), k = 0;
-    /* One word has no word to track: 10% off a Trix Football step. */
-    if (e->shape.mask_words == 1) {
-        *legal_row(e, seat) = word_of(list, n);
+    uint64_t *row = legal_row(e, seat);
+    int words = e->shape.mask_words;
+    int n = g->def->legal(g, e->state, seat, e->list), i = 0;
+    if (words == 1) {
+        row[0] = word_of(list, n);
         return;
     }
-    for (int i = 0; i < n; i++) {
-        if (list[i] >> 6 != k) {
-            w[k] |= bits;
-            bits = 0;
-            k = list[i] >> 6;
-        }
-        bits = with_bit(bits, list[i]);
+    if (words == 2) {
+        two_words(row, list, n);
+        return;
     }
-    w[k] |= bits;
-    store_small(legal_row(e, seat), w, e->shape.mask_words);
+    for (int k = 0, lim = 64; k < words; k++, lim += 64) {
+        uint64_t bits = 0;
+        for (; i < n && list[i] < lim; i++)
+            bits = with_bit(bits, list[i]);
+        row[k] = bits;
+    }
 }
 
 /* Zeroes the words of seat's (large) row that its last fill set. */
@@ -522,19 +549,30 @@ HOT_INLINE void reward_pair(double *reward, const double *now,
     memcpy(reward + i, &x, sizeof x);
 }
 
-/* Updates returns and rewards after a move. The game writes its returns
- * straight into the spare buffer, which then becomes the current one: no
- * copy. The differences are taken two seats at a time, unrolled (a loop
- * re-read the count after every store: 10 instructions a pair, not 4);
- * the entries past the last seat are zero in both buffers. */
-HOT_INLINE void account(env_t *e)
+/* Takes the returns after a move: the game writes them straight into the
+ * spare buffer, which then becomes the current one, so nothing is copied.
+ * The rewards are worked out later, by rewards(). */
+HOT_INLINE void take_returns(env_t *e)
 {
-    double *now = e->prev, *was = e->ret, *r = e->reward;
-    int pairs = e->pairs;
+    double *now = e->prev;
+    e->prev = e->ret;
     e->ret = now;
-    e->prev = was;
     e->game.def->returns(&e->game, e->state, now);
-    switch (pairs) {
+}
+
+/* The rewards of the step: the returns take_returns took minus those of
+ * the timestep before, two seats at a time, unrolled (a loop re-read the
+ * count after every store: 10 instructions a pair, not 4); entries past
+ * the last seat are zero in both buffers. Called once the timestep is
+ * settled, not right after the game stored the returns a double at a
+ * time: a 16-byte load of two such fresh stores cannot be forwarded from
+ * the store buffer and waits for them to reach the cache, which took a
+ * quarter of env_step's time in Spoil-Five. */
+HOT_INLINE void rewards(env_t *e)
+{
+    const double *now = e->ret, *was = e->prev;
+    double *r = e->reward;
+    switch (e->pairs) {
     case 8: reward_pair(r, now, was, 14); /* fall through */
     case 7: reward_pair(r, now, was, 12); /* fall through */
     case 6: reward_pair(r, now, was, 10); /* fall through */
@@ -672,8 +710,9 @@ HOT_INLINE int finish(env_t *e, int rc, struct env_timestep *ts)
         return rc;
     }
     e->steps++;
-    account(e);
+    take_returns(e);
     settle(e, game_to_move(e));
+    rewards(e);
     fill(e, ts);
     return 0;
 }
@@ -707,10 +746,11 @@ HOT_INLINE int step_solo(env_t *e, int seat, int action,
         return refused_by_game(e, rc, seat, action);
     e->last_actors = 1u << seat;
     int steps = ++e->steps;
-    account(e);
+    take_returns(e);
     uint32_t m = g->def->to_move(g, e->state);
     if (!m || (m & (m - 1)) || steps >= e->cap) {
         settle(e, m);
+        rewards(e);
         fill(e, ts);
         return 0;
     }
@@ -729,6 +769,7 @@ HOT_INLINE int step_solo(env_t *e, int seat, int action,
         fill_row(e, next);
     }
     g->def->observe(g, e->state, next, e->obs);
+    rewards(e);
     if (ts) {
         ts->to_move = m;
         ts->seat = next;
