@@ -572,6 +572,13 @@ HOT_INLINE void rewards(env_t *e)
 {
     const double *now = e->ret, *was = e->prev;
     double *r = e->reward;
+    if (e->pairs <= 2) {
+        /* Most tables: seats 2 and 3 are computed whether they exist or
+         * not (0 - 0 where not), which saves the jump below. */
+        reward_pair(r, now, was, 0);
+        reward_pair(r, now, was, 2);
+        return;
+    }
     switch (e->pairs) {
     case 8: reward_pair(r, now, was, 14); /* fall through */
     case 7: reward_pair(r, now, was, 12); /* fall through */
@@ -744,11 +751,12 @@ HOT_INLINE int step_solo(env_t *e, int seat, int action,
     int rc = g->def->apply(g, e->state, action);
     if (rc)
         return refused_by_game(e, rc, seat, action);
-    e->last_actors = 1u << seat;
     int steps = ++e->steps;
     take_returns(e);
     uint32_t m = g->def->to_move(g, e->state);
-    if (!m || (m & (m - 1)) || steps >= e->cap) {
+    if (__builtin_popcount(m) != 1 || steps >= e->cap) {
+        /* Only settle reads last_actors (when the game is over). */
+        e->last_actors = 1u << seat;
         settle(e, m);
         rewards(e);
         fill(e, ts);
