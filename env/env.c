@@ -7,14 +7,18 @@
  * keeps an env untouched by an illegal action (opponent agents are not
  * even consulted).
  *
- * A step costs the game's apply, legal, returns and observe plus about a
- * hundred instructions: legal() runs once per acting seat per timestep, a
- * live multi-agent step goes straight to the game's apply, masks of a few
- * words are built in registers and stored whole while larger ones are
- * cleared only over the words their last fill set (Casino's are 7 KB for
- * a few set bits), and the error text is written only on a refusal. The
- * observation may be written straight into a caller's buffer (venv's
- * batch rows), which saves copying it.
+ * A step costs the game's apply, legal, returns and observe, plus the
+ * masks (a few instructions per legal action) and about a hundred more:
+ * legal() runs once per acting seat per timestep; the usual step (live,
+ * multi-agent, one seat to act) goes straight to the game's apply and,
+ * when the next timestep is again one seat's turn, writes it without the
+ * general cases (step_solo); masks of a few words are built in registers
+ * and stored whole while larger ones are cleared only over the words
+ * their last fill set (Casino's are 7 KB for a few set bits); the game
+ * writes its returns into a spare buffer that becomes the current one;
+ * and the error text is written only on a refusal. The observation may be
+ * written straight into a caller's buffer (venv's batch rows), which
+ * saves copying it, else into the env's own on a cache line.
  */
 #include "env.h"
 
