@@ -15,12 +15,14 @@
  * observe (env_step_overhead): where observe alone costs as much as a
  * decision the first ratio cannot come near 1, while the second shows
  * what the env adds around the game's own ops (the mask, the rewards, the
- * checks). That "decision + observe" is timed as playouts that observe
- * after every step, as env_step does, not as ns_per_decision + obs_ns:
- * obs_ns repeats the same few hundred states, whose branches the CPU's
- * predictor learns, and in play observe costs more (Nine-Card Golf: about
- * 117 ns over the samples, 226 ns in play, on the machine this was
- * written on). The observation, view, clone and determinize are timed
+ * checks). That "decision + observe" is timed by replaying the env's
+ * recorded episodes through the game's ops (legal for every acting seat,
+ * apply, one observe a step), so both sides play the same episodes with
+ * the same actions and neither pays for choosing; it is not taken as
+ * ns_per_decision + obs_ns: obs_ns repeats the same few hundred states,
+ * whose branches the CPU's predictor learns, and in play observe costs
+ * more (Nine-Card Golf: about 117 ns over the samples, 226 ns in play, on
+ * the machine this was written on). The observation, view, clone and determinize are timed
  * apart over states sampled from playouts. The actions hash is FNV-1a 64
  * over the actions (32-bit little-endian) of episodes dealt with seeds
  * 1..1000, choices drawn from one generator seeded 1: it changes when
@@ -316,77 +318,117 @@ static uint64_t replay(struct env_script *sc)
     return a == end ? (uint64_t)(a - sc->act) : 0;
 }
 
+/* Replays the script through the game's own ops, doing what the game
+ * alone must do for env_step's timestep: init, then per step legal() for
+ * every acting seat (the env builds its masks from it), the apply, and
+ * one observe of the seat env_step would observe (after init too, as
+ * env_reset does). Returns the decisions, 0 on a failure. */
+static uint64_t replay_observed(struct bench *b, const struct env_script *sc,
+                                float *obs)
+{
+    const struct game_def *def = b->def;
+    const int *a = sc->act, *end = sc->act + sc->n;
+    int joint[GAME_MAX_PLAYERS];
+    for (uint64_t k = 0; k < sc->seeds; k++) {
+        if (def->init(&b->g, b->st, sc->seed + k, NULL, 0))
+            return 0;
+        uint32_t m = def->to_move(&b->g, b->st);
+        def->observe(&b->g, b->st, m ? __builtin_ctz(m) : 0, obs);
+        keep(obs);
+        while (m) {
+            if (end - a < __builtin_popcount(m))
+                return 0;
+            for (uint32_t r = m; r; r &= r - 1) {
+                int s = __builtin_ctz(r);
+                if (def->legal(&b->g, b->st, s, b->buf) <= 0)
+                    return 0;
+                joint[s] = *a++;
+            }
+            if (m & (m - 1))
+                def->apply_joint(&b->g, b->st, joint);
+            else
+                def->apply(&b->g, b->st, joint[__builtin_ctz(m)]);
+            uint32_t next = def->to_move(&b->g, b->st);
+            def->observe(&b->g, b->st, __builtin_ctz(next ? next : m), obs);
+            keep(obs);
+            m = next;
+        }
+    }
+    return a == end ? (uint64_t)(a - sc->act) : 0;
+}
+
+/* Seconds of CPU time this thread has used. */
+static double thread_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Times one replay of the script, by the env or by the game's ops (which
+ * observe into obs); adds
+ * the decisions and seconds to *n and *spent. The seconds are the
+ * thread's CPU time: on a loaded machine the wall clock also counts the
+ * slices other processes ran in, which fell on one side or the other of
+ * the ratio by chance (it swung from 0.8 to 2.1 between runs of one
+ * build at a load of 5 on 2 cores). Returns 0 or -1. */
+static int time_replay(struct bench *b, struct env_script *sc, float *obs,
+                       bool env, uint64_t *n, double *spent)
+{
+    double t0 = thread_now();
+    uint64_t d = env ? replay(sc) : replay_observed(b, sc, obs);
+    *spent += thread_now() - t0;
+    *n += d;
+    return d ? 0 : -1;
+}
+
+/* What time_env measured, summed over its calls. */
+struct env_timing {
+    uint64_t env_n, obs_n; /* decisions replayed by the env, by the ops */
+    double env_s, obs_s;   /* seconds they took */
+};
+
 /* Times env_reset + env_step (multi-agent, in process: what a user's
- * env_step costs, choosing excluded) for about secs seconds of replays.
- * Adds the decisions replayed and the seconds they took to *n and *spent;
- * returns 0 or -1 when a step failed. */
-static int time_env(const struct bench *b, double secs, uint64_t *n,
-                    double *spent)
+ * env_step costs, choosing excluded) against the game's own share of it
+ * (replay_observed), for about secs seconds of each. Both replay the same
+ * recorded episodes with the same actions, script by script, taking turns
+ * at going first, so that they play alike and a change of load hits both
+ * sides. Adds the decisions and seconds to t. Returns 0 or -1. */
+static int time_env(struct bench *b, double secs, struct env_timing *t)
 {
     char err[256];
     struct env_script sc = {0};
-    uint64_t decisions = 0, seed = 1 + *n;
-    double t = 0;
+    uint64_t seed = 1 + t->env_n;
+    double env_s = 0, obs_s = 0;
+    /* The ops observe into a buffer on a cache line, as the env's own. */
+    size_t line = 64;
+    unsigned char *raw = mem_alloc((size_t)b->g.dims.obs_size *
+                                   sizeof(float) + line);
+    float *obs = (float *)(void *)(raw + (line - (uintptr_t)raw % line));
     sc.e = env_new_game(&b->g, NULL, err, sizeof err);
     sc.cap = (size_t)b->g.dims.max_length * (size_t)b->g.dims.players;
     sc.cap = sc.cap > (1u << 16) ? sc.cap : (1u << 16);
     sc.act = mem_alloc(sc.cap * sizeof *sc.act);
-    rng_seed(&sc.rng, 4 + *n);
+    rng_seed(&sc.rng, 4 + t->env_n);
     int rc = sc.e ? 0 : -1;
-    while (!rc && t < secs && !(rc = record(&sc, seed))) {
-        double t0 = now();
-        uint64_t d = replay(&sc);
-        t += now() - t0;
-        rc = d ? 0 : -1;
-        decisions += d;
+    for (bool env_first = true;
+         !rc && (env_s < secs || obs_s < secs) && !(rc = record(&sc, seed));
+         env_first = !env_first) {
+        if (time_replay(b, &sc, obs, env_first,
+                        env_first ? &t->env_n : &t->obs_n,
+                        env_first ? &env_s : &obs_s) ||
+            time_replay(b, &sc, obs, !env_first,
+                        env_first ? &t->obs_n : &t->env_n,
+                        env_first ? &obs_s : &env_s))
+            rc = -1;
         seed += sc.seeds;
     }
     env_destroy(&sc.e);
     mem_free(sc.act);
-    *n += decisions;
-    *spent += t;
+    mem_free(raw);
+    t->env_s += env_s;
+    t->obs_s += obs_s;
     return rc;
-}
-
-/* The seat env_step would observe after a step by the seats in m. */
-static int observed_seat(struct bench *b, uint32_t m)
-{
-    uint32_t next = b->def->to_move(&b->g, b->st);
-    return __builtin_ctz(next ? next : m);
-}
-
-/* Random playouts that observe after every step (and every init), as
- * env_step and env_reset do: the game's own share of an env step, timed
- * for about secs seconds. Adds the decisions and the seconds to *n and
- * *spent; returns 0 or ERR_STATE. */
-static int time_observed(struct bench *b, double secs, uint64_t *n,
-                         double *spent)
-{
-    uint64_t d = 0;
-    int check = CHECK_EVERY;
-    double t0 = now(), t = t0;
-    for (uint64_t seed = 1 + *n; t - t0 < secs; seed++) {
-        if (b->def->init(&b->g, b->st, seed, NULL, 0))
-            return ERR_STATE;
-        uint32_t m = b->def->to_move(&b->g, b->st);
-        b->def->observe(&b->g, b->st, m ? __builtin_ctz(m) : 0, b->obs);
-        keep(b->obs);
-        for (int k = 0; m; k++, m = b->def->to_move(&b->g, b->st)) {
-            int got = k < b->g.dims.max_length ? random_step(b, m, NULL) : 0;
-            if (!got)
-                return ERR_STATE;
-            b->def->observe(&b->g, b->st, observed_seat(b, m), b->obs);
-            keep(b->obs);
-            d += (uint64_t)got;
-            if ((check -= got) <= 0) {
-                check = CHECK_EVERY;
-                t = now();
-            }
-        }
-    }
-    *n += d;
-    *spent += now() - t0;
-    return 0;
 }
 
 /* ---- the per-op timings ------------------------------------------------ */
@@ -492,22 +534,20 @@ static int run(struct bench *b, double secs, struct bench_result *r)
                         b->g.spec);
     /* Like the baseline, the env runs in two halves around the playouts,
      * so that a change of load hits both sides of their ratio alike. */
-    uint64_t env_n = 0, obs_n = 0;
-    double env_s = 0, obs_s = 0, env_secs = fmax(secs / 8, 0.01);
+    struct env_timing et = {0};
+    double env_secs = fmax(secs / 8, 0.01);
     rng_seed(&b->rng, 2);
     r->base_ns = time_baseline(budget / 2);
     if (gather_samples(b) || playouts(b, fmin(secs / 10, 0.2), &warm))
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
-    if (time_env(b, env_secs, &env_n, &env_s) ||
-        time_observed(b, env_secs, &obs_n, &obs_s))
+    if (time_env(b, env_secs, &et))
         return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
     if (playouts(b, secs, r))
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
-    if (time_observed(b, env_secs, &obs_n, &obs_s) ||
-        time_env(b, env_secs, &env_n, &env_s))
+    if (time_env(b, env_secs, &et))
         return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
-    r->env_ns = env_s * 1e9 / (double)env_n;
-    r->dec_obs_ns = obs_s * 1e9 / (double)obs_n;
+    r->env_ns = et.env_s * 1e9 / (double)et.env_n;
+    r->dec_obs_ns = et.obs_s * 1e9 / (double)et.obs_n;
     r->obs_ns = time_obs(b, budget);
     r->view_ns = time_view(b, budget, &r->view_bytes);
     r->clone_ns = time_clone(b, budget);

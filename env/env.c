@@ -7,17 +7,22 @@
  * keeps an env untouched by an illegal action (opponent agents are not
  * even consulted).
  *
- * A step costs the game's apply, legal, returns and observe plus about a
- * hundred instructions: legal() runs once per acting seat per timestep, a
- * live multi-agent step goes straight to the game's apply, masks of a few
- * words are built in registers and stored whole while larger ones are
- * cleared only over the words their last fill set (Casino's are 7 KB for
- * a few set bits), and the error text is written only on a refusal. The
- * observation may be written straight into a caller's buffer (venv's
- * batch rows), which saves copying it.
+ * A step costs the game's apply, legal, returns and observe, plus the
+ * masks (a few instructions per legal action) and about a hundred more:
+ * legal() runs once per acting seat per timestep; the usual step (live,
+ * multi-agent, one seat to act) goes straight to the game's apply and,
+ * when the next timestep is again one seat's turn, writes it without the
+ * general cases (step_solo); masks of a few words are built in registers
+ * and stored whole while larger ones are cleared only over the words
+ * their last fill set (Casino's are 7 KB for a few set bits); the game
+ * writes its returns into a spare buffer that becomes the current one;
+ * and the error text is written only on a refusal. The observation may be
+ * written straight into a caller's buffer (venv's batch rows), which
+ * saves copying it, else into the env's own on a cache line.
  */
 #include "env.h"
 
+#include <limits.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +42,15 @@
  * where their last fill set bits. */
 #define ENV_SMALL_WORDS 4
 
+/* rewards() below is unrolled for up to 16 seats. */
+_Static_assert(GAME_MAX_PLAYERS <= 16, "rewards() covers 8 reward pairs");
+
+/* The env's own observation starts on a cache line: games that write it
+ * with 32-byte stores (Spoil-Five) take a slower path on the 16-byte
+ * boundaries heap blocks give (12 instructions a step more in Spoil-Five,
+ * and each store across a line costs two). */
+#define ENV_OBS_ALIGN 64
+
 /* Mixed into the reset seed so opponents' streams differ from the deal's. */
 #define ENV_OPPONENT_SALT 0x6f70706f6e656e74ull
 
@@ -51,6 +65,11 @@ struct env {
     struct game game;                /* the configured rules */
     struct env_shape shape;          /* sizes reported to the caller */
     int max_steps;                   /* steps per episode, 0: no cap */
+    int cap;                         /* max_steps, or INT_MAX for none */
+    int pairs;                       /* (players + 1) / 2: reward pairs */
+    int solo;                        /* the seat whose env_step may take
+                                        the short path (live, multi-agent,
+                                        alone to act), else -1 */
     agent_t *opp[GAME_MAX_PLAYERS];  /* seat's agent; NULL: caller drives */
     enum env_phase phase;            /* where the episode stands */
     uint32_t to_move;                /* seats to act at this timestep */
@@ -61,9 +80,15 @@ struct env {
     int seat;                        /* observing seat of the timestep */
     int steps;                       /* env steps this episode */
     bool terminated, truncated;      /* end flags of the timestep */
-    double ret[GAME_MAX_PLAYERS];    /* game returns at the timestep */
+    double *ret;                     /* game returns at the timestep: one
+                                        of rets, the other holds them at
+                                        the timestep before */
+    double *prev;                    /* the other one of rets */
+    double rets[2][GAME_MAX_PLAYERS]; /* returns now and one step back;
+                                        entries from players on stay 0 */
     double reward[GAME_MAX_PLAYERS]; /* reward of the last step per seat */
     int joint[GAME_MAX_PLAYERS];     /* actions being applied, by seat */
+    uint64_t *row[GAME_MAX_PLAYERS]; /* each seat's legal row in legal */
     void *state;                     /* the game state, inside mem */
     uint64_t *legal;                 /* players x mask_words, inside mem */
     float *obs;                      /* the seat's observation: own_obs or
@@ -212,7 +237,8 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
         .joint = (g->def->flags & GAME_SIMULTANEOUS) != 0,
     };
     size_t sb = state_bytes(g), lb = legal_bytes(&shape);
-    size_t ob = round_up((size_t)shape.obs_size * sizeof(float));
+    size_t ob = round_up((size_t)shape.obs_size * sizeof(float)) +
+                ENV_OBS_ALIGN;
     env_t *e = mem_alloc(sizeof *e + sb + lb + ob +
                          (size_t)g->dims.max_legal * sizeof(int));
     if (!e) {
@@ -222,9 +248,18 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
     e->game = *g;
     e->shape = shape;
     e->max_steps = o->max_steps;
+    e->cap = o->max_steps > 0 ? o->max_steps : INT_MAX;
+    e->pairs = (shape.players + 1) / 2;
+    e->solo = -1;
+    e->ret = e->rets[0];
+    e->prev = e->rets[1];
     e->state = e->mem;
     e->legal = (uint64_t *)(void *)(e->mem + sb);
-    e->obs = e->own_obs = (float *)(void *)(e->mem + sb + lb);
+    for (int s = 0; s < shape.players; s++)
+        e->row[s] = e->legal + (size_t)s * (size_t)shape.mask_words;
+    uintptr_t at = (uintptr_t)(e->mem + sb + lb);
+    at = (at + ENV_OBS_ALIGN - 1) & ~(uintptr_t)(ENV_OBS_ALIGN - 1);
+    e->obs = e->own_obs = (float *)at;
     e->list = (int *)(void *)(e->mem + sb + lb + ob);
     if (single && make_opponents(e, o->opponents, err, errlen))
         env_destroy(&e);
@@ -266,7 +301,7 @@ static uint32_t game_to_move(const env_t *e)
 
 static uint64_t *legal_row(const env_t *e, int seat)
 {
-    return e->legal + (size_t)seat * (size_t)e->shape.mask_words;
+    return e->row[seat];
 }
 
 /* Applies e->joint for the seats in m, all checked against this
@@ -321,6 +356,61 @@ static int play_opponents(env_t *e)
     return 0;
 }
 
+/* bits with bit a & 63 set. On x86 that is one bts instruction, where
+ * the shift of a variable count that C's form compiles to takes three
+ * (and two more moves); masks are built from every legal action of every
+ * step, up to 32 a step in Trix Football. */
+#if defined(__GNUC__) && defined(__x86_64__)
+HOT_INLINE uint64_t with_bit(uint64_t bits, int a)
+{
+    __asm__("btsq %1, %0" : "+r"(bits) : "r"((uint64_t)a) : "cc");
+    return bits;
+}
+#else
+HOT_INLINE uint64_t with_bit(uint64_t bits, int a)
+{
+    return bits | (uint64_t)1 << (a & 63);
+}
+#endif
+
+/* The one-word mask of the actions list[0..n), any of 0..63, four at a
+ * time into two independent words. */
+HOT_INLINE uint64_t word_of(const int *list, int n)
+{
+    uint64_t a = 0, b = 0;
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        a = with_bit(a, list[i]);
+        b = with_bit(b, list[i + 1]);
+        a = with_bit(a, list[i + 2]);
+        b = with_bit(b, list[i + 3]);
+    }
+    for (; i < n; i++)
+        a = with_bit(a, list[i]);
+    return a | b;
+}
+
+/* Writes the two-word mask of the actions list[0..n), any of 0..127,
+ * into row. Each action's bit goes to one word or the other by a mask,
+ * not by a branch: where the actions cross from the first word into the
+ * second varies from step to step, and a branch there was mispredicted
+ * about once a step (an eighth of Spoil-Five's env_step time). */
+HOT_INLINE void two_words(uint64_t *row, const int *list, int n)
+{
+    uint64_t lo = 0, hi = 0;
+    for (int i = 0; i < n; i++) {
+        uint64_t bit = with_bit(0, list[i]);
+        uint64_t high = (uint64_t)0 - (uint64_t)((list[i] >> 6) & 1);
+        hi |= bit & high;
+        lo |= bit & ~high;
+    }
+    row[0] = lo;
+    row[1] = hi;
+}
+
+/* A small row's words when its seat does not act. */
+static const uint64_t zero_words[ENV_SMALL_WORDS];
+
 /* Stores words w[0..words) of a small mask into row, without a call. */
 HOT_INLINE void store_small(uint64_t *row, const uint64_t *w, int words)
 {
@@ -333,35 +423,33 @@ HOT_INLINE void store_small(uint64_t *row, const uint64_t *w, int words)
         row[3] = w[3];
 }
 
-/* Writes seat's small row whole from one legal() call: its words are
- * built on the stack and stored once, so nothing is cleared first. The
- * bits of one word gather in a register (actions come in ascending order;
- * any order stays correct): OR-ing each into w[] in memory chained every
- * action through a store and a load, which cost Trix Football (up to 32
- * legal actions) about an eighth of its step. */
+/* Writes seat's small row whole from one legal() call, word by word
+ * straight into the row, so nothing is cleared first. Each word's bits
+ * gather in a register; as legal() lists actions in ascending order
+ * (conformance checks it), a word's actions come together. (Gathering
+ * into words on the stack, indexed by action, cost Spoil-Five a fifth of
+ * env_step's time in loads waiting for the stores before them.) */
 HOT_INLINE void fill_small(env_t *e, int seat)
 {
     const struct game *g = &e->game;
     const int *list = e->list;
-    uint64_t w[ENV_SMALL_WORDS] = {0}, bits = 0;
-    int n = g->def->legal(g, e->state, seat, e->list), k = 0;
-    /* One word has no word to track: 10% off a Trix Football step. */
-    if (e->shape.mask_words == 1) {
-        for (int i = 0; i < n; i++)
-            bits |= (uint64_t)1 << (list[i] & 63);
-        *legal_row(e, seat) = bits;
+    uint64_t *row = legal_row(e, seat);
+    int words = e->shape.mask_words;
+    int n = g->def->legal(g, e->state, seat, e->list), i = 0;
+    if (words == 1) {
+        row[0] = word_of(list, n);
         return;
     }
-    for (int i = 0; i < n; i++) {
-        if (list[i] >> 6 != k) {
-            w[k] |= bits;
-            bits = 0;
-            k = list[i] >> 6;
-        }
-        bits |= (uint64_t)1 << (list[i] & 63);
+    if (words == 2) {
+        two_words(row, list, n);
+        return;
     }
-    w[k] |= bits;
-    store_small(legal_row(e, seat), w, e->shape.mask_words);
+    for (int k = 0, lim = 64; k < words; k++, lim += 64) {
+        uint64_t bits = 0;
+        for (; i < n && list[i] < lim; i++)
+            bits = with_bit(bits, list[i]);
+        row[k] = bits;
+    }
 }
 
 /* Zeroes the words of seat's (large) row that its last fill set. */
@@ -397,23 +485,23 @@ HOT_INLINE void fill_row(env_t *e, int seat)
             lo = w < lo ? w : lo;
             hi = w > hi ? w : hi;
         }
-        bits |= (uint64_t)1 << (list[i] & 63);
+        bits = with_bit(bits, list[i]);
     }
     row[w] |= bits;
     e->dirty_lo[seat] = lo;
     e->dirty_hi[seat] = hi + 1;
 }
 
-/* Computes the observing seat, its observation and the legal masks. The
+/* Computes the observing seat, its observation and the legal masks, m
+ * being the game's seats to act. The
  * end flags are worked out in locals and stored once, not read back from
  * the struct right after two byte stores (a wider load of two narrow
  * stores cannot be forwarded from the store buffer). */
-HOT_INLINE void settle(env_t *e)
+HOT_INLINE void settle(env_t *e, uint32_t m)
 {
     const struct game *g = &e->game;
-    uint32_t m = game_to_move(e);
     bool over = m == 0;
-    bool cut = !over && e->max_steps > 0 && e->steps >= e->max_steps;
+    bool cut = !over && e->steps >= e->cap;
     e->terminated = over;
     e->truncated = cut;
     e->phase = over || cut ? ENV_OVER : ENV_LIVE;
@@ -430,13 +518,13 @@ HOT_INLINE void settle(env_t *e)
     if (cut)
         m = 0;
     e->to_move = m;
+    e->solo = m && !(m & (m - 1)) && !is_single(e) ? e->seat : -1;
     if (is_single(e))
         m &= 1u << e->shape.learner;
-    static const uint64_t zero[ENV_SMALL_WORDS];
     bool small = e->shape.mask_words <= ENV_SMALL_WORDS;
     for (uint32_t r = e->rows_set & ~m; r; r &= r - 1) {
         if (small)
-            store_small(legal_row(e, __builtin_ctz(r)), zero,
+            store_small(legal_row(e, __builtin_ctz(r)), zero_words,
                         e->shape.mask_words);
         else
             clear_row(e, __builtin_ctz(r));
@@ -451,16 +539,60 @@ HOT_INLINE void settle(env_t *e)
     g->def->observe(g, e->state, e->seat, e->obs);
 }
 
-/* Updates returns and rewards after a move, then settles the timestep. */
-HOT_INLINE void account(env_t *e)
+/* Two doubles, so that rewards are worked out two seats at a time. */
+typedef double env_pair __attribute__((vector_size(16)));
+
+/* reward[i..i+1] = now[i..i+1] - was[i..i+1]. */
+HOT_INLINE void reward_pair(double *reward, const double *now,
+                            const double *was, int i)
 {
-    double now[GAME_MAX_PLAYERS];
+    env_pair x, y;
+    memcpy(&x, now + i, sizeof x);
+    memcpy(&y, was + i, sizeof y);
+    x -= y;
+    memcpy(reward + i, &x, sizeof x);
+}
+
+/* Takes the returns after a move: the game writes them straight into the
+ * spare buffer, which then becomes the current one, so nothing is copied.
+ * The rewards are worked out later, by rewards(). */
+HOT_INLINE void take_returns(env_t *e)
+{
+    double *now = e->prev;
+    e->prev = e->ret;
+    e->ret = now;
     e->game.def->returns(&e->game, e->state, now);
-    for (int s = 0; s < e->shape.players; s++) {
-        e->reward[s] = now[s] - e->ret[s];
-        e->ret[s] = now[s];
+}
+
+/* The rewards of the step: the returns take_returns took minus those of
+ * the timestep before, two seats at a time, unrolled (a loop re-read the
+ * count after every store: 10 instructions a pair, not 4); entries past
+ * the last seat are zero in both buffers. Called once the timestep is
+ * settled, not right after the game stored the returns a double at a
+ * time: a 16-byte load of two such fresh stores cannot be forwarded from
+ * the store buffer and waits for them to reach the cache, which took a
+ * quarter of env_step's time in Spoil-Five. */
+HOT_INLINE void rewards(env_t *e)
+{
+    const double *now = e->ret, *was = e->prev;
+    double *r = e->reward;
+    if (e->pairs <= 2) {
+        /* Most tables: seats 2 and 3 are computed whether they exist or
+         * not (0 - 0 where not), which saves the jump below. */
+        reward_pair(r, now, was, 0);
+        reward_pair(r, now, was, 2);
+        return;
     }
-    settle(e);
+    switch (e->pairs) {
+    case 8: reward_pair(r, now, was, 14); /* fall through */
+    case 7: reward_pair(r, now, was, 12); /* fall through */
+    case 6: reward_pair(r, now, was, 10); /* fall through */
+    case 5: reward_pair(r, now, was, 8);  /* fall through */
+    case 4: reward_pair(r, now, was, 6);  /* fall through */
+    case 3: reward_pair(r, now, was, 4);  /* fall through */
+    case 2: reward_pair(r, now, was, 2);  /* fall through */
+    default: reward_pair(r, now, was, 0);
+    }
 }
 
 static void fill(const env_t *e, struct env_timestep *ts)
@@ -483,6 +615,7 @@ int env_reset(env_t *e, uint64_t seed, struct env_timestep *ts)
 {
     e->err[0] = '\0';
     e->phase = ENV_BROKEN;
+    e->solo = -1;
     int rc = game_init(&e->game, e->state, seed, NULL, 0);
     if (rc)
         return err_set(e->err, sizeof e->err, rc,
@@ -497,15 +630,14 @@ int env_reset(env_t *e, uint64_t seed, struct env_timestep *ts)
     if (is_single(e) && (rc = play_opponents(e)))
         return rc;
     memset(e->reward, 0, sizeof e->reward);
-    settle(e);
+    memset(e->rets, 0, sizeof e->rets);
+    settle(e, game_to_move(e));
     /* The episode's result starts from zero: what happened inside reset
      * (a deal that already scores, opponents' moves) is credited by the
      * first step's reward, so the rewards sum to the final returns. A deal
      * that ends the game at once has no step: it shows its result. */
     if (e->terminated)
         e->game.def->returns(&e->game, e->state, e->ret);
-    else
-        memset(e->ret, 0, sizeof e->ret);
     fill(e, ts);
     return 0;
 }
@@ -585,38 +717,95 @@ HOT_INLINE int finish(env_t *e, int rc, struct env_timestep *ts)
 {
     if (rc) {
         e->phase = ENV_BROKEN;
+        e->solo = -1;
         return rc;
     }
     e->steps++;
-    account(e);
+    take_returns(e);
+    settle(e, game_to_move(e));
+    rewards(e);
     fill(e, ts);
     return 0;
 }
 
-/* The common step, a live multi-agent turn-based one, goes straight to the
- * game's apply; the rest take the general path. */
+/* Reports the game's refusal of an action it was given as legal. */
+static int __attribute__((noinline, cold))
+refused_by_game(env_t *e, int rc, int seat, int action)
+{
+    e->phase = ENV_BROKEN;
+    e->solo = -1;
+    return err_set(e->err, sizeof e->err, rc,
+                   "seat %d's action %d was refused by the game: %s", seat,
+                   action, err_str(rc));
+}
+
+/* The common step: live, multi-agent, seat alone to act. The action goes
+ * straight to the game's apply, and when the next timestep is again one
+ * seat's live turn (no end, no cap, no simultaneous move) it is written
+ * here with what is known, without settle's general cases. */
+HOT_INLINE int step_solo(env_t *e, int seat, int action,
+                         struct env_timestep *ts)
+{
+    const struct game *g = &e->game;
+    const uint64_t *row = legal_row(e, seat);
+    if ((unsigned)action >= (unsigned)e->shape.num_actions ||
+        !((row[action >> 6] >> (action & 63)) & 1))
+        return refuse_action(e, seat, action);
+    e->err[0] = '\0';
+    int rc = g->def->apply(g, e->state, action);
+    if (rc)
+        return refused_by_game(e, rc, seat, action);
+    int steps = ++e->steps;
+    take_returns(e);
+    uint32_t m = g->def->to_move(g, e->state);
+    if (__builtin_popcount(m) != 1 || steps >= e->cap) {
+        /* Only settle reads last_actors (when the game is over). */
+        e->last_actors = 1u << seat;
+        settle(e, m);
+        rewards(e);
+        fill(e, ts);
+        return 0;
+    }
+    int next = __builtin_ctz(m);
+    e->to_move = m;
+    e->seat = next;
+    e->solo = next;
+    e->rows_set = m;
+    if (e->shape.mask_words <= ENV_SMALL_WORDS) {
+        if (next != seat)
+            store_small(legal_row(e, seat), zero_words, e->shape.mask_words);
+        fill_small(e, next);
+    } else {
+        if (next != seat)
+            clear_row(e, seat);
+        fill_row(e, next);
+    }
+    g->def->observe(g, e->state, next, e->obs);
+    rewards(e);
+    if (ts) {
+        ts->to_move = m;
+        ts->seat = next;
+        ts->obs = e->obs;
+        ts->legal = legal_row(e, next);
+        ts->legal_all = e->legal;
+        ts->reward = e->reward;
+        ts->returns = e->ret;
+        ts->terminated = false;
+        ts->truncated = false;
+        ts->steps = steps;
+    }
+    return 0;
+}
+
 int env_step(env_t *e, int action, struct env_timestep *ts)
 {
-    uint32_t m = e->to_move;
-    if (e->phase == ENV_LIVE && !is_single(e) && !(m & (m - 1))) {
-        int seat = __builtin_ctz(m);
-        const uint64_t *row = legal_row(e, seat);
-        if (action < 0 || action >= e->shape.num_actions ||
-            !((row[action >> 6] >> (action & 63)) & 1))
-            return refuse_action(e, seat, action);
-        e->err[0] = '\0';
-        int rc = e->game.def->apply(&e->game, e->state, action);
-        if (rc)
-            rc = err_set(e->err, sizeof e->err, rc,
-                         "seat %d's action %d was refused by the game: %s",
-                         seat, action, err_str(rc));
-        e->last_actors = m;
-        return finish(e, rc, ts);
-    }
+    int seat = e->solo;
+    if (seat >= 0)
+        return step_solo(e, seat, action, ts);
     int rc = env_check_step(e, action);
     if (rc)
         return rc;
-    int seat = is_single(e) ? e->shape.learner : __builtin_ctz(e->to_move);
+    seat = is_single(e) ? e->shape.learner : __builtin_ctz(e->to_move);
     e->joint[seat] = action;
     rc = apply_with_agents(e, e->to_move);
     if (!rc && is_single(e))

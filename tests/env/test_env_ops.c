@@ -151,14 +151,19 @@ static void play_checked(const struct game *g, const char *opp)
 /* Games with one-word masks, several words (Binokel 292 actions, Pinochle
  * 137) and 871 words with a few bits set (Casino), plus the simultaneous
  * ones: a few hundred random steps each, both modes, every timestep equal
- * to the ops' own answer. */
+ * to the ops' own answer. The rewards are worked out two seats at a time,
+ * so odd tables (3, 5, 9 and 13 seats) and the largest (16) are here too,
+ * as are one-word masks with more than four legal actions (Trix Authors,
+ * up to 27) and with fewer (Dice, one). */
 static void test_timesteps_match_game_ops(void **state)
 {
     (void)state;
     static const char *const specs[] = {
         "spoil_five",    "nine_card_golf", "casino",        "binokel",
         "pinochle",      "magna",          "trix_exchange", "trix_football",
-        "loto(players=3)",
+        "loto(players=3)", "dice(players=16)", "dice(players=5)",
+        "thirty_one(players=9)", "my_bird_sings(players=13)",
+        "trix_authors(players=3)",
     };
     char err[256];
     struct game g;
@@ -285,6 +290,27 @@ static void refuses_in(const char *spec, const char *opp)
     env_destroy(&e);
 }
 
+/* The env's own observation starts on a 64-byte cache line in every
+ * game, whatever the sizes of the state and masks before it in the env's
+ * block: games that write it with 32-byte stores take their fast path. */
+static void test_own_obs_is_line_aligned(void **state)
+{
+    (void)state;
+    char err[256];
+    struct game g;
+    struct env_timestep ts;
+    for (int i = 0; i < game_registry_count; i++) {
+        if (game_make(&g, game_registry[i]->name, err, sizeof err))
+            fail_msg("%s: %s", game_registry[i]->name, err);
+        env_t *e = make_env(&g, NULL);
+        assert_int_equal(env_reset(e, 1, &ts), 0);
+        if ((uintptr_t)ts.obs % 64)
+            fail_msg("%s: observation at %p, not on a 64-byte line",
+                     g.spec, (const void *)ts.obs);
+        env_destroy(&e);
+    }
+}
+
 /* Both stepping paths (multi-agent turn step, single-agent step) refuse
  * an illegal action before anything moves, in the words they always
  * used; Casino's first decision has more than twelve legal actions. */
@@ -332,6 +358,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_timesteps_match_game_ops),
         cmocka_unit_test(test_obs_buffer_is_written_in_place),
+        cmocka_unit_test(test_own_obs_is_line_aligned),
         cmocka_unit_test(test_illegal_action_refused_word_for_word),
         cmocka_unit_test(test_joint_refusal_word_for_word),
     };
