@@ -28,10 +28,13 @@
  * 1..1000, choices drawn from one generator seeded 1: it changes when
  * behaviour does.
  *
- * These machines are noisy, so absolute times do not compare across runs.
- * Each run therefore also times a fixed reference workload (a Fisher-Yates
- * shuffle of a 52-card pack), before and after the rest, and reports every
- * figure as well as a ratio to it: ratios compare across runs and machines.
+ * Every time is the thread's CPU time, so that other processes' slices do
+ * not count (--seconds is CPU seconds too, and the rates are per CPU
+ * second). These machines are noisy all the same (caches and cores are
+ * shared), so absolute times do not compare across runs. Each run
+ * therefore also times a fixed reference workload (a Fisher-Yates shuffle
+ * of a 52-card pack), before and after the rest, and reports every figure
+ * as well as a ratio to it: ratios compare across runs and machines.
  */
 #include <getopt.h>
 #include <math.h>
@@ -84,10 +87,15 @@ struct bench_result {
 
 /* ---- static helpers ---------------------------------------------------- */
 
+/* Seconds of CPU time this thread has used: every figure of the bench is
+ * timed on this clock. On a loaded machine the wall clock also counts the
+ * slices other processes ran in, which fell on one side or the other of a
+ * ratio by chance (the shuffle baseline alone swung from 70 to 267 ns
+ * between runs at a load of 5 on 2 cores). */
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -357,27 +365,16 @@ static uint64_t replay_observed(struct bench *b, const struct env_script *sc,
     return a == end ? (uint64_t)(a - sc->act) : 0;
 }
 
-/* Seconds of CPU time this thread has used. */
-static double thread_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 /* Times one replay of the script, by the env or by the game's ops (which
- * observe into obs); adds
- * the decisions and seconds to *n and *spent. The seconds are the
- * thread's CPU time: on a loaded machine the wall clock also counts the
- * slices other processes ran in, which fell on one side or the other of
- * the ratio by chance (it swung from 0.8 to 2.1 between runs of one
- * build at a load of 5 on 2 cores). Returns 0 or -1. */
+ * observe into obs); adds the decisions and seconds to *n and *spent (the
+ * ratio swung from 0.8 to 2.1 between runs of one build at a load of 5 on
+ * 2 cores when it was timed on the wall clock). Returns 0 or -1. */
 static int time_replay(struct bench *b, struct env_script *sc, float *obs,
                        bool env, uint64_t *n, double *spent)
 {
-    double t0 = thread_now();
+    double t0 = now();
     uint64_t d = env ? replay(sc) : replay_observed(b, sc, obs);
-    *spent += thread_now() - t0;
+    *spent += now() - t0;
     *n += d;
     return d ? 0 : -1;
 }
