@@ -30,7 +30,7 @@ const char *const thirty_one__view_keys[] = {
 
 /* ==== observation ====================================================== */
 
-static void layout_of(int n, struct layout *L)
+static inline void layout_of(int n, struct layout *L)
 {
     int o = 0;
     L->hand = o, o += CARDS_IN_PACK;
@@ -71,15 +71,16 @@ static void observe_seats(const struct game *g,
                           const struct layout *L, float *out)
 {
     int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
-    for (int k = 0; k < n; k++) {
-        int p = (seat + k) % n;
+    int turn = st->phase != T31_PH_OVER ? st->turn : T31_NO_SEAT;
+    for (int k = 0, p = seat; k < n; k++, p = p + 1 == n ? 0 : p + 1) {
+        bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
         out[L->pennies + k] = lives ? (float)st->pennies[p] / lives : 0;
-        out[L->county + k] = !thirty_one__is_out(st, p) && st->pennies[p] == 0;
-        out[L->out + k] = thirty_one__is_out(st, p);
+        out[L->county + k] = !out_p && st->pennies[p] == 0;
+        out[L->out + k] = out_p;
         out[L->dealer + k] = p == st->dealer;
         out[L->knocker + k] = p == st->knocker;
-        out[L->actor + k] = st->phase != T31_PH_OVER && p == st->turn;
+        out[L->actor + k] = p == turn;
     }
 }
 
@@ -95,7 +96,8 @@ void thirty_one__observe(const struct game *g, const void *vst, int seat,
         out[L.taken + st->taken] = 1;
     if (st->npile)
         out[L.top + st->pile[st->npile - 1]] = 1;
-    plane(out + L.pile, thirty_one__cards_of(st->pile, st->npile));
+    for (int i = 0; i < st->npile; i++)
+        out[L.pile + st->pile[i]] = 1;
     plane(out + L.restock, st->restock);
     observe_seats(g, st, seat, &L, out);
     out[L.phase] = st->phase == T31_PH_DISCARD;
