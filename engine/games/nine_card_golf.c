@@ -495,12 +495,26 @@ static bool held_visible(const struct g9_state *st, int seat)
 static const uint8_t rank_of[MULTIPACK_JOKER + 1] = {
     G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, 13};
 
-/* One layout as seen by anyone, 16 floats a position, into zeroed o. */
+/* Row k: the 16 floats of a position whose one-hot is k (a rank, or
+ * G9_RANKS for face down), not sideways. */
+#define G9_ROW(k)                                                         \
+    {(k) == 0,  (k) == 1,  (k) == 2,  (k) == 3, (k) == 4,  (k) == 5,      \
+     (k) == 6,  (k) == 7,  (k) == 8,  (k) == 9, (k) == 10, (k) == 11,     \
+     (k) == 12, (k) == 13, (k) == 14, 0}
+static const float pos_rows[G9_RANKS + 1][16] = {
+    G9_ROW(0), G9_ROW(1), G9_ROW(2),  G9_ROW(3),  G9_ROW(4),
+    G9_ROW(5), G9_ROW(6), G9_ROW(7),  G9_ROW(8),  G9_ROW(9),
+    G9_ROW(10), G9_ROW(11), G9_ROW(12), G9_ROW(13), G9_ROW(14)};
+
+/* One layout as seen by anyone, 16 floats a position, each copied whole
+ * from its row (no zeroing first). */
 static void observe_layout(const struct g9_state *st, int s, float *o)
 {
     unsigned down = st->down[s];
-    for (int p = 0; p < G9_POS; p++, down >>= 1)
-        o[16 * p + (down & 1 ? G9_RANKS : rank_of[st->grid[s][p]])] = 1;
+    for (int p = 0; p < G9_POS; p++, down >>= 1) {
+        int k = down & 1 ? G9_RANKS : rank_of[st->grid[s][p]];
+        memcpy(o + 16 * p, pos_rows[k], sizeof pos_rows[k]);
+    }
     if (st->side[s] != G9_NONE)
         o[16 * st->side[s] + G9_RANKS + 1] = 1;
 }
@@ -510,10 +524,10 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
 {
     const struct g9_state *st = vst;
     int n = nplayers(g), d = decks_for(&g->params);
-    memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
+    float *o = out + 16 * G9_POS * n;
     for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
         observe_layout(st, s, out + 16 * G9_POS * r);
-    float *o = out + 16 * G9_POS * n;
+    memset(o, 0, sizeof(float) * (size_t)(g->dims.obs_size - (o - out)));
     if (held_visible(st, seat))
         o[rank_of[st->held]] = 1;
     if (st->ndisc)
