@@ -125,6 +125,8 @@ struct g9_state {
     uint8_t stock[G9_CARDS];        /* faces; the top is stock[nstock-1] */
     uint8_t disc[G9_CARDS];         /* faces; the top is disc[ndisc-1] */
     uint8_t hist[G9_HIST][3];       /* ring: seat, action, card named */
+    uint8_t code[G9_SEATS][G9_POS]; /* the tensor's one-hot per position:
+                                       rank index, G9_RANKS face down */
     uint8_t ndrank[G9_RANKS];       /* discards of each rank */
     float drank[G9_RANKS];          /* ndrank[r] steps (1/copies of r in
                                        the pack) added one by one, as the
@@ -184,6 +186,15 @@ static int face_points(int f)
     if (r == 12)
         return 0;
     return r >= 9 ? 10 : r + 1;
+}
+
+/* Recomputes seat s's position codes after its layout changed. */
+static void recode(struct g9_state *st, int s)
+{
+    for (int p = 0; p < G9_POS; p++)
+        st->code[s][p] = (uint8_t)(st->down[s] >> p & 1
+                                       ? G9_RANKS
+                                       : face_rank(st->grid[s][p]));
 }
 
 /* 1 / copies of rank r in the pack: the discard tensor's step. */
@@ -255,6 +266,7 @@ static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
         st->grid[(st->dealer + 1 + k % n) % n][k / n] = pack[k];
     for (int s = 0; s < n; s++) {
         st->down[s] = G9_ALL_DOWN;
+        recode(st, s);
         st->side[s] = G9_NONE;
     }
     clear_discards(st);
@@ -291,6 +303,7 @@ static void end_hole(const struct game *g, struct g9_state *st, bool scored)
     int n = nplayers(g);
     for (int s = 0; s < n; s++) {
         st->down[s] = 0; /* The face-down cards are turned up */
+        recode(st, s);
         st->last[s] = (int16_t)(scored ? layout_points(st->grid[s]) : 0);
         st->total[s] = (int16_t)(st->total[s] + st->last[s]);
     }
@@ -344,6 +357,7 @@ static void replace(const struct game *g, struct g9_state *st, int p)
     push_discard(g, st, *cell);
     *cell = st->held;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
+    recode(st, st->seat);
 }
 
 /* Writes the action's name; card names take/discard (NO_CARD: unnamed). */
@@ -441,6 +455,7 @@ static void expose(const struct game *g, struct g9_state *st, int p)
 {
     st->side[st->seat] = (uint8_t)p;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
+    recode(st, st->seat);
     if (st->seat == st->dealer)
         st->phase = PH_SOURCE;
     st->seat = (uint8_t)((st->seat + 1) % nplayers(g));
@@ -495,26 +510,12 @@ static bool held_visible(const struct g9_state *st, int seat)
 static const uint8_t rank_of[MULTIPACK_JOKER + 1] = {
     G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, 13};
 
-/* Row k: the 16 floats of a position whose one-hot is k (a rank, or
- * G9_RANKS for face down), not sideways. */
-#define G9_ROW(k)                                                         \
-    {(k) == 0,  (k) == 1,  (k) == 2,  (k) == 3, (k) == 4,  (k) == 5,      \
-     (k) == 6,  (k) == 7,  (k) == 8,  (k) == 9, (k) == 10, (k) == 11,     \
-     (k) == 12, (k) == 13, (k) == 14, 0}
-static const float pos_rows[G9_RANKS + 1][16] = {
-    G9_ROW(0), G9_ROW(1), G9_ROW(2),  G9_ROW(3),  G9_ROW(4),
-    G9_ROW(5), G9_ROW(6), G9_ROW(7),  G9_ROW(8),  G9_ROW(9),
-    G9_ROW(10), G9_ROW(11), G9_ROW(12), G9_ROW(13), G9_ROW(14)};
-
-/* One layout as seen by anyone, 16 floats a position, each copied whole
- * from its row (no zeroing first). */
+/* One layout as seen by anyone, 16 floats a position, into zeroed o: the
+ * one-hots kept in the state (no branch on face-down positions). */
 static void observe_layout(const struct g9_state *st, int s, float *o)
 {
-    unsigned down = st->down[s];
-    for (int p = 0; p < G9_POS; p++, down >>= 1) {
-        int k = down & 1 ? G9_RANKS : rank_of[st->grid[s][p]];
-        memcpy(o + 16 * p, pos_rows[k], sizeof pos_rows[k]);
-    }
+    for (int p = 0; p < G9_POS; p++)
+        o[16 * p + st->code[s][p]] = 1;
     if (st->side[s] != G9_NONE)
         o[16 * st->side[s] + G9_RANKS + 1] = 1;
 }
@@ -525,9 +526,9 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
     const struct g9_state *st = vst;
     int n = nplayers(g), d = decks_for(&g->params);
     float *o = out + 16 * G9_POS * n;
+    memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
     for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
         observe_layout(st, s, out + 16 * G9_POS * r);
-    memset(o, 0, sizeof(float) * (size_t)(g->dims.obs_size - (o - out)));
     if (held_visible(st, seat))
         o[rank_of[st->held]] = 1;
     if (st->ndisc)
