@@ -113,10 +113,16 @@ static inline void put_faces(float *out, hand_t h)
                                     3 / 10.0f, 4 / 10.0f, 5 / 10.0f,
                                     6 / 10.0f, 7 / 10.0f, 8 / 10.0f,
                                     9 / 10.0f, 10 / 10.0f};
-    out[F_BI] = tenth[h & 1];
-    out[F_JINX] = tenth[h >> 1 & 1];
-    out[F_ZERO] = tenth[h >> 2 & 1];
-    out[F_DZERO] = tenth[h >> 3 & 1];
+    /* The four specials as tenths of their one copy, from a 4-bit key. */
+#define BJ_NIB(b)                                                         \
+    {(b) & 1 ? 1 / 10.0f : 0, (b) & 2 ? 1 / 10.0f : 0,                    \
+     (b) & 4 ? 1 / 10.0f : 0, (b) & 8 ? 1 / 10.0f : 0}
+    static const float specials[16][4] = {
+        BJ_NIB(0),  BJ_NIB(1),  BJ_NIB(2),  BJ_NIB(3), BJ_NIB(4),  BJ_NIB(5),
+        BJ_NIB(6),  BJ_NIB(7),  BJ_NIB(8),  BJ_NIB(9), BJ_NIB(10), BJ_NIB(11),
+        BJ_NIB(12), BJ_NIB(13), BJ_NIB(14), BJ_NIB(15)};
+#undef BJ_NIB
+    memcpy(out + F_BI, specials[h & 15], sizeof specials[0]);
     out[F_ONE] = tenth[hand_count(h >> 4 & 0x3f)];
     out[F_TWO] = tenth[hand_count(h >> 10 & 0x3ff)];
     out[F_THREE] = tenth[hand_count(h >> 20 & 0x3ff)];
