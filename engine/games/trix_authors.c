@@ -389,7 +389,9 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     unsigned laid = 0;
     for (int c = 0; c < NCOM; c++)
         laid |= (unsigned)(st->owner[c] != NO_SEAT) << c;
-    memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
+    /* The known counts and void bits, from o + 4n to the end, are all
+     * written below; only what comes before starts at 0. */
+    memset(out, 0, (size_t)(o + 4 * n) * sizeof *out);
     put_counts(out, NCOM, st->hand[seat], laid);
     out[2 * NCOM] = (float)pack_left(st) / TRIX_CARDS;
     for (int s = 0, r = rel(g, 0, seat); s < n;
