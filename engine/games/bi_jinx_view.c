@@ -72,7 +72,7 @@ struct layout {
     int tricks, hand_no, bi, jinx, offer_by, offer, ret, ded, size;
 };
 
-static struct layout layout_of(int n)
+static inline struct layout layout_of(int n)
 {
     struct layout l;
     l.hand = 0;
