@@ -514,8 +514,17 @@ static const uint8_t rank_of[MULTIPACK_JOKER + 1] = {
  * one-hots kept in the state (no branch on face-down positions). */
 static void observe_layout(const struct g9_state *st, int s, float *o)
 {
-    for (int p = 0; p < G9_POS; p++)
-        o[16 * p + st->code[s][p]] = 1;
+    const uint8_t *k = st->code[s];
+    /* The nine positions written out: no loop overhead. */
+    o[k[0]] = 1;
+    o[16 + k[1]] = 1;
+    o[32 + k[2]] = 1;
+    o[48 + k[3]] = 1;
+    o[64 + k[4]] = 1;
+    o[80 + k[5]] = 1;
+    o[96 + k[6]] = 1;
+    o[112 + k[7]] = 1;
+    o[128 + k[8]] = 1;
     if (st->side[s] != G9_NONE)
         o[16 * st->side[s] + G9_RANKS + 1] = 1;
 }
