@@ -567,21 +567,26 @@ static void observe_seats(const struct game *g, const struct loto_state *st,
     }
 }
 
+/* Adds 1/STRIPS at a card row's five numbers, written out: no loop
+ * overhead (observe runs at every step). */
+static inline void add_row(float *out, const uint8_t *row)
+{
+    out[row[0] - 1] += 1.0f / STRIPS;
+    out[row[1] - 1] += 1.0f / STRIPS;
+    out[row[2] - 1] += 1.0f / STRIPS;
+    out[row[3] - 1] += 1.0f / STRIPS;
+    out[row[4] - 1] += 1.0f / STRIPS;
+}
+
 /* Per number, the seat's cards that hold it / STRIPS. Each card adds
  * 1/STRIPS, a power of two, so any order of the sums gives the same. */
 static void observe_mine(const struct loto_state *st, int seat, float *out)
 {
     for (uint32_t mine = st->held[seat]; mine; mine &= mine - 1) {
         int c = __builtin_ctz(mine);
-        for (int r = 0; r < ROWS; r++) {
-            const uint8_t *row = loto_cards[c][r];
-            /* A row's five numbers written out: no loop overhead. */
-            out[row[0] - 1] += 1.0f / STRIPS;
-            out[row[1] - 1] += 1.0f / STRIPS;
-            out[row[2] - 1] += 1.0f / STRIPS;
-            out[row[3] - 1] += 1.0f / STRIPS;
-            out[row[4] - 1] += 1.0f / STRIPS;
-        }
+        add_row(out, loto_cards[c][0]);
+        add_row(out, loto_cards[c][1]);
+        add_row(out, loto_cards[c][2]);
     }
 }
 
@@ -604,8 +609,9 @@ static void loto_observe(const struct game *g, const void *vst, int seat,
         return;
     }
     out[L.pool] = (float)st->pool / (float)(CARDS * stake_per_card(g));
-    for (int p = 0; p < PRIZES; p++)
-        out[L.tail + p] = st->claimed >> p & 1;
+    out[L.tail + P_ROW] = st->claimed >> P_ROW & 1;
+    out[L.tail + P_TWO_ROWS] = st->claimed >> P_TWO_ROWS & 1;
+    out[L.tail + P_FULL] = st->claimed >> P_FULL & 1;
 }
 
 static int loto_obs_layout(const struct game *g, struct obs_segment *out,
