@@ -529,6 +529,12 @@ static void observe_layout(const struct g9_state *st, int s, float *o)
         o[16 * st->side[s] + G9_RANKS + 1] = 1;
 }
 
+/* Place of seat s seen from seat, among n (0: seat itself). */
+static int rel(int s, int seat, int n)
+{
+    return s < seat ? s - seat + n : s - seat;
+}
+
 static void g9_observe(const struct game *g, const void *vst, int seat,
                        float *out)
 {
@@ -559,12 +565,14 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
         num[s] = (float)(st->total[s] - G9_MIN_HOLE * holes(g));
     for (int s = 0; s < G9_SEATS; s++)
         tot[s] = num[s] / span;
-    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
+    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
         o[r] = tot[s];
-        o[n + r] = st->phase != PH_OVER && s == st->seat;
-        o[2 * n + r] = s == st->dealer;
-        o[3 * n + r] = s == st->finisher;
-    }
+    /* The three one-hots: only their ones are written. */
+    if (st->phase != PH_OVER)
+        o[n + rel(st->seat, seat, n)] = 1;
+    o[2 * n + rel(st->dealer, seat, n)] = 1;
+    if (st->finisher >= 0)
+        o[3 * n + rel(st->finisher, seat, n)] = 1;
 }
 
 static int g9_obs_layout(const struct game *g, struct obs_segment *out, int max)
