@@ -559,8 +559,10 @@ static void observe_seats(const struct game *g, const struct loto_state *st,
                           int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
+    if (st->phase != PH_OVER) /* a one-hot: only its one is written */
+        out[L->to_move + (st->actor < seat ? st->actor - seat + n
+                                           : st->actor - seat)] = 1;
     for (int k = 0, i = seat; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-        out[L->to_move + k] = st->phase != PH_OVER && i == st->actor;
         out[L->cards + k] = (float)st->ncards[i] / MAX_TAKE;
         out[L->best_row + k] = (float)st->best_row[i] / ROW_LEN;
         out[L->best_card + k] = (float)st->best_card[i] / CARD_LEN;

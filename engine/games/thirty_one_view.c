@@ -66,22 +66,30 @@ static void plane(float *out, hand_t h)
 }
 
 /* The per-seat segments, in seat order relative to the observer. */
+/* Place of seat s seen from seat, among n (0: seat itself). */
+static int rel(int s, int seat, int n)
+{
+    return s < seat ? s - seat + n : s - seat;
+}
+
 static void observe_seats(const struct game *g,
                           const struct thirty_one_state *st, int seat,
                           const struct layout *L, float *out)
 {
     int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
-    int turn = st->phase != T31_PH_OVER ? st->turn : T31_NO_SEAT;
     for (int k = 0, p = seat; k < n; k++, p = p + 1 == n ? 0 : p + 1) {
         bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
         out[L->pennies + k] = lives ? (float)st->pennies[p] / lives : 0;
         out[L->county + k] = !out_p && st->pennies[p] == 0;
         out[L->out + k] = out_p;
-        out[L->dealer + k] = p == st->dealer;
-        out[L->knocker + k] = p == st->knocker;
-        out[L->actor + k] = p == turn;
     }
+    /* The one-hots: only their ones are written. */
+    out[L->dealer + rel(st->dealer, seat, n)] = 1;
+    if (st->knocker != T31_NO_SEAT)
+        out[L->knocker + rel(st->knocker, seat, n)] = 1;
+    if (st->phase != T31_PH_OVER)
+        out[L->actor + rel(st->turn, seat, n)] = 1;
 }
 
 void thirty_one__observe(const struct game *g, const void *vst, int seat,
