@@ -112,6 +112,7 @@ struct authors_state {
     uint8_t size[MAXP];        /* cards held */
     uint8_t books[MAXP];
     uint8_t owner[NCOM];      /* who laid the Book, NO_SEAT while open */
+    uint16_t laid;            /* bit c: owner[c] != NO_SEAT */
     uint8_t pack[TRIX_CARDS]; /* commodities; the pack is pack[top..72) */
     uint8_t top, dealer, turn, over, nlaid;
     uint32_t asks;
@@ -155,6 +156,7 @@ static void check_book(struct authors_state *st, int seat, int c)
     st->size[seat] -= COPIES;
     st->books[seat]++;
     st->owner[c] = (uint8_t)seat;
+    st->laid |= (uint16_t)(1u << c);
     st->nlaid++;
     for (int s = 0; s < MAXP; s++) {
         st->known[s][c] = 0;
@@ -386,13 +388,10 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
         8 / (float)NCOM, 9 / (float)NCOM};
     const struct authors_state *st = vst;
     int n = np(g), o = 2 * NCOM + 1;
-    unsigned laid = 0;
-    for (int c = 0; c < NCOM; c++)
-        laid |= (unsigned)(st->owner[c] != NO_SEAT) << c;
     /* The known counts and void bits, from o + 4n to the end, are all
      * written below; only what comes before starts at 0. */
     memset(out, 0, (size_t)(o + 4 * n) * sizeof *out);
-    put_counts(out, NCOM, st->hand[seat], laid);
+    put_counts(out, NCOM, st->hand[seat], st->laid);
     out[2 * NCOM] = (float)pack_left(st) / TRIX_CARDS;
     for (int s = 0, r = rel(g, 0, seat); s < n;
          s++, r = r + 1 == n ? 0 : r + 1) {
