@@ -555,6 +555,21 @@ static struct layout layout_of(int n)
     return L;
 }
 
+/* k / MAX_TAKE, k / ROW_LEN and k / CARD_LEN for every count they divide,
+ * folded at compile time to the floats the divisions give. */
+#define LOTO_Q(k, d) ((float)(k) / (d))
+#define LOTO_Q5(k, d)                                                     \
+    LOTO_Q(k, d), LOTO_Q((k) + 1, d), LOTO_Q((k) + 2, d),                 \
+        LOTO_Q((k) + 3, d), LOTO_Q((k) + 4, d)
+static const float sixths[MAX_TAKE + 1] = {LOTO_Q5(0, MAX_TAKE),
+                                           LOTO_Q(5, MAX_TAKE),
+                                           LOTO_Q(6, MAX_TAKE)};
+static const float fifths[ROW_LEN + 1] = {LOTO_Q5(0, ROW_LEN),
+                                          LOTO_Q(5, ROW_LEN)};
+static const float fifteenths[CARD_LEN + 1] = {
+    LOTO_Q5(0, CARD_LEN), LOTO_Q5(5, CARD_LEN), LOTO_Q5(10, CARD_LEN),
+    LOTO_Q(15, CARD_LEN)};
+
 static void observe_seats(const struct game *g, const struct loto_state *st,
                           int seat, const struct layout *L, float *out)
 {
@@ -563,9 +578,9 @@ static void observe_seats(const struct game *g, const struct loto_state *st,
         out[L->to_move + (st->actor < seat ? st->actor - seat + n
                                            : st->actor - seat)] = 1;
     for (int k = 0, i = seat; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
-        out[L->cards + k] = (float)st->ncards[i] / MAX_TAKE;
-        out[L->best_row + k] = (float)st->best_row[i] / ROW_LEN;
-        out[L->best_card + k] = (float)st->best_card[i] / CARD_LEN;
+        out[L->cards + k] = sixths[st->ncards[i]];
+        out[L->best_row + k] = fifths[st->best_row[i]];
+        out[L->best_card + k] = fifteenths[st->best_card[i]];
     }
 }
 
