@@ -241,6 +241,8 @@ static void settle(struct bi_jinx_state *st, int seller, int buyer, int price)
             st->ret[s] = 0; /* every RET entry above is struck */
         st->ret[s] += e.ret;
         st->ded[s] += e.ded;
+        st->sq_ret[s] = bi_jinx__squash(st->ret[s]);
+        st->sq_ded[s] = bi_jinx__squash(st->ded[s]);
     }
     if (++st->hand_no >= st->cfg.hands) {
         st->phase = PH_OVER;

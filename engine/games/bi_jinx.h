@@ -110,6 +110,9 @@ struct bi_jinx_state {
     uint16_t hist_act[BJ_HIST];    /* and the action id */
     int32_t ret[BJ_MAXP];          /* RET total (after wipes) */
     int32_t ded[BJ_MAXP];          /* DED total */
+    float sq_ret[BJ_MAXP];         /* bi_jinx__squash(ret[s]), for the
+                                      tensor */
+    float sq_ded[BJ_MAXP];         /* bi_jinx__squash(ded[s]) */
     struct bj_entry led[BJ_HANDS_MAX][BJ_MAXP]; /* ledger lines by hand */
     struct rng rng;                /* later deals */
     uint16_t ndeck;                /* faces given in deck[] */
@@ -127,6 +130,12 @@ extern const struct card_codec bi_jinx__cards;
 
 /* The keys bi_jinx__view packs, NULL-ended. */
 extern const char *const bi_jinx__view_keys[];
+
+/* A ledger total squashed into [0, 1), as the tensor shows it. */
+static inline float bi_jinx__squash(int32_t v)
+{
+    return v > 0 ? (float)v / ((float)v + 1000.0f) : 0;
+}
 
 /* The state behind an op's const pointer. */
 static inline const struct bi_jinx_state *bj_cst(const void *p)

@@ -72,7 +72,7 @@ struct layout {
     int tricks, hand_no, bi, jinx, offer_by, offer, ret, ded, size;
 };
 
-static struct layout layout_of(int n)
+static inline struct layout layout_of(int n)
 {
     struct layout l;
     l.hand = 0;
@@ -102,8 +102,10 @@ int bi_jinx__obs_size(int n)
     return layout_of(n).size;
 }
 
-/* Counts of h's faces / 10 into out[0..9). */
-static void put_faces(float *out, hand_t h)
+/* Counts of h's faces / 10 into out[0..9). The faces are runs of card
+ * ids (enum bj_card): the four specials alone, six 1s, then ten of each
+ * of 2..5, so each count is one shift, mask and popcount. */
+static inline void put_faces(float *out, hand_t h)
 {
     /* k / 10 for the ten copies a face has at most, folded at compile time
      * to the floats the division gives: a row costs no division. */
@@ -111,8 +113,21 @@ static void put_faces(float *out, hand_t h)
                                     3 / 10.0f, 4 / 10.0f, 5 / 10.0f,
                                     6 / 10.0f, 7 / 10.0f, 8 / 10.0f,
                                     9 / 10.0f, 10 / 10.0f};
-    for (int f = 0; f < BJ_FACES; f++)
-        out[f] = tenth[hand_count(h & bi_jinx__face_mask[f])];
+    /* The four specials as tenths of their one copy, from a 4-bit key. */
+#define BJ_NIB(b)                                                         \
+    {(b) & 1 ? 1 / 10.0f : 0, (b) & 2 ? 1 / 10.0f : 0,                    \
+     (b) & 4 ? 1 / 10.0f : 0, (b) & 8 ? 1 / 10.0f : 0}
+    static const float specials[16][4] = {
+        BJ_NIB(0),  BJ_NIB(1),  BJ_NIB(2),  BJ_NIB(3), BJ_NIB(4),  BJ_NIB(5),
+        BJ_NIB(6),  BJ_NIB(7),  BJ_NIB(8),  BJ_NIB(9), BJ_NIB(10), BJ_NIB(11),
+        BJ_NIB(12), BJ_NIB(13), BJ_NIB(14), BJ_NIB(15)};
+#undef BJ_NIB
+    memcpy(out + F_BI, specials[h & 15], sizeof specials[0]);
+    out[F_ONE] = tenth[hand_count(h >> 4 & 0x3f)];
+    out[F_TWO] = tenth[hand_count(h >> 10 & 0x3ff)];
+    out[F_THREE] = tenth[hand_count(h >> 20 & 0x3ff)];
+    out[F_FOUR] = tenth[hand_count(h >> 30 & 0x3ff)];
+    out[F_FIVE] = tenth[hand_count(h >> 40 & 0x3ff)];
 }
 
 /* One-hot of seat s relative to seat (nothing for no seat). */
@@ -120,12 +135,6 @@ static void put_seat(float *out, int s, int seat, int n)
 {
     if (s < n)
         out[trick_rel(s, seat, n)] = 1;
-}
-
-/* A ledger total squashed into [0, 1). */
-static float squash(int32_t v)
-{
-    return v > 0 ? (float)v / ((float)v + 1000.0f) : 0;
 }
 
 static void observe_offer(const struct bi_jinx_state *st, int seat,
@@ -165,8 +174,8 @@ void bi_jinx__observe(const struct game *g, const void *vst, int seat,
         int r = trick_rel(s, seat, n);
         put_faces(out + l.taken + r * BJ_FACES, st->taken[s]);
         put_faces(out + l.played + r * BJ_FACES, st->played[s]);
-        out[l.ret + r] = squash(st->ret[s]);
-        out[l.ded + r] = squash(st->ded[s]);
+        out[l.ret + r] = st->sq_ret[s];
+        out[l.ded + r] = st->sq_ded[s];
     }
     if (seat == st->heir)
         put_faces(out + l.inn, st->inn);

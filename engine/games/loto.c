@@ -125,6 +125,10 @@ struct loto_state {
     int32_t carry;                    /* remainder carried to next prize */
     int32_t paid[GAME_MAX_PLAYERS];   /* chips each seat put in */
     int32_t got[GAME_MAX_PLAYERS];    /* chips each seat received */
+    uint32_t held[GAME_MAX_PLAYERS];  /* bit c: the seat holds card c */
+    uint8_t best_row[GAME_MAX_PLAYERS];  /* most marks in one row of a
+                                            card the seat holds */
+    uint8_t best_card[GAME_MAX_PLAYERS]; /* most marks on one such card */
 };
 
 static const int take_count[NUM_ACTIONS] = {0, 1, 2, 4, 6};
@@ -234,8 +238,11 @@ static void pay_out(struct loto_state *st, int seat, int chips)
 static void take_cards(const struct game *g, struct loto_state *st, int k)
 {
     int seat = st->actor;
-    for (int i = 0; i < k; i++)
-        st->owner[st->deck[st->dealt++]] = (int8_t)seat;
+    for (int i = 0; i < k; i++) {
+        int c = st->deck[st->dealt++];
+        st->owner[c] = (int8_t)seat;
+        st->held[seat] |= 1u << c;
+    }
     st->ncards[seat] = (uint8_t)k;
     pay_in(st, seat, k * stake_per_card(g));
     if (++st->actor == nplayers(g)) {
@@ -261,6 +268,18 @@ static int draw_ball(struct loto_state *st)
     st->bag[pos] = b;
     st->ndrawn++;
     return b;
+}
+
+/* Marks card row cr, held by seat, keeping the seat's best row and card
+ * up to date for the tensor. */
+static void mark(struct loto_state *st, int cr, int seat)
+{
+    const uint8_t *m = &st->marks[cr - cr % ROWS];
+    int row = ++st->marks[cr], card = m[0] + m[1] + m[2];
+    if (row > st->best_row[seat])
+        st->best_row[seat] = (uint8_t)row;
+    if (card > st->best_card[seat])
+        st->best_card[seat] = (uint8_t)card;
 }
 
 static int full_rows(const struct loto_state *st, int card)
@@ -309,7 +328,7 @@ static void loto_mark(const struct game *g, struct loto_state *st, int b)
         int cr = st->at[b][s], card = cr / ROWS, seat = st->owner[card];
         if (seat == NO_SEAT)
             continue;
-        st->marks[cr]++;
+        mark(st, cr, seat);
         int full = full_rows(st, card);
         for (int p = first; p < PRIZES; p++)
             if (!(st->claimed >> p & 1) && full > p)
@@ -380,11 +399,15 @@ static void keno_call(const struct game *g, struct loto_state *st)
     if (st->ndrawn == DRAW_LEN) {
         st->ndrawn = 0;
         memset(st->marks, 0, sizeof st->marks);
+        memset(st->best_row, 0, sizeof st->best_row);
+        memset(st->best_card, 0, sizeof st->best_card);
     }
     int b = draw_ball(st);
-    for (int s = 0; s < STRIPS; s++)
-        if (st->owner[st->at[b][s] / ROWS] != NO_SEAT)
-            st->marks[st->at[b][s]]++;
+    for (int s = 0; s < STRIPS; s++) {
+        int cr = st->at[b][s], seat = st->owner[cr / ROWS];
+        if (seat != NO_SEAT)
+            mark(st, cr, seat);
+    }
     if (st->ndrawn == DRAW_LEN)
         keno_settle(g, st);
 }
@@ -532,51 +555,71 @@ static struct layout layout_of(int n)
     return L;
 }
 
-/* Most numbers marked in one row and on one card, per seat. */
-static void best_marks(const struct loto_state *st, int *row, int *card)
-{
-    for (int c = 0; c < CARDS; c++) {
-        int seat = st->owner[c], sum = 0;
-        if (seat == NO_SEAT)
-            continue;
-        for (int r = 0; r < ROWS; r++) {
-            int m = st->marks[c * ROWS + r];
-            sum += m;
-            row[seat] = m > row[seat] ? m : row[seat];
-        }
-        card[seat] = sum > card[seat] ? sum : card[seat];
-    }
-}
+/* k / MAX_TAKE, k / ROW_LEN and k / CARD_LEN for every count they divide,
+ * folded at compile time to the floats the divisions give. */
+#define LOTO_Q(k, d) ((float)(k) / (d))
+#define LOTO_Q5(k, d)                                                     \
+    LOTO_Q(k, d), LOTO_Q((k) + 1, d), LOTO_Q((k) + 2, d),                 \
+        LOTO_Q((k) + 3, d), LOTO_Q((k) + 4, d)
+static const float sixths[MAX_TAKE + 1] = {LOTO_Q5(0, MAX_TAKE),
+                                           LOTO_Q(5, MAX_TAKE),
+                                           LOTO_Q(6, MAX_TAKE)};
+static const float fifths[ROW_LEN + 1] = {LOTO_Q5(0, ROW_LEN),
+                                          LOTO_Q(5, ROW_LEN)};
+static const float fifteenths[CARD_LEN + 1] = {
+    LOTO_Q5(0, CARD_LEN), LOTO_Q5(5, CARD_LEN), LOTO_Q5(10, CARD_LEN),
+    LOTO_Q(15, CARD_LEN)};
 
 static void observe_seats(const struct game *g, const struct loto_state *st,
                           int seat, const struct layout *L, float *out)
 {
     int n = nplayers(g);
-    int row[GAME_MAX_PLAYERS] = {0}, card[GAME_MAX_PLAYERS] = {0};
-    best_marks(st, row, card);
-    for (int k = 0; k < n; k++) {
-        int i = (seat + k) % n;
-        out[L->to_move + k] = st->phase != PH_OVER && i == st->actor;
-        out[L->cards + k] = (float)st->ncards[i] / MAX_TAKE;
-        out[L->best_row + k] = (float)row[i] / ROW_LEN;
-        out[L->best_card + k] = (float)card[i] / CARD_LEN;
+    if (st->phase != PH_OVER) /* a one-hot: only its one is written */
+        out[L->to_move + (st->actor < seat ? st->actor - seat + n
+                                           : st->actor - seat)] = 1;
+    for (int k = 0, i = seat; k < n; k++, i = i + 1 == n ? 0 : i + 1) {
+        out[L->cards + k] = sixths[st->ncards[i]];
+        out[L->best_row + k] = fifths[st->best_row[i]];
+        out[L->best_card + k] = fifteenths[st->best_card[i]];
     }
 }
 
-/* Per number, the seat's cards that hold it / STRIPS. The seat's cards
- * are found as a mask first (no branch per card in the box); each adds
+/* Adds 1/STRIPS at a card row's five numbers, written out: no loop
+ * overhead (observe runs at every step). */
+static inline void add_row(float *out, const uint8_t *row)
+{
+    out[row[0] - 1] += 1.0f / STRIPS;
+    out[row[1] - 1] += 1.0f / STRIPS;
+    out[row[2] - 1] += 1.0f / STRIPS;
+    out[row[3] - 1] += 1.0f / STRIPS;
+    out[row[4] - 1] += 1.0f / STRIPS;
+}
+
+/* Per number, the seat's cards that hold it / STRIPS. Each card adds
  * 1/STRIPS, a power of two, so any order of the sums gives the same. */
 static void observe_mine(const struct loto_state *st, int seat, float *out)
 {
-    uint32_t mine = 0;
-    for (int c = 0; c < CARDS; c++)
-        mine |= (uint32_t)(st->owner[c] == seat) << c;
-    for (; mine; mine &= mine - 1) {
+    for (uint32_t mine = st->held[seat]; mine; mine &= mine - 1) {
         int c = __builtin_ctz(mine);
-        for (int r = 0; r < ROWS; r++)
-            for (int i = 0; i < ROW_LEN; i++)
-                out[loto_cards[c][r][i] - 1] += 1.0f / STRIPS;
+        add_row(out, loto_cards[c][0]);
+        add_row(out, loto_cards[c][1]);
+        add_row(out, loto_cards[c][2]);
     }
+}
+
+/* out[b] = 1 for the n balls b of bag, four a round (the loop's own
+ * cost is most of a one-store iteration). */
+static void set_drawn(float *out, const uint8_t *bag, int n)
+{
+    int i = 0;
+    for (; i + 4 <= n; i += 4) {
+        out[bag[i]] = 1;
+        out[bag[i + 1]] = 1;
+        out[bag[i + 2]] = 1;
+        out[bag[i + 3]] = 1;
+    }
+    for (; i < n; i++)
+        out[bag[i]] = 1;
 }
 
 static void loto_observe(const struct game *g, const void *vst, int seat,
@@ -588,8 +631,7 @@ static void loto_observe(const struct game *g, const void *vst, int seat,
     observe_seats(g, st, seat, &L, out);
     out[L.phase] = st->phase == PH_TAKE;
     out[L.phase + 1] = st->phase == PH_CALL;
-    for (int i = 0; i < st->ndrawn; i++)
-        out[L.drawn + st->bag[i]] = 1;
+    set_drawn(out + L.drawn, st->bag, st->ndrawn);
     observe_mine(st, seat, out + L.mine);
     if (method(g) == M_KENO) {
         out[L.pool] = (float)st->pool / (float)(st->pool + CARDS * KENO_STAKE);
@@ -598,8 +640,9 @@ static void loto_observe(const struct game *g, const void *vst, int seat,
         return;
     }
     out[L.pool] = (float)st->pool / (float)(CARDS * stake_per_card(g));
-    for (int p = 0; p < PRIZES; p++)
-        out[L.tail + p] = st->claimed >> p & 1;
+    out[L.tail + P_ROW] = st->claimed >> P_ROW & 1;
+    out[L.tail + P_TWO_ROWS] = st->claimed >> P_TWO_ROWS & 1;
+    out[L.tail + P_FULL] = st->claimed >> P_FULL & 1;
 }
 
 static int loto_obs_layout(const struct game *g, struct obs_segment *out,

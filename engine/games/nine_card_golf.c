@@ -125,6 +125,12 @@ struct g9_state {
     uint8_t stock[G9_CARDS];        /* faces; the top is stock[nstock-1] */
     uint8_t disc[G9_CARDS];         /* faces; the top is disc[ndisc-1] */
     uint8_t hist[G9_HIST][3];       /* ring: seat, action, card named */
+    uint8_t code[G9_SEATS][G9_POS]; /* the tensor's one-hot per position:
+                                       rank index, G9_RANKS face down */
+    uint8_t ndrank[G9_RANKS];       /* discards of each rank */
+    float drank[G9_RANKS];          /* ndrank[r] steps (1/copies of r in
+                                       the pack) added one by one, as the
+                                       tensor shows them */
 };
 
 static const struct param_def g9_params[] = {
@@ -182,6 +188,52 @@ static int face_points(int f)
     return r >= 9 ? 10 : r + 1;
 }
 
+/* Recomputes seat s's position codes after its layout changed. */
+static void recode(struct g9_state *st, int s)
+{
+    for (int p = 0; p < G9_POS; p++)
+        st->code[s][p] = (uint8_t)(st->down[s] >> p & 1
+                                       ? G9_RANKS
+                                       : face_rank(st->grid[s][p]));
+}
+
+/* 1 / copies of rank r in the pack: the discard tensor's step. */
+static float rank_step(const struct game *g, int r)
+{
+    int d = decks_for(&g->params);
+    return 1.0f / (float)(r == 13 ? G9_JOKERS * d : 4 * d);
+}
+
+/* Puts face f on the discards, keeping the per-rank sums. */
+static void push_discard(const struct game *g, struct g9_state *st, int f)
+{
+    int r = face_rank(f);
+    st->disc[st->ndisc++] = (uint8_t)f;
+    st->ndrank[r]++;
+    st->drank[r] += rank_step(g, r);
+}
+
+/* Takes the top discard. Its rank's sum is added up again from zero: a
+ * float sum less one step is not always the shorter sum. */
+static int pop_discard(const struct game *g, struct g9_state *st)
+{
+    int f = st->disc[--st->ndisc], r = face_rank(f);
+    float step = rank_step(g, r), sum = 0;
+    st->ndrank[r]--;
+    for (int i = 0; i < st->ndrank[r]; i++)
+        sum += step;
+    st->drank[r] = sum;
+    return f;
+}
+
+/* Leaves the discard pile empty. */
+static void clear_discards(struct g9_state *st)
+{
+    st->ndisc = 0;
+    memset(st->ndrank, 0, sizeof st->ndrank);
+    memset(st->drank, 0, sizeof st->drank);
+}
+
 /* A layout's points with every card face up (the header's scoring lines). */
 static int layout_points(const uint8_t *g)
 {
@@ -214,10 +266,11 @@ static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
         st->grid[(st->dealer + 1 + k % n) % n][k / n] = pack[k];
     for (int s = 0; s < n; s++) {
         st->down[s] = G9_ALL_DOWN;
+        recode(st, s);
         st->side[s] = G9_NONE;
     }
-    st->disc[0] = pack[G9_POS * n];
-    st->ndisc = 1;
+    clear_discards(st);
+    push_discard(g, st, pack[G9_POS * n]);
     st->nstock = (uint16_t)(size - G9_POS * n - 1);
     for (int i = 0; i < st->nstock; i++)
         st->stock[i] = pack[size - 1 - i];
@@ -232,14 +285,14 @@ static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
 }
 
 /* The discards below the top card, shuffled, become the stock. */
-static void reshuffle(struct g9_state *st)
+static void reshuffle(const struct game *g, struct g9_state *st)
 {
-    int k = st->ndisc - 1;
+    int k = st->ndisc - 1, top = st->disc[k];
     memcpy(st->stock, st->disc, (size_t)k);
     rng_shuffle_u8(&st->rng, st->stock, k);
     st->nstock = (uint16_t)k;
-    st->disc[0] = st->disc[k];
-    st->ndisc = 1;
+    clear_discards(st);
+    push_discard(g, st, top);
     st->reshuffled = 1;
 }
 
@@ -250,6 +303,7 @@ static void end_hole(const struct game *g, struct g9_state *st, bool scored)
     int n = nplayers(g);
     for (int s = 0; s < n; s++) {
         st->down[s] = 0; /* The face-down cards are turned up */
+        recode(st, s);
         st->last[s] = (int16_t)(scored ? layout_points(st->grid[s]) : 0);
         st->total[s] = (int16_t)(st->total[s] + st->last[s]);
     }
@@ -283,7 +337,7 @@ static void end_turn(const struct game *g, struct g9_state *st)
         return;
     }
     if (!st->nstock)
-        reshuffle(st);
+        reshuffle(g, st);
     st->seat = (uint8_t)((st->seat + 1) % n);
     st->phase = PH_SOURCE;
 }
@@ -297,12 +351,13 @@ static void record(struct g9_state *st, int action, int card)
 }
 
 /* Places the held card at position p; the old card goes to the discards. */
-static void replace(struct g9_state *st, int p)
+static void replace(const struct game *g, struct g9_state *st, int p)
 {
     uint8_t *cell = &st->grid[st->seat][p];
-    st->disc[st->ndisc++] = *cell;
+    push_discard(g, st, *cell);
     *cell = st->held;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
+    recode(st, st->seat);
 }
 
 /* Writes the action's name; card names take/discard (NO_CARD: unnamed). */
@@ -400,6 +455,7 @@ static void expose(const struct game *g, struct g9_state *st, int p)
 {
     st->side[st->seat] = (uint8_t)p;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
+    recode(st, st->seat);
     if (st->seat == st->dealer)
         st->phase = PH_SOURCE;
     st->seat = (uint8_t)((st->seat + 1) % nplayers(g));
@@ -413,19 +469,19 @@ static int g9_apply(const struct game *g, void *vst, int action)
         expose(g, st, action - ACT_EXPOSE);
     } else if (action < ACT_DRAW) {
         record(st, action, NO_CARD);
-        replace(st, action - ACT_REPLACE);
+        replace(g, st, action - ACT_REPLACE);
         end_turn(g, st);
     } else if (action == ACT_DRAW) {
         record(st, action, NO_CARD);
         st->held = st->stock[--st->nstock];
         st->phase = PH_PLACE_DRAWN;
     } else if (action == ACT_TAKE) {
-        st->held = st->disc[--st->ndisc];
+        st->held = (uint8_t)pop_discard(g, st);
         record(st, action, st->held);
         st->phase = PH_PLACE_TAKEN;
     } else {
         record(st, action, st->held);
-        st->disc[st->ndisc++] = st->held;
+        push_discard(g, st, st->held);
         end_turn(g, st);
     }
     return 0;
@@ -449,16 +505,34 @@ static bool held_visible(const struct g9_state *st, int seat)
            (st->phase == PH_PLACE_TAKEN || seat == st->seat);
 }
 
-/* One layout as seen by anyone: 16 floats a position. */
+/* Rank index of each face (face_rank as a table, for the tensor). */
+#define G9_SUIT_RANKS 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12
+static const uint8_t rank_of[MULTIPACK_JOKER + 1] = {
+    G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, 13};
+
+/* One layout as seen by anyone, 16 floats a position, into zeroed o: the
+ * one-hots kept in the state (no branch on face-down positions). */
 static void observe_layout(const struct g9_state *st, int s, float *o)
 {
-    for (int p = 0; p < G9_POS; p++, o += 16) {
-        if (st->down[s] >> p & 1)
-            o[G9_RANKS] = 1;
-        else
-            o[face_rank(st->grid[s][p])] = 1;
-        o[G9_RANKS + 1] = st->side[s] == p;
-    }
+    const uint8_t *k = st->code[s];
+    /* The nine positions written out: no loop overhead. */
+    o[k[0]] = 1;
+    o[16 + k[1]] = 1;
+    o[32 + k[2]] = 1;
+    o[48 + k[3]] = 1;
+    o[64 + k[4]] = 1;
+    o[80 + k[5]] = 1;
+    o[96 + k[6]] = 1;
+    o[112 + k[7]] = 1;
+    o[128 + k[8]] = 1;
+    if (st->side[s] != G9_NONE)
+        o[16 * st->side[s] + G9_RANKS + 1] = 1;
+}
+
+/* Place of seat s seen from seat, among n (0: seat itself). */
+static int rel(int s, int seat, int n)
+{
+    return s < seat ? s - seat + n : s - seat;
 }
 
 static void g9_observe(const struct game *g, const void *vst, int seat,
@@ -466,22 +540,15 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
 {
     const struct g9_state *st = vst;
     int n = nplayers(g), d = decks_for(&g->params);
+    float *o = out + 16 * G9_POS * n;
     memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
     for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
         observe_layout(st, s, out + 16 * G9_POS * r);
-    float *o = out + 16 * G9_POS * n;
     if (held_visible(st, seat))
-        o[face_rank(st->held)] = 1;
+        o[rank_of[st->held]] = 1;
     if (st->ndisc)
-        o[G9_RANKS + face_rank(st->disc[st->ndisc - 1])] = 1;
-    /* The two steps are worked out once, not once a card; adding card by
-     * card keeps every rank's sum the same float (steps like 1/12 do not
-     * sum exactly, so a count times the step would differ). */
-    float step = 1.0f / (float)(4 * d), joker = 1.0f / (float)(G9_JOKERS * d);
-    for (int i = 0; i < st->ndisc; i++) {
-        int r = face_rank(st->disc[i]);
-        o[2 * G9_RANKS + r] += r == 13 ? joker : step;
-    }
+        o[G9_RANKS + rank_of[st->disc[st->ndisc - 1]]] = 1;
+    memcpy(o + 2 * G9_RANKS, st->drank, sizeof st->drank);
     o += 3 * G9_RANKS;
     if (st->phase != PH_OVER)
         o[st->phase] = 1;
@@ -490,13 +557,22 @@ static void g9_observe(const struct game *g, const void *vst, int seat,
     o[1] = (float)st->hole / (float)holes(g);
     o[2] = (float)st->turns / (float)(turn_cap(g) + n);
     o += 3;
+    /* Divided for all eight seats at once (the compiler makes it two
+     * vector divisions); the seats past n are dropped. */
     float span = (float)((G9_MAX_HOLE - G9_MIN_HOLE) * holes(g));
-    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1) {
-        o[r] = (float)(st->total[s] - G9_MIN_HOLE * holes(g)) / span;
-        o[n + r] = st->phase != PH_OVER && s == st->seat;
-        o[2 * n + r] = s == st->dealer;
-        o[3 * n + r] = s == st->finisher;
-    }
+    float num[G9_SEATS], tot[G9_SEATS];
+    for (int s = 0; s < G9_SEATS; s++)
+        num[s] = (float)(st->total[s] - G9_MIN_HOLE * holes(g));
+    for (int s = 0; s < G9_SEATS; s++)
+        tot[s] = num[s] / span;
+    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
+        o[r] = tot[s];
+    /* The three one-hots: only their ones are written. */
+    if (st->phase != PH_OVER)
+        o[n + rel(st->seat, seat, n)] = 1;
+    o[2 * n + rel(st->dealer, seat, n)] = 1;
+    if (st->finisher >= 0)
+        o[3 * n + rel(st->finisher, seat, n)] = 1;
 }
 
 static int g9_obs_layout(const struct game *g, struct obs_segment *out, int max)

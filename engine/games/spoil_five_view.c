@@ -89,12 +89,35 @@ ALWAYS_INLINE void copy8(float *o, const float *src, bool wide)
         memcpy(o, src, 8 * sizeof *o);
 }
 
-/* Writes the first nbits bits of m as floats, rounded up to a multiple of
- * 8: the tail spills over, so groups are written in offset order. */
+/* Writes the first nbits (1..64) bits of m as floats, rounded up to a
+ * multiple of 8: the tail spills over, so groups are written in offset
+ * order. */
 ALWAYS_INLINE void put_bits(float *o, uint64_t m, int nbits, bool wide)
 {
-    for (; nbits > 0; nbits -= 8, o += 8, m >>= 8)
-        copy8(o, byte_bits[m & 0xff], wide);
+    /* Written out to the most a group holds (64 bits): the tests follow
+     * the player count, fixed in a game, so they predict well. */
+    copy8(o, byte_bits[m & 0xff], wide);
+    if (nbits <= 8)
+        return;
+    copy8(o + 8, byte_bits[m >> 8 & 0xff], wide);
+    if (nbits <= 16)
+        return;
+    copy8(o + 16, byte_bits[m >> 16 & 0xff], wide);
+    if (nbits <= 24)
+        return;
+    copy8(o + 24, byte_bits[m >> 24 & 0xff], wide);
+    if (nbits <= 32)
+        return;
+    copy8(o + 32, byte_bits[m >> 32 & 0xff], wide);
+    if (nbits <= 40)
+        return;
+    copy8(o + 40, byte_bits[m >> 40 & 0xff], wide);
+    if (nbits <= 48)
+        return;
+    copy8(o + 48, byte_bits[m >> 48 & 0xff], wide);
+    if (nbits <= 56)
+        return;
+    copy8(o + 56, byte_bits[m >> 56], wide);
 }
 
 /* Writes the 64 bits of w as 64 floats (straight-line: it is inner). */

@@ -30,7 +30,7 @@ const char *const thirty_one__view_keys[] = {
 
 /* ==== observation ====================================================== */
 
-static void layout_of(int n, struct layout *L)
+static inline void layout_of(int n, struct layout *L)
 {
     int o = 0;
     L->hand = o, o += CARDS_IN_PACK;
@@ -66,21 +66,30 @@ static void plane(float *out, hand_t h)
 }
 
 /* The per-seat segments, in seat order relative to the observer. */
+/* Place of seat s seen from seat, among n (0: seat itself). */
+static int rel(int s, int seat, int n)
+{
+    return s < seat ? s - seat + n : s - seat;
+}
+
 static void observe_seats(const struct game *g,
                           const struct thirty_one_state *st, int seat,
                           const struct layout *L, float *out)
 {
     int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
-    for (int k = 0; k < n; k++) {
-        int p = (seat + k) % n;
+    for (int k = 0, p = seat; k < n; k++, p = p + 1 == n ? 0 : p + 1) {
+        bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
         out[L->pennies + k] = lives ? (float)st->pennies[p] / lives : 0;
-        out[L->county + k] = !thirty_one__is_out(st, p) && st->pennies[p] == 0;
-        out[L->out + k] = thirty_one__is_out(st, p);
-        out[L->dealer + k] = p == st->dealer;
-        out[L->knocker + k] = p == st->knocker;
-        out[L->actor + k] = st->phase != T31_PH_OVER && p == st->turn;
+        out[L->county + k] = !out_p && st->pennies[p] == 0;
+        out[L->out + k] = out_p;
     }
+    /* The one-hots: only their ones are written. */
+    out[L->dealer + rel(st->dealer, seat, n)] = 1;
+    if (st->knocker != T31_NO_SEAT)
+        out[L->knocker + rel(st->knocker, seat, n)] = 1;
+    if (st->phase != T31_PH_OVER)
+        out[L->actor + rel(st->turn, seat, n)] = 1;
 }
 
 void thirty_one__observe(const struct game *g, const void *vst, int seat,
@@ -95,7 +104,8 @@ void thirty_one__observe(const struct game *g, const void *vst, int seat,
         out[L.taken + st->taken] = 1;
     if (st->npile)
         out[L.top + st->pile[st->npile - 1]] = 1;
-    plane(out + L.pile, thirty_one__cards_of(st->pile, st->npile));
+    for (int i = 0; i < st->npile; i++)
+        out[L.pile + st->pile[i]] = 1;
     plane(out + L.restock, st->restock);
     observe_seats(g, st, seat, &L, out);
     out[L.phase] = st->phase == T31_PH_DISCARD;

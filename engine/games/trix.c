@@ -258,7 +258,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     float target = (float)trick_opt(g, P_TARGET);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
     trick_put_trix(out, st->hand[seat]);
-    trick_put_trix(out + 72, st->gone);
+    trix_put_plane(out + 72, st->gone); /* dense late in a deal */
     for (int i = 0; i < st->ntrick; i++) {
         int r = trick_rel_seat(g, (st->leader + i) % n, seat);
         out[144 + r * TRIX_CARDS + st->trick[i]] = 1;

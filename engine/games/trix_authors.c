@@ -112,6 +112,7 @@ struct authors_state {
     uint8_t size[MAXP];        /* cards held */
     uint8_t books[MAXP];
     uint8_t owner[NCOM];      /* who laid the Book, NO_SEAT while open */
+    uint16_t laid;            /* bit c: owner[c] != NO_SEAT */
     uint8_t pack[TRIX_CARDS]; /* commodities; the pack is pack[top..72) */
     uint8_t top, dealer, turn, over, nlaid;
     uint32_t asks;
@@ -155,6 +156,7 @@ static void check_book(struct authors_state *st, int seat, int c)
     st->size[seat] -= COPIES;
     st->books[seat]++;
     st->owner[c] = (uint8_t)seat;
+    st->laid |= (uint16_t)(1u << c);
     st->nlaid++;
     for (int s = 0; s < MAXP; s++) {
         st->known[s][c] = 0;
@@ -356,27 +358,47 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 static int rel(const struct game *g, int s, int seat)
 {
-    return (s - seat + np(g)) % np(g);
+    return s < seat ? s - seat + np(g) : s - seat;
+}
+
+/* Counts c (/ COPIES) into o and bits b into o + step: eight commodities
+ * in a loop the compiler vectorises (the counts copied first, so that the
+ * stores cannot alias them), then the ninth. */
+static inline void put_counts(float *o, int step, const uint8_t *c,
+                              unsigned b)
+{
+    static const unsigned bit[NCOM - 1] = {1, 2, 4, 8, 16, 32, 64, 128};
+    uint8_t v[NCOM - 1];
+    memcpy(v, c, sizeof v);
+    for (int k = 0; k < NCOM - 1; k++)
+        o[k] = (float)v[k] / COPIES;
+    for (int k = 0; k < NCOM - 1; k++)
+        o[step + k] = b & bit[k] ? 1.0f : 0.0f;
+    o[NCOM - 1] = (float)c[NCOM - 1] / COPIES;
+    o[step + NCOM - 1] = (b & 1u << (NCOM - 1)) != 0;
 }
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
+    /* k / NCOM for the Books laid (0..NCOM), folded at compile time to
+     * the floats the division gives. */
+    static const float ninth[NCOM + 1] = {
+        0 / (float)NCOM, 1 / (float)NCOM, 2 / (float)NCOM, 3 / (float)NCOM,
+        4 / (float)NCOM, 5 / (float)NCOM, 6 / (float)NCOM, 7 / (float)NCOM,
+        8 / (float)NCOM, 9 / (float)NCOM};
     const struct authors_state *st = vst;
     int n = np(g), o = 2 * NCOM + 1;
-    memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
-    for (int c = 0; c < NCOM; c++) {
-        out[c] = (float)st->hand[seat][c] / COPIES;
-        out[NCOM + c] = st->owner[c] != NO_SEAT;
-    }
+    /* The known counts and void bits, from o + 4n to the end, are all
+     * written below; only what comes before starts at 0. */
+    memset(out, 0, (size_t)(o + 4 * n) * sizeof *out);
+    put_counts(out, NCOM, st->hand[seat], st->laid);
     out[2 * NCOM] = (float)pack_left(st) / TRIX_CARDS;
-    for (int s = 0; s < n; s++) {
-        int r = rel(g, s, seat);
+    for (int s = 0, r = rel(g, 0, seat); s < n;
+         s++, r = r + 1 == n ? 0 : r + 1) {
         out[o + r] = (float)st->size[s] / TRIX_CARDS;
-        out[o + n + r] = (float)st->books[s] / NCOM;
-        for (int c = 0; c < NCOM; c++) {
-            out[o + 4 * n + r * NCOM + c] = (float)st->known[s][c] / COPIES;
-            out[o + 13 * n + r * NCOM + c] = (st->voids[s] >> c) & 1;
-        }
+        out[o + n + r] = ninth[st->books[s]];
+        put_counts(out + o + 4 * n + r * NCOM, 9 * n, st->known[s],
+                   st->voids[s]);
     }
     out[o + 2 * n + rel(g, st->dealer, seat)] = 1;
     if (!st->over)

@@ -162,10 +162,11 @@ static int np(const struct game *g)
 
 static int held(const struct tx_state *st, int s)
 {
-    int k = 0;
-    for (int c = 0; c < NCOM; c++)
-        k += st->cnt[s][c];
-    return k;
+    /* The first eight counts summed as bytes of one word (the total, at
+     * most 72, never carries out of the top byte), then the ninth. */
+    uint64_t w;
+    memcpy(&w, st->cnt[s], sizeof w);
+    return (int)((w * 0x0101010101010101ull) >> 56) + st->cnt[s][NCOM - 1];
 }
 
 static void log_event(struct tx_state *st, int kind, int seat, int other,
@@ -497,7 +498,7 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 static int rel(const struct game *g, int s, int seat)
 {
-    return (s - seat + np(g)) % np(g);
+    return s < seat ? s - seat + np(g) : s - seat;
 }
 
 static float unit(float v)
@@ -505,27 +506,50 @@ static float unit(float v)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* Seats to act, as to_move, from their card counts. */
+static uint32_t acting_of(const struct game *g, const struct tx_state *st,
+                          const int *size)
+{
+    uint32_t m = 0;
+    if (st->over)
+        return 0;
+    if (!st->giving)
+        return (1u << np(g)) - 1;
+    for (int s = 0; s < np(g); s++)
+        m |= (uint32_t)(s != st->cornerer && size[s] > CORNER) << s;
+    return m;
+}
+
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
+    /* k / 3 for the numbers called and the cards swapped (0..3), folded
+     * at compile time to the floats the division gives. */
+    static const float third[4] = {0 / 3.0f, 1 / 3.0f, 2 / 3.0f, 3 / 3.0f};
     const struct tx_state *st = vst;
-    int n = np(g), o = 2 * NCOM + 2;
-    uint32_t acting = to_move(g, st);
+    int n = np(g), o = 2 * NCOM + 2, size[MAXP];
+    float target = (float)opt(g, P_TARGET);
+    for (int s = 0; s < n; s++)
+        size[s] = held(st, s);
+    uint32_t acting = acting_of(g, st, size);
     memset(out, 0, (size_t)g->dims.obs_size * sizeof *out);
-    for (int c = 0; c < NCOM; c++) {
+    /* Eight commodities in a loop the compiler vectorises, then the ninth. */
+    for (int c = 0; c < NCOM - 1; c++) {
         out[c] = (float)st->cnt[seat][c] / CORNER;
         out[NCOM + c] = (float)((st->cornered >> c) & 1);
     }
+    out[NCOM - 1] = (float)st->cnt[seat][NCOM - 1] / CORNER;
+    out[2 * NCOM - 1] = (float)((st->cornered >> (NCOM - 1)) & 1);
     out[2 * NCOM] = (float)st->giving;
     out[2 * NCOM + 1] = unit((float)st->rounds / opt(g, P_MAX_ROUNDS));
-    for (int s = 0; s < n; s++) {
-        int r = rel(g, s, seat);
-        out[o + r] = (float)held(st, s) / TRIX_CARDS;
-        out[o + n + r] = unit((float)st->score[s] / opt(g, P_TARGET));
+    for (int s = 0, r = rel(g, 0, seat); s < n;
+         s++, r = r + 1 == n ? 0 : r + 1) {
+        out[o + r] = (float)size[s] / TRIX_CARDS;
+        out[o + n + r] = unit((float)st->score[s] / target);
         out[o + 3 * n + r] = (float)((acting >> s) & 1);
-        out[o + 5 * n + r] = (float)st->called[s] / 3;
+        out[o + 5 * n + r] = third[st->called[s]];
         if (st->partner[s] != NO_SEAT)
             out[o + 6 * n + r * n + rel(g, st->partner[s], seat)] =
-                (float)st->swapped[s] / 3;
+                third[st->swapped[s]];
     }
     out[o + 2 * n + rel(g, st->dealer, seat)] = 1;
     if (st->cornerer != NO_SEAT)

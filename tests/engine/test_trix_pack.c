@@ -200,6 +200,31 @@ static void test_hand_ops(void **state)
 }
 
 /* Dealing: the prefix on top, the rest of the pack shuffled below. */
+/* A plane is all 72 floats: 1 at each card held, 0 elsewhere, whatever
+ * the buffer held before. The hand has cards in the first and last byte
+ * of the low word, both ends of the high part and Trixie (id 71). */
+static void test_put_plane(void **state)
+{
+    (void)state;
+    static const int held[] = {0, 7, 56, 63, 64, 70, 71};
+    float out[TRIX_CARDS + 1];
+    trix_hand_t h = trix_hand_none();
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+        trix_hand_add(&h, held[i]);
+    for (int c = 0; c <= TRIX_CARDS; c++)
+        out[c] = 9.0f;
+    trix_put_plane(out, h);
+    int ones = 0;
+    for (int c = 0; c < TRIX_CARDS; c++) {
+        assert_true(out[c] == 0.0f || out[c] == 1.0f);
+        ones += out[c] == 1.0f;
+    }
+    assert_int_equal(ones, 7);
+    for (size_t i = 0; i < sizeof held / sizeof held[0]; i++)
+        assert_true(out[held[i]] == 1.0f);
+    assert_true(out[TRIX_CARDS] == 9.0f); /* nothing past the plane */
+}
+
 static void test_deck_build(void **state)
 {
     (void)state;
@@ -233,6 +258,7 @@ int main(void)
         cmocka_unit_test(test_worked_sets),
         cmocka_unit_test(test_hand_ops),
         cmocka_unit_test(test_deck_build),
+        cmocka_unit_test(test_put_plane),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
