@@ -188,20 +188,37 @@ static int face_points(int f)
     return r >= 9 ? 10 : r + 1;
 }
 
-/* Recomputes seat s's position codes after its layout changed. */
+/* Recomputes position p's code of seat s after it changed. */
+static void recode_at(struct g9_state *st, int s, int p)
+{
+    st->code[s][p] = (uint8_t)(st->down[s] >> p & 1
+                                   ? G9_RANKS
+                                   : face_rank(st->grid[s][p]));
+}
+
+/* Recomputes all of seat s's position codes (a deal, a hole's end). */
 static void recode(struct g9_state *st, int s)
 {
     for (int p = 0; p < G9_POS; p++)
-        st->code[s][p] = (uint8_t)(st->down[s] >> p & 1
-                                       ? G9_RANKS
-                                       : face_rank(st->grid[s][p]));
+        recode_at(st, s, p);
 }
+
+/* 1.0f / n for the copies of a rank there can be (folded at compile
+ * time to the same floats as the division, which is exactly rounded). */
+#define G9_INV(n) [n] = 1.0f / (float)(n)
+static const float inv_copies[4 * G9_DECKS + 1] = {
+    G9_INV(1),  G9_INV(2),  G9_INV(3),  G9_INV(4),  G9_INV(5),
+    G9_INV(6),  G9_INV(7),  G9_INV(8),  G9_INV(9),  G9_INV(10),
+    G9_INV(11), G9_INV(12), G9_INV(13), G9_INV(14), G9_INV(15),
+    G9_INV(16), G9_INV(17), G9_INV(18), G9_INV(19), G9_INV(20),
+};
+#undef G9_INV
 
 /* 1 / copies of rank r in the pack: the discard tensor's step. */
 static float rank_step(const struct game *g, int r)
 {
     int d = decks_for(&g->params);
-    return 1.0f / (float)(r == 13 ? G9_JOKERS * d : 4 * d);
+    return inv_copies[r == 13 ? G9_JOKERS * d : 4 * d];
 }
 
 /* Puts face f on the discards, keeping the per-rank sums. */
@@ -357,7 +374,7 @@ static void replace(const struct game *g, struct g9_state *st, int p)
     push_discard(g, st, *cell);
     *cell = st->held;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
-    recode(st, st->seat);
+    recode_at(st, st->seat, p);
 }
 
 /* Writes the action's name; card names take/discard (NO_CARD: unnamed). */
@@ -455,7 +472,7 @@ static void expose(const struct game *g, struct g9_state *st, int p)
 {
     st->side[st->seat] = (uint8_t)p;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
-    recode(st, st->seat);
+    recode_at(st, st->seat, p);
     if (st->seat == st->dealer)
         st->phase = PH_SOURCE;
     st->seat = (uint8_t)((st->seat + 1) % nplayers(g));
