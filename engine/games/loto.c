@@ -270,16 +270,16 @@ static int draw_ball(struct loto_state *st)
     return b;
 }
 
-/* Marks card row cr, held by seat, keeping the seat's best row and card
- * up to date for the tensor. */
-static void mark(struct loto_state *st, int cr, int seat)
+/* Marks card row cr (of card), held by seat, keeping the seat's best row
+ * and card up to date for the tensor. */
+static inline void mark(struct loto_state *st, int cr, int card, int seat)
 {
-    const uint8_t *m = &st->marks[cr - cr % ROWS];
-    int row = ++st->marks[cr], card = m[0] + m[1] + m[2];
+    const uint8_t *m = &st->marks[card * ROWS];
+    int row = ++st->marks[cr], sum = m[0] + m[1] + m[2];
     if (row > st->best_row[seat])
         st->best_row[seat] = (uint8_t)row;
-    if (card > st->best_card[seat])
-        st->best_card[seat] = (uint8_t)card;
+    if (sum > st->best_card[seat])
+        st->best_card[seat] = (uint8_t)sum;
 }
 
 static int full_rows(const struct loto_state *st, int card)
@@ -328,7 +328,7 @@ static void loto_mark(const struct game *g, struct loto_state *st, int b)
         int cr = st->at[b][s], card = cr / ROWS, seat = st->owner[card];
         if (seat == NO_SEAT)
             continue;
-        mark(st, cr, seat);
+        mark(st, cr, card, seat);
         int full = full_rows(st, card);
         for (int p = first; p < PRIZES; p++)
             if (!(st->claimed >> p & 1) && full > p)
@@ -404,9 +404,9 @@ static void keno_call(const struct game *g, struct loto_state *st)
     }
     int b = draw_ball(st);
     for (int s = 0; s < STRIPS; s++) {
-        int cr = st->at[b][s], seat = st->owner[cr / ROWS];
+        int cr = st->at[b][s], card = cr / ROWS, seat = st->owner[card];
         if (seat != NO_SEAT)
-            mark(st, cr, seat);
+            mark(st, cr, card, seat);
     }
     if (st->ndrawn == DRAW_LEN)
         keno_settle(g, st);
