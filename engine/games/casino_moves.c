@@ -324,7 +324,7 @@ static bool union_legal(const struct search *s, unsigned u)
 /* Per index set m of at most SMALL_ITEMS items, the family of the sets
  * disjoint from m (bit x set when x & m == 0), looked up rather than
  * built from m's items: a loop over them is mispredicted once a call. */
-static const uint64_t disjoint_of[1 << SMALL_ITEMS] = {
+const uint64_t casino__disjoint[1 << SMALL_ITEMS] = {
     0xffffffffffffffffull, 0x5555555555555555ull, 0x3333333333333333ull,
     0x1111111111111111ull, 0x0f0f0f0f0f0f0f0full, 0x0505050505050505ull,
     0x0303030303030303ull, 0x0101010101010101ull, 0x00ff00ff00ff00ffull,
@@ -353,7 +353,7 @@ static const uint64_t disjoint_of[1 << SMALL_ITEMS] = {
 static uint64_t disjoint(unsigned m)
 {
     assert(m < 1u << SMALL_ITEMS);
-    return disjoint_of[m];
+    return casino__disjoint[m];
 }
 
 /* The families before any item: only the empty set, adding up to 0; the
@@ -455,7 +455,7 @@ struct plain {
 };
 
 /* Per number of items w, the family of the sets of w items. */
-static const uint64_t of_size[SMALL_ITEMS + 1] = {
+const uint64_t casino__of_size[SMALL_ITEMS + 1] = {
     0x1ull,
     0x100010116ull,
     0x1011601161668ull,
@@ -539,7 +539,7 @@ static void plain_counts(const struct casino_state *st, const struct plain *p,
 static unsigned plain_nth(uint64_t f, int k)
 {
     for (int w = SMALL_ITEMS; w > 0; w--) {
-        uint64_t g = f & of_size[w];
+        uint64_t g = f & casino__of_size[w];
         int c = __builtin_popcountll(g);
         if (k < c) {
             for (; k > 0; k--)
@@ -825,10 +825,14 @@ int casino__counts(const struct casino_state *st,
     unsigned numerals = held & 0x7feu;
     int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
     cards &= st->hand[seat];
-    if (!casino_any_build(st) && plain_families(st, limit, &p)) {
-        plain_counts(st, &p, held, twice, cards, out);
+    if (!casino_any_build(st)) {
+        if (plain_families(st, limit, &p))
+            plain_counts(st, &p, held, twice, cards, out);
+        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
+            goto general;
         return hand_count(st->loose & CASINO_NUMERALS);
     }
+general:
     prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = rank_of[c];
@@ -863,9 +867,13 @@ bool casino__option(const struct casino_state *st,
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    if (r <= SUM_MAX && !casino_any_build(st) &&
-        plain_families(st, kind ? kind + 1 : r, &p))
-        return plain_option(st, &p, seat, card, kind, k, items);
+    if (r <= SUM_MAX && !casino_any_build(st)) {
+        if (plain_families(st, kind ? kind + 1 : r, &p))
+            return plain_option(st, &p, seat, card, kind, k, items);
+        int found = casino__wide_option(st, seat, card, kind, k, items);
+        if (found >= 0)
+            return found;
+    }
     prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > SUM_MAX) {
