@@ -138,6 +138,11 @@ bool casino__option(const struct casino_state *st,
 extern const uint64_t casino__disjoint[64];
 extern const uint64_t casino__of_size[7];
 
+/* Sets fam[v] (v = 0..10) to the family of the sets of the n <= 6 items
+ * of values val[0..3] (zero past n; val[4], val[5] read only when n
+ * says so) adding up to v: bit m for the items of index mask m. */
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
+
 /* casino__counts for a table without builds holding seven or eight loose
  * numerals up to limit (the highest numeral seat holds), held and twice
  * being the ranks seat holds and holds twice or more (casino_search.c).

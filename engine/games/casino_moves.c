@@ -18,8 +18,8 @@
  * A table of at most 6 items (nine decisions in ten) is searched another
  * way that finds the same sets: a family of sets of items is one 64-bit
  * word (bit m for the set of index mask m), the sets of each sum come
- * from a knapsack over words, and joining a group to every union
- * disjoint from it is a mask and a shift. Such a table without builds
+ * from the sums of all the sets at once, and joining a group to every
+ * union disjoint from it is a mask and a shift. Such a table without builds
  * (seven decisions in ten) skips the item list too: no rule option and
  * no ownership matters there. The legal options are the unions that
  * leave the player holding a capturing card for every build he owns.
@@ -356,30 +356,19 @@ static uint64_t disjoint(unsigned m)
     return casino__disjoint[m];
 }
 
-/* The families before any item: only the empty set, adding up to 0; the
- * SUM_MAX words before it stand for sums below 0 (no sets). */
-static const uint64_t no_items[2 * SUM_MAX + 1] = {[SUM_MAX] = 1};
-
 /* Lists, for a small table, the families of sets adding up to each v
- * (a knapsack: item i joins every set of the sums below, which holds
- * only items before it), and the families the group rules test. Every
- * sum up to SUM_MAX is updated for every item, below-zero sums reading
- * an empty family: an unrolled loop of one length, with no branch to
- * mispredict. Sums above list_items' limit miss the items it left out;
- * no block asks them. */
+ * (casino__sum_families) and the families the group rules test. Sums
+ * above list_items' limit miss the items it left out; no block asks
+ * them. */
 static void list_families(struct search *s)
 {
-    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
+    uint8_t val[SMALL_ITEMS] = {0};
     unsigned multi = 0;
-    memcpy(by, no_items, sizeof by);
     for (int i = 0; i < s->nit; i++) {
-        int val = (int)(s->it[i].packed >> SUB_SUM) & 0xff;
+        val[i] = (uint8_t)(s->it[i].packed >> SUB_SUM);
         multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
-#pragma GCC unroll 10
-        for (int v = SUM_MAX; v >= 1; v--)
-            f[v] |= f[v - val] << (1u << i);
     }
-    memcpy(s->fam, f, sizeof s->fam);
+    casino__sum_families(val, s->nit, s->fam);
     /* These families hold sets of absent items too (index nit and up):
      * no sum family does, and every use meets one. */
     s->loose_only = disjoint(s->builds);
@@ -465,28 +454,22 @@ const uint64_t casino__of_size[SMALL_ITEMS + 1] = {
     0x8000000000000000ull};
 
 /* Fills p with the loose numerals of st up to limit and the families of
- * their sums; false if there are more than SMALL_ITEMS of them. Every
- * sum up to SUM_MAX is updated for every item (downwards, so that item i
- * joins only sets of the items before it): a loop of one length, which
- * the compiler unrolls, and no branch the processor could mispredict.
- * The families start as a copy of no_items: zeroing them in place costs
- * a slow string instruction. */
+ * their sums (casino__sum_families); false if there are more than
+ * SMALL_ITEMS of them. */
 static bool plain_families(const struct casino_state *st, int limit,
                            struct plain *p)
 {
-    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
+    uint8_t val[SMALL_ITEMS] = {0};
     hand_t h = st->loose & ACES * ((1ull << limit) - 1);
-    if (hand_count(h) > SMALL_ITEMS)
+    int n = hand_count(h);
+    if (n > SMALL_ITEMS)
         return false;
-    memcpy(by, no_items, sizeof by);
     for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h), val = rank_of[c];
+        int c = hand_first(h);
+        val[i] = rank_of[c];
         p->card[i] = (uint8_t)c;
-#pragma GCC unroll 10
-        for (int v = SUM_MAX; v >= 1; v--)
-            f[v] |= f[v - val] << (1u << i);
     }
-    memcpy(p->fam, f, sizeof p->fam);
+    casino__sum_families(val, n, p->fam);
     return true;
 }
 

@@ -12,11 +12,22 @@
  * six bits of a union and of g share no bit), so it is a mask and a
  * shift per word, plus a move of g >> 6 words. The sets found, their
  * count and their canonical order are the ones the subset lists of the
- * general search give; only cheaper. Nothing here allocates.
+ * general search give; only cheaper.
+ *
+ * It also finds the families of sums of at most six items, for the
+ * one-word searches of casino_moves.c: rather than a knapsack over the
+ * ten sums per item, the sum of every one of the 64 sets is one byte of
+ * four 16-byte vectors (item i adds its value to the bytes of the sets
+ * holding it), and the family of sum v is where those bytes equal v,
+ * one comparison and one byte-mask extraction per vector. Tables of at
+ * most four items need one vector. Nothing here allocates.
  */
 #include "casino.h"
 
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #define SUM_MAX 10        /* highest capturing number */
 #define WIDE_ITEMS 8      /* most items searched here */
@@ -192,3 +203,65 @@ int casino__wide_option(const struct casino_state *st, int seat, int card,
             *items |= card_bit(p.card[i]);
     return 1;
 }
+
+/* ==== sums of at most six items ======================================== */
+
+#ifdef __SSE2__
+/* Byte j of row i is all ones when set j (of items 0..3) holds item i. */
+static const uint8_t holds[4][16] __attribute__((aligned(16))) = {
+    {0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255, 0, 255},
+    {0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255, 0, 0, 255, 255},
+    {0, 0, 0, 0, 255, 255, 255, 255, 0, 0, 0, 0, 255, 255, 255, 255},
+    {0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 255, 255, 255, 255, 255, 255},
+};
+
+/* The sets (as bits) whose sum byte in s equals v. */
+static inline uint64_t equal_to(__m128i s, int v)
+{
+    __m128i eq = _mm_cmpeq_epi8(s, _mm_set1_epi8((char)v));
+    return (uint64_t)(unsigned)_mm_movemask_epi8(eq);
+}
+
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+{
+    /* Sets of absent items (index n and up) sum like their present part:
+     * keep only the sets of index mask below 1 << n. */
+    uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
+    __m128i lo = _mm_setzero_si128(); /* sets 0..15: items 0..3 */
+#pragma GCC unroll 4
+    for (int i = 0; i < 4; i++) {
+        __m128i row = _mm_load_si128((const __m128i *)holds[i]);
+        lo = _mm_add_epi8(lo, _mm_and_si128(row, _mm_set1_epi8((char)val[i])));
+    }
+    fam[0] = 1;
+    if (n <= 4) {
+#pragma GCC unroll 10
+        for (int v = 1; v <= SUM_MAX; v++)
+            fam[v] = equal_to(lo, v) & keep;
+        return;
+    }
+    /* Sets 16k..16k+15 hold item 4 when bit 0 of k is set, item 5 when
+     * bit 1 is. */
+    __m128i v4 = _mm_set1_epi8((char)val[4]);
+    __m128i v5 = _mm_set1_epi8((char)(n > 5 ? val[5] : 0));
+    __m128i s1 = _mm_add_epi8(lo, v4), s2 = _mm_add_epi8(lo, v5);
+    __m128i s3 = _mm_add_epi8(s1, v5);
+#pragma GCC unroll 10
+    for (int v = 1; v <= SUM_MAX; v++)
+        fam[v] = (equal_to(lo, v) | equal_to(s1, v) << 16 |
+                  equal_to(s2, v) << 32 | equal_to(s3, v) << 48) &
+                 keep;
+}
+#else
+/* Without byte vectors: a knapsack, item i joining the sets of the items
+ * before it for every sum downwards. */
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+{
+    uint64_t by[2 * SUM_MAX + 1] = {0}, *f = by + SUM_MAX;
+    f[0] = 1;
+    for (int i = 0; i < n; i++)
+        for (int v = SUM_MAX; v >= 1; v--)
+            f[v] |= f[v - val[i]] << (1u << i);
+    memcpy(fam, f, (SUM_MAX + 1) * sizeof *fam);
+}
+#endif
