@@ -132,6 +132,31 @@ bool casino__option(const struct casino_state *st,
                     const struct casino_rules *ru, int seat, int card,
                     int kind, int k, uint64_t *items);
 
+/* Per index set m of at most six items, the family of the sets disjoint
+ * from m (bit x set when x & m == 0); per number of items w, the family
+ * of the sets of w items. */
+extern const uint64_t casino__disjoint[64];
+extern const uint64_t casino__of_size[7];
+
+/* Sets fam[v] (v = 0..10) to the family of the sets of the n <= 6 items
+ * of values val[0..3] (zero past n; val[4], val[5] read only when n
+ * says so) adding up to v: bit m for the items of index mask m. */
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
+
+/* casino__counts for a table without builds holding seven or eight loose
+ * numerals up to limit (the highest numeral seat holds), held and twice
+ * being the ranks seat holds and holds twice or more (casino_search.c).
+ * False, with out untouched, for any other number of them. */
+bool casino__wide_counts(const struct casino_state *st, int limit,
+                         unsigned held, unsigned twice, hand_t cards,
+                         struct casino_counts *out);
+
+/* casino__option for a numeral card on such a table (seven or eight loose
+ * numerals up to the block's number, no build): 1 with *items set, 0 if
+ * there is no such option, -1 if the table is not of that kind. */
+int casino__wide_option(const struct casino_state *st, int seat, int card,
+                        int kind, int k, uint64_t *items);
+
 /* Writes the readable name of playing card in kind on items ("trail 8♠",
  * "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦", "play 3♥ build 8 on 5♣").
  * Returns the length it needed, as snprintf does. */

@@ -18,8 +18,8 @@
  * A table of at most 6 items (nine decisions in ten) is searched another
  * way that finds the same sets: a family of sets of items is one 64-bit
  * word (bit m for the set of index mask m), the sets of each sum come
- * from a knapsack over words, and joining a group to every union
- * disjoint from it is a mask and a shift. Such a table without builds
+ * from the sums of all the sets at once, and joining a group to every
+ * union disjoint from it is a mask and a shift. Such a table without builds
  * (seven decisions in ten) skips the item list too: no rule option and
  * no ownership matters there. The legal options are the unions that
  * leave the player holding a capturing card for every build he owns.
@@ -324,7 +324,7 @@ static bool union_legal(const struct search *s, unsigned u)
 /* Per index set m of at most SMALL_ITEMS items, the family of the sets
  * disjoint from m (bit x set when x & m == 0), looked up rather than
  * built from m's items: a loop over them is mispredicted once a call. */
-static const uint64_t disjoint_of[1 << SMALL_ITEMS] = {
+const uint64_t casino__disjoint[1 << SMALL_ITEMS] = {
     0xffffffffffffffffull, 0x5555555555555555ull, 0x3333333333333333ull,
     0x1111111111111111ull, 0x0f0f0f0f0f0f0f0full, 0x0505050505050505ull,
     0x0303030303030303ull, 0x0101010101010101ull, 0x00ff00ff00ff00ffull,
@@ -353,33 +353,22 @@ static const uint64_t disjoint_of[1 << SMALL_ITEMS] = {
 static uint64_t disjoint(unsigned m)
 {
     assert(m < 1u << SMALL_ITEMS);
-    return disjoint_of[m];
+    return casino__disjoint[m];
 }
 
-/* The families before any item: only the empty set, adding up to 0; the
- * SUM_MAX words before it stand for sums below 0 (no sets). */
-static const uint64_t no_items[2 * SUM_MAX + 1] = {[SUM_MAX] = 1};
-
 /* Lists, for a small table, the families of sets adding up to each v
- * (a knapsack: item i joins every set of the sums below, which holds
- * only items before it), and the families the group rules test. Every
- * sum up to SUM_MAX is updated for every item, below-zero sums reading
- * an empty family: an unrolled loop of one length, with no branch to
- * mispredict. Sums above list_items' limit miss the items it left out;
- * no block asks them. */
+ * (casino__sum_families) and the families the group rules test. Sums
+ * above list_items' limit miss the items it left out; no block asks
+ * them. */
 static void list_families(struct search *s)
 {
-    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
+    uint8_t val[SMALL_ITEMS] = {0};
     unsigned multi = 0;
-    memcpy(by, no_items, sizeof by);
     for (int i = 0; i < s->nit; i++) {
-        int val = (int)(s->it[i].packed >> SUB_SUM) & 0xff;
+        val[i] = (uint8_t)(s->it[i].packed >> SUB_SUM);
         multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
-#pragma GCC unroll 10
-        for (int v = SUM_MAX; v >= 1; v--)
-            f[v] |= f[v - val] << (1u << i);
     }
-    memcpy(s->fam, f, sizeof s->fam);
+    casino__sum_families(val, s->nit, s->fam);
     /* These families hold sets of absent items too (index nit and up):
      * no sum family does, and every use meets one. */
     s->loose_only = disjoint(s->builds);
@@ -455,7 +444,7 @@ struct plain {
 };
 
 /* Per number of items w, the family of the sets of w items. */
-static const uint64_t of_size[SMALL_ITEMS + 1] = {
+const uint64_t casino__of_size[SMALL_ITEMS + 1] = {
     0x1ull,
     0x100010116ull,
     0x1011601161668ull,
@@ -465,28 +454,22 @@ static const uint64_t of_size[SMALL_ITEMS + 1] = {
     0x8000000000000000ull};
 
 /* Fills p with the loose numerals of st up to limit and the families of
- * their sums; false if there are more than SMALL_ITEMS of them. Every
- * sum up to SUM_MAX is updated for every item (downwards, so that item i
- * joins only sets of the items before it): a loop of one length, which
- * the compiler unrolls, and no branch the processor could mispredict.
- * The families start as a copy of no_items: zeroing them in place costs
- * a slow string instruction. */
+ * their sums (casino__sum_families); false if there are more than
+ * SMALL_ITEMS of them. */
 static bool plain_families(const struct casino_state *st, int limit,
                            struct plain *p)
 {
-    uint64_t by[2 * SUM_MAX + 1], *f = by + SUM_MAX;
+    uint8_t val[SMALL_ITEMS] = {0};
     hand_t h = st->loose & ACES * ((1ull << limit) - 1);
-    if (hand_count(h) > SMALL_ITEMS)
+    int n = hand_count(h);
+    if (n > SMALL_ITEMS)
         return false;
-    memcpy(by, no_items, sizeof by);
     for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h), val = rank_of[c];
+        int c = hand_first(h);
+        val[i] = rank_of[c];
         p->card[i] = (uint8_t)c;
-#pragma GCC unroll 10
-        for (int v = SUM_MAX; v >= 1; v--)
-            f[v] |= f[v - val] << (1u << i);
     }
-    memcpy(p->fam, f, sizeof p->fam);
+    casino__sum_families(val, n, p->fam);
     return true;
 }
 
@@ -539,7 +522,7 @@ static void plain_counts(const struct casino_state *st, const struct plain *p,
 static unsigned plain_nth(uint64_t f, int k)
 {
     for (int w = SMALL_ITEMS; w > 0; w--) {
-        uint64_t g = f & of_size[w];
+        uint64_t g = f & casino__of_size[w];
         int c = __builtin_popcountll(g);
         if (k < c) {
             for (; k > 0; k--)
@@ -825,10 +808,14 @@ int casino__counts(const struct casino_state *st,
     unsigned numerals = held & 0x7feu;
     int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
     cards &= st->hand[seat];
-    if (!casino_any_build(st) && plain_families(st, limit, &p)) {
-        plain_counts(st, &p, held, twice, cards, out);
+    if (!casino_any_build(st)) {
+        if (plain_families(st, limit, &p))
+            plain_counts(st, &p, held, twice, cards, out);
+        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
+            goto general;
         return hand_count(st->loose & CASINO_NUMERALS);
     }
+general:
     prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = rank_of[c];
@@ -863,9 +850,13 @@ bool casino__option(const struct casino_state *st,
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    if (r <= SUM_MAX && !casino_any_build(st) &&
-        plain_families(st, kind ? kind + 1 : r, &p))
-        return plain_option(st, &p, seat, card, kind, k, items);
+    if (r <= SUM_MAX && !casino_any_build(st)) {
+        if (plain_families(st, kind ? kind + 1 : r, &p))
+            return plain_option(st, &p, seat, card, kind, k, items);
+        int found = casino__wide_option(st, seat, card, kind, k, items);
+        if (found >= 0)
+            return found;
+    }
     prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > SUM_MAX) {
