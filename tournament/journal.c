@@ -199,7 +199,7 @@ static int start_file(struct journal_writer *w, const struct journal_header *h,
     if (!line)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     int rc = ftruncate(w->fd, 0) ? ERR_IO : 0;
-    w->format = JOURNAL_FORMAT;
+    w->format = journal__new_format(h);
     rc = rc ? rc : write_all(w->fd, line, strlen(line));
     rc = rc ? rc : (fdatasync(w->fd) ? ERR_IO : sync_dir(w->path));
     free(line);
