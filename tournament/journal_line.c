@@ -96,6 +96,11 @@ static void put_i64(struct out *o, int64_t v)
                                 "50515253545556575859606162636465666768697071727374"
                                 "75767778798081828384858687888990919293949596979899";
     char tmp[24], *q = tmp + sizeof tmp;
+    if ((uint64_t)v < 10) { /* most of a line's numbers */
+        if (room(o, 1))
+            *o->p++ = (char)('0' + v);
+        return;
+    }
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     for (; u >= 100; u /= 100) { /* two digits a step */
         q -= 2;
@@ -224,12 +229,21 @@ static void put_moves_short(struct out *o, const struct match_result *res)
     size_t cap = left < JOURNAL_MOVES_MAX ? left : JOURNAL_MOVES_MAX;
     char *end = p + cap;
     int i = 0, n = res->nmoves;
-    for (; i < n && (size_t)(end - p) >= MOVE_CHARS_MAX; i++) {
-        unsigned v = (unsigned)m[i];
-        if (v < MOVE_BASE)
-            *p++ = move_last[v];
-        else
-            p = put_long_move(p, v);
+    /* Room is checked once for as many moves as surely fit (all of them,
+     * almost always), not move by move: that check was a third of the
+     * loop's cost. */
+    for (int k; i < n; i = k) {
+        size_t sure = (size_t)(end - p) / MOVE_CHARS_MAX;
+        k = sure < (size_t)(n - i) ? i + (int)sure : n;
+        if (k == i)
+            break;
+        for (; i < k; i++) {
+            unsigned v = (unsigned)m[i];
+            if (v < MOVE_BASE)
+                *p++ = move_last[v];
+            else
+                p = put_long_move(p, v);
+        }
     }
     if (i < n) {
         if (cap == JOURNAL_MOVES_MAX)

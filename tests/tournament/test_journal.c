@@ -255,6 +255,43 @@ static void test_moves_format3(void **state)
     free(got.r);
 }
 
+/* Format 3 moves longer than a small buffer: the line does not fit (0,
+ * for the caller to try a larger buffer), then fits and decodes back;
+ * moves longer than JOURNAL_MOVES_MAX are left out of the line. */
+static void test_moves_format3_long(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_record r = record(0, 0);
+    char err[512];
+    static char line[JOURNAL_RECORD_MAX];
+    static int moves[JOURNAL_MOVES_MAX / 2 + 1], back[3000];
+    for (int i = 0; i < JOURNAL_MOVES_MAX / 2 + 1; i++)
+        moves[i] = 100 + i % 3; /* two characters each: #A #B #C */
+    r.res.moves = moves;
+    r.res.nmoves = 3000;
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    assert_int_equal(journal_format(&w, &f->h, &r, line, 4096), 0);
+    size_t len = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_true(len > 6000);
+    char *text = strstr(line, "\"moves\":\"") + 9;
+    assert_memory_equal(text, "#A#B#C#A", 8);
+    assert_memory_equal(text + 6000, "\"}\n", 3);
+    assert_int_equal(journal_moves_decode(text, 6000, 0, back, 3000, err,
+                                          sizeof err),
+                     3000);
+    for (int i = 0; i < 3000; i++)
+        assert_int_equal(back[i], moves[i]);
+    r.res.nmoves = JOURNAL_MOVES_MAX / 2 + 1; /* 2 characters past it */
+    len = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_true(len > 0 && len < 400);
+    assert_null(strstr(line, "\"moves\""));
+    assert_int_equal(journal_close(&w), 0);
+}
+
 /* A line cut short at the end is not a record: readers skip it, resuming
  * truncates the file to the last whole line. */
 static void test_torn_tail(void **state)
@@ -690,6 +727,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_format3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moves_format3_long, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
