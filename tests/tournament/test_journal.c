@@ -292,6 +292,48 @@ static void test_moves_format3_long(void **state)
     assert_int_equal(journal_close(&w), 0);
 }
 
+/* The writer's quick path for the usual line (format 3, normal end,
+ * integer returns) writes the same bytes as the general one, which it
+ * leaves to lines with less room than the quick path asks for: records
+ * with large and negative numbers, written with ample room and with room
+ * for exactly their line, agree; no room for the last byte: 0. */
+static void test_format_paths_agree(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    static const int moves[] = {0, 63, 64, 5000, 7};
+    struct journal_record in[3] = {record(0, 0), record(9, 1),
+                                   record(123456789, 0)};
+    char err[512], quick[4096], general[4096];
+    in[1].res.ret[0] = -120;
+    in[1].res.ret[1] = 0;
+    in[1].res.moves = moves;
+    in[1].res.nmoves = 5;
+    in[2].lineup = 99;
+    in[2].res.ret[0] = 999999999999999; /* 15 digits: still an integer */
+    in[2].res.ret[1] = -999999999999999;
+    in[2].res.length = 1000000;
+    in[2].res.wall_us = INT64_MAX;
+    in[2].res.moves = moves;
+    in[2].res.nmoves = 0;
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    for (int i = 0; i < 3; i++) {
+        size_t n = journal_format(&w, &f->h, &in[i], quick, sizeof quick);
+        assert_true(n > 0);
+        assert_int_equal(journal_format(&w, &f->h, &in[i], general, n), n);
+        assert_memory_equal(quick, general, n);
+        assert_int_equal(journal_format(&w, &f->h, &in[i], general, n - 1),
+                         0);
+    }
+    assert_non_null(strstr(quick, "\"returns\":[999999999999999,"
+                                  "-999999999999999],\"length\":1000000,"
+                                  "\"wall_us\":9223372036854775807,"));
+    assert_int_equal(journal_close(&w), 0);
+}
+
 /* A line cut short at the end is not a record: readers skip it, resuming
  * truncates the file to the last whole line. */
 static void test_torn_tail(void **state)
@@ -728,6 +770,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_format3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_format3_long, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_format_paths_agree, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
