@@ -5,8 +5,9 @@
  * a second buffer, guarded by its own mutex, which only the writer also
  * takes (once a tick, to swap the buffer for an empty one): a batch costs
  * one uncontended lock, not a game (the lock's atomic instructions wait
- * for the game's packed bytes to be stored: 3 % of a random game). The writer formats the journal lines and gathers the
- * results, off the workers' path (with one job, beside the worker).
+ * for the game's packed bytes to be stored: 3 % of a random game). The
+ * writer formats the journal lines and gathers the results, off the
+ * workers' path (with one job, beside the worker).
  * run.mu guards workers_left, urgent and the first error; next and stop
  * are atomics read without it. A worker never holds its own mutex while
  * taking run.mu, nor the reverse. */
