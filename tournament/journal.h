@@ -121,6 +121,8 @@ struct journal_read_info {
 struct journal_writer {
     int fd;                      /* O_APPEND, flock()ed; -1: closed */
     int format;                  /* the file's line layout (1 to 3) */
+    bool unsynced;               /* written since the last flush */
+    bool dir_unsynced;           /* the file's name is not yet flushed */
     char path[JOURNAL_PATH_MAX]; /* where */
     char *name_json[ROSTER_MAX]; /* agent names as JSON strings, owned */
     size_t name_len[ROSTER_MAX]; /* their lengths */
@@ -164,7 +166,9 @@ int journal_same(const struct journal_header *a, const struct journal_header *b,
                  const char *path, char *err, size_t errlen);
 
 /* Opens path for appending games of tournament h. A missing or empty file
- * (or one whose header was torn) is started with h's header. An existing
+ * (or one whose header was torn) is started with h's header, flushed to
+ * disk with the file's name by the first journal_sync or journal_close
+ * (until then a crash may leave the file empty, or not there). An existing
  * journal is refused unless resume; with resume its header must match h,
  * its torn tail is cut off and every whole record goes to fn. Returns 0,
  * or ERR_STATE (exists without resume, locked by another run), ERR_INVAL
@@ -194,13 +198,14 @@ int journal_append(struct journal_writer *w, const char *buf, size_t len,
 /* journal_append in two halves, for a writer with lines in several
  * buffers: journal_write hands len bytes of whole lines to the kernel
  * (one write(), continued only if it takes less), journal_sync flushes
- * everything written to disk. Each returns 0 or ERR_IO. */
+ * everything written to disk (a new journal's name too; nothing when
+ * nothing was written since the last). Each returns 0 or ERR_IO. */
 int journal_write(struct journal_writer *w, const char *buf, size_t len,
                   char *err, size_t errlen);
 int journal_sync(struct journal_writer *w, char *err, size_t errlen);
 
-/* Flushes, unlocks and closes w, freeing what it owns (safe when closed).
- * Returns 0 or ERR_IO. */
+/* Flushes what is not yet flushed, unlocks and closes w, freeing what it
+ * owns (safe when closed). Returns 0 or ERR_IO. */
 int journal_close(struct journal_writer *w);
 
 #endif

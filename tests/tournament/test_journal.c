@@ -334,6 +334,37 @@ static void test_format_paths_agree(void **state)
     assert_int_equal(journal_close(&w), 0);
 }
 
+/* A new journal's header and name are flushed by the first journal_sync
+ * (a run's workers start without waiting for the disk), and a sync or
+ * close after nothing new was written has nothing to flush. */
+static void test_sync_deferred(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_record r = record(0, 0);
+    struct journal_header h;
+    char err[512], line[4096];
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    assert_true(w.unsynced && w.dir_unsynced);
+    assert_int_equal(journal_sync(&w, err, sizeof err), 0);
+    assert_false(w.unsynced || w.dir_unsynced);
+    size_t n = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_int_equal(journal_write(&w, line, n, err, sizeof err), 0);
+    assert_true(w.unsynced);
+    assert_false(w.dir_unsynced);
+    assert_int_equal(journal_sync(&w, err, sizeof err), 0);
+    assert_false(w.unsynced);
+    assert_int_equal(journal_close(&w), 0);
+    int k = 0;
+    assert_int_equal(journal_read(f->path, &h, count_cb, &k, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(k, 1);
+}
+
 /* A line cut short at the end is not a record: readers skip it, resuming
  * truncates the file to the last whole line. */
 static void test_torn_tail(void **state)
@@ -773,6 +804,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_format_paths_agree, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_sync_deferred, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
