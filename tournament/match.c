@@ -120,12 +120,10 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))
             return -2;
         if (!(acting & (acting - 1))) { /* one seat: the usual case */
-            int seat = __builtin_ctz(acting), a, asked, k;
+            int seat = __builtin_ctz(acting), a, k;
             if (draw[seat] && (k = def->legal(g, st, seat, buf)) > 0)
                 a = buf[rng_below(draw[seat], (uint32_t)k)];
-            else if (ask(g, st, agent[seat], seat, &asked, r))
-                a = asked; /* (a kept in a register, not in memory) */
-            else
+            else if (!ask(g, st, agent[seat], seat, &a, r))
                 break; /* (a random agent with no legal action fails) */
             def->apply(g, st, a);
             moves[n++] = a;
