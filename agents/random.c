@@ -6,7 +6,6 @@
 #include "../common/mem.h"
 #include "../common/rng.h"
 #include "agent.h"
-#include "random.h"
 
 struct random_agent {
     struct rng rng; /* the agent's own stream */
@@ -72,10 +71,3 @@ const struct agent_def random_agent = {
     .reseed = random_reseed,
     .destroy = random_destroy,
 };
-
-struct rng *random_agent_rng(agent_t *a)
-{
-    return a && a->def == &random_agent
-               ? &((struct random_agent *)a->self)->rng
-               : NULL;
-}

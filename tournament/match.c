@@ -5,10 +5,6 @@
  * keeps a broken agent from indexing past a game's tables; checking it
  * against the legal actions as well would call the game's legal() a second
  * time per move, which measured 25-60 % of a random game's whole cost.
- * A random agent's move is made in the loop itself (random.h): the same
- * legal list and the same draw from the agent's own generator as its act,
- * without the call through act and the agent's frame, which cost about
- * as much as the game's legal and apply for a random Thirty-One move.
  */
 #include "match.h"
 
@@ -16,7 +12,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "../agents/random.h"
 #include "../common/err.h"
 #include "../common/mem.h"
 #include "schedule.h"
@@ -102,13 +97,10 @@ static bool choose(const struct game *g, const void *st,
 
 /* Plays st to its end, or to a forfeit; returns the steps applied, -1
  * past the game's max_length (a bug in the game), or -2 when stop is set
- * (checked before each move). draw[seat] is the generator of a random
- * agent, whose single moves are made here (legal into buf), NULL for
- * other agents, which are asked. Kept tight: with a random agent, a move
- * costs little more than the game's legal and apply. */
+ * (checked before each move). Kept tight: with a random agent, a move
+ * costs little more than this loop. */
 static int play(const struct game *g, void *st, agent_t *const *agent,
-                struct rng *const *draw, int *buf, const atomic_bool *stop,
-                int *moves, struct match_result *r)
+                const atomic_bool *stop, int *moves, struct match_result *r)
 {
     const struct game_def *def = g->def;
     int n = 0;
@@ -120,11 +112,9 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
         if (stop && atomic_load_explicit(stop, memory_order_relaxed))
             return -2;
         if (!(acting & (acting - 1))) { /* one seat: the usual case */
-            int seat = __builtin_ctz(acting), a, k;
-            if (draw[seat] && (k = def->legal(g, st, seat, buf)) > 0)
-                a = buf[rng_below(draw[seat], (uint32_t)k)];
-            else if (!ask(g, st, agent[seat], seat, &a, r))
-                break; /* (a random agent with no legal action fails) */
+            int seat = __builtin_ctz(acting), a;
+            if (!ask(g, st, agent[seat], seat, &a, r))
+                break;
             def->apply(g, st, a);
             moves[n++] = a;
         } else {
@@ -163,19 +153,16 @@ int match_init(struct match *m, const struct game *g)
     m->st = mem_alloc(g->def->state_size);
     m->moves_cap = g->dims.max_length * g->dims.players;
     m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
-    m->legal = mem_alloc(sizeof *m->legal * (size_t)g->dims.max_legal);
     m->clock_us = 0;
-    return m->st && m->moves && m->legal ? 0 : ERR_NOMEM;
+    return m->st && m->moves ? 0 : ERR_NOMEM;
 }
 
 void match_fini(struct match *m)
 {
     mem_free(m->st);
     mem_free(m->moves);
-    mem_free(m->legal);
     m->st = NULL;
     m->moves = NULL;
-    m->legal = NULL;
 }
 
 void match_rank(const struct game *g, struct match_result *r)
@@ -213,14 +200,10 @@ int match_play(struct match *m, agent_t *const *agent, uint32_t missing,
         return err_set(err, errlen, ERR_STATE, "%s: init failed", g->spec);
     for (uint32_t s = missing; s; s &= s - 1)
         forfeit(g, r, __builtin_ctz(s), missing_reason);
-    struct rng *draw[GAME_MAX_PLAYERS];
-    for (int s = 0; s < g->dims.players && !missing; s++) {
+    for (int s = 0; s < g->dims.players && !missing; s++)
         agent_reseed(agent[s], schedule_agent_seed(seed, s));
-        draw[s] = random_agent_rng(agent[s]);
-    }
     if (!missing) {
-        r->length =
-            play(g, m->st, agent, draw, m->legal, m->stop, m->moves, r);
+        r->length = play(g, m->st, agent, m->stop, m->moves, r);
         if (r->length == -2)
             return err_set(err, errlen, ERR_INTERRUPTED, "stopped");
     }

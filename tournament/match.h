@@ -50,7 +50,6 @@ struct match {
     void *st;             /* state, owned */
     int *moves;           /* moves of the game being played, owned */
     int moves_cap;        /* max_length * players entries */
-    int *legal;           /* a random agent's legal list, max_legal, owned */
     const atomic_bool *stop; /* when set, match_play gives up between
                               * moves; NULL: never (borrowed) */
     int64_t clock_us;     /* when the last game ended; 0: read afresh */

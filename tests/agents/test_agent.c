@@ -1,6 +1,5 @@
 /* test_agent.c — the agent registry, agent spec strings and the random
- * agent: legal, reproducible, uniform over the legal actions, and drawn
- * alike through its generator (random.h) and its act. */
+ * agent: legal, reproducible, and uniform over the legal actions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +8,6 @@
 #include <string.h>
 
 #include "agents/agent.h"
-#include "agents/random.h"
 #include "common/err.h"
 
 static void test_specs_and_errors(void **state)
@@ -97,49 +95,12 @@ static void test_random_is_uniform(void **state)
     agent_destroy(&a);
 }
 
-/* A move drawn from random_agent_rng's generator over the game's legal
- * list is the move act would have chosen: two agents of the same spec
- * and seed, one asked and one drawn from, play the same 40 decisions of a
- * Spoil-Five deal. Other agents have no such generator. */
-static void test_random_rng(void **state)
-{
-    (void)state;
-    struct game g;
-    char err[512];
-    assert_int_equal(game_make(&g, "spoil_five", err, sizeof err), 0);
-    agent_t *a = agent_new("random(seed=4)", &g, err, sizeof err);
-    agent_t *b = agent_new("random(seed=4)", &g, err, sizeof err);
-    agent_t *p = agent_new("pimc(samples=2)", &g, err, sizeof err);
-    assert_non_null(p);
-    assert_null(random_agent_rng(p));
-    assert_null(random_agent_rng(NULL));
-    struct rng *draw = random_agent_rng(b);
-    assert_non_null(draw);
-    int asked[40], drawn[40], legal[g.dims.max_legal];
-    play(a, &g, 9, asked, 40);
-    unsigned char st[g.def->state_size];
-    assert_int_equal(game_init(&g, st, 9, NULL, 0), 0);
-    agent_reseed(b, 9);
-    for (int i = 0; i < 40; i++) {
-        int seat = game_current_seat(&g, st);
-        int n = g.def->legal(&g, st, seat, legal);
-        assert_true(n > 0);
-        drawn[i] = legal[rng_below(draw, (uint32_t)n)];
-        assert_int_equal(game_apply(&g, st, seat, drawn[i]), 0);
-    }
-    assert_memory_equal(asked, drawn, sizeof asked);
-    agent_destroy(&a);
-    agent_destroy(&b);
-    agent_destroy(&p);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_and_errors),
         cmocka_unit_test(test_random_is_reproducible),
         cmocka_unit_test(test_random_is_uniform),
-        cmocka_unit_test(test_random_rng),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
