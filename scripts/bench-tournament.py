@@ -14,7 +14,9 @@ printed, journal on disk) over the baseline:
     efficiency = games/s of the tournament / episodes/s of J benches
 
 so 1.00 means no overhead, and the overhead is 1 - efficiency. Slices
-alternate so that machine noise hits both sides alike.
+alternate so that machine noise hits both sides alike: the baseline is
+measured in two halves, just before and just after its tournament (their
+mean), so that a load that changes while the tournament runs moves both.
 
 usage: scripts/bench-tournament.py [--bin build/parlor] [--rounds 3]
                                    [--seconds 2] [GAME ...]
@@ -75,9 +77,11 @@ def main():
             for r in range(a.rounds):
                 line = f"{game} round {r + 1}:"
                 for jobs in (1, 2):
-                    base = bench(a.bin, game, a.seconds, jobs)
-                    deals = max(1, int(base * a.seconds / per_deal))
+                    before = bench(a.bin, game, a.seconds / 2, jobs)
+                    deals = max(1, int(before * a.seconds / per_deal))
                     rate, _ = tournament(a.bin, game, deals, jobs, scratch)
+                    after = bench(a.bin, game, a.seconds / 2, jobs)
+                    base = (before + after) / 2
                     eff[jobs].append(rate / base)
                     line += (f" {jobs} job(s): bench {base:,.0f} episodes/s, "
                              f"tournament {rate:,.0f} games/s, efficiency "

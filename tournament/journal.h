@@ -4,31 +4,43 @@
  *
  * Line 1 is the header: the tournament's identity (game, agents, deals,
  * seed, line-up limit) and the schedule's shape:
- *   {"journal":"parlor-tournament","format":2,"game":"thirty_one(players=2)",
+ *   {"journal":"parlor-tournament","format":3,"game":"thirty_one(players=2)",
  *    "agents":[{"name":"random","spec":"random"},{"name":"pimc",
  *    "spec":"pimc"}],"deals":100,"seed":"1","max_lineups":120,"lineups":1,
  *    "sides":2,"seats":2,"teams":[0,1],"games":200,"shard":1,"shards":1}
  * Every later line is one finished game:
  *   {"type":"game","deal":3,"lineup":0,"rotation":1,
- *    "seats":["random","pimc"],"returns":[-3,3],"ranks":[2,1],
- *    "length":57,"wall_us":812,"end":"normal","digits":2,
- *    "moves":"0b1r0002..."}
- * Format 1 lines also held "spec" (the header's game) and "seed" (the
- * deal's seed, 16 hex digits): format 2 leaves them out (57 of the 284
- * bytes of a random Thirty-One line), and readers work them out from the
- * header (the game; schedule_deal_seed of its seed and the deal). Format 1 journals are
- * still read, and a resumed one goes on in format 1; a format 2 line that
- * carries either field is read with it, as format 1.
+ *    "seats":["random","pimc"],"returns":[-3,3],"length":57,
+ *    "wall_us":812,"end":"normal","moves":"0bLr02..."}
+ * "moves" holds one or more characters per action id: id / 64 written in
+ * base 28 with the lead characters !#$%&'()*+,./:;<=>?@[]^`{|}~ (in that
+ * order, '!' = 0; nothing when the id is below 64), then id % 64 as one of
+ * 0-9a-zA-Z-_ (0-9 = 0-9, a-z = 10-35, A-Z = 36-61, '-' = 62, '_' = 63).
+ * So an id below 64 (every move of most games) is one character, and ids
+ * 0-35 read as in base 36; 100 is "#A" (1 * 64 + 36).
+ * Older layouts, still read and resumed (a resumed journal goes on in its
+ * own layout):
+ * - format 2 lines also hold "ranks" (worked out from the returns and the
+ *   forfeit: see match_rank) and write "moves" in base 36 (0-9a-z), every
+ *   id padded to "digits" characters ("digits":2,"moves":"0b1r0002...");
+ *   format 3 leaves out the ranks and "digits" (45 of the 227 bytes of a
+ *   random two-player Thirty-One line, 200 of a Spoil-Five line's 570);
+ *   readers work the ranks out. A format 3 line with "digits" is read
+ *   with base-36 moves, one with "ranks" with those ranks.
+ * - format 1 lines also hold "spec" (the header's game) and "seed" (the
+ *   deal's seed, 16 hex digits): format 2 leaves them out, and readers
+ *   work them out from the header (the game; schedule_deal_seed of its
+ *   seed and the deal). A later line that carries either field is read
+ *   with it, as format 1.
  * A forfeit ends with "end":"forfeit","forfeit":[1],"reason":"seat 1: ...",
  * the seats that forfeited (with their partners) and why; returns are
  * then those at the moment of the forfeit. "moves" holds every action id
- * applied (up to a forfeit), in base 36 (0-9a-z), each padded to "digits"
- * characters: one id a step, one per acting seat in seat order for a
- * joint step of a simultaneous game. Every default game fits (the longest,
- * Rover's 41,320 steps, takes 83 kB of the 1 MiB line); moves that would
- * not fit JOURNAL_MOVES_MAX (options far past the defaults) are left out,
- * as in journals written before moves were recorded, and such a game
- * cannot be replayed. The agents' seeds are not written: each is
+ * applied (up to a forfeit): one id a step, one per acting seat in seat
+ * order for a joint step of a simultaneous game. Every default game fits
+ * (the longest, Rover's 41,320 steps, took 83 kB of the 1 MiB line in
+ * format 2); moves that would not fit JOURNAL_MOVES_MAX (options far
+ * past the defaults) are left out, as in journals written before moves
+ * were recorded, and such a game cannot be replayed. The agents' seeds are not written: each is
  * schedule_agent_seed(seed, seat), derived from the deal's seed.
  * (deal, lineup, rotation) is the game's key: a journal holds each key at
  * most once.
@@ -54,7 +66,7 @@
 #include "match.h"
 #include "roster.h"
 
-#define JOURNAL_FORMAT 2         /* version of the line layout written */
+#define JOURNAL_FORMAT 3         /* version of the line layout written */
 #define JOURNAL_PATH_MAX 4096    /* longest journal path */
 #define JOURNAL_RECORD_MAX (1 << 20) /* longest record line */
 #define JOURNAL_MOVES_MAX (JOURNAL_RECORD_MAX - 8192) /* longest moves text */
@@ -62,7 +74,8 @@
 /* The first line: who plays what. Identity is game, roster, deals, seed
  * and max_lineups; the rest follows from them, except the shard. */
 struct journal_header {
-    int format;                    /* line layout: 1 or 2 (JOURNAL_FORMAT) */
+    int format;                    /* line layout: 1 to JOURNAL_FORMAT; a
+                                    * new journal is written in it */
     char game[GAME_SPEC_MAX];      /* canonical game spec */
     struct roster roster;          /* agents: names and specs */
     int64_t deals;                 /* deals in the tournament */
@@ -86,7 +99,8 @@ struct journal_record {
     const char *moves; /* read: the moves text, NULL if none; borrowed,
                         * valid during the callback only */
     size_t moves_len;  /* its length */
-    int digits;        /* read: characters per move */
+    int digits;        /* read: characters per move in base 36; 0:
+                        * format 3's moves (journal_moves_decode) */
 };
 
 /* Called for every game line read; a non-zero return (with a message in
@@ -106,7 +120,9 @@ struct journal_read_info {
 /* An open journal being appended to. */
 struct journal_writer {
     int fd;                      /* O_APPEND, flock()ed; -1: closed */
-    int format;                  /* the file's line layout (1 or 2) */
+    int format;                  /* the file's line layout (1 to 3) */
+    bool unsynced;               /* written since the last flush */
+    bool dir_unsynced;           /* the file's name is not yet flushed */
     char path[JOURNAL_PATH_MAX]; /* where */
     char *name_json[ROSTER_MAX]; /* agent names as JSON strings, owned */
     size_t name_len[ROSTER_MAX]; /* their lengths */
@@ -150,7 +166,9 @@ int journal_same(const struct journal_header *a, const struct journal_header *b,
                  const char *path, char *err, size_t errlen);
 
 /* Opens path for appending games of tournament h. A missing or empty file
- * (or one whose header was torn) is started with h's header. An existing
+ * (or one whose header was torn) is started with h's header, flushed to
+ * disk with the file's name by the first journal_sync or journal_close
+ * (until then a crash may leave the file empty, or not there). An existing
  * journal is refused unless resume; with resume its header must match h,
  * its torn tail is cut off and every whole record goes to fn. Returns 0,
  * or ERR_STATE (exists without resume, locked by another run), ERR_INVAL
@@ -166,9 +184,9 @@ size_t journal_format(const struct journal_writer *w,
                       const struct journal_header *h,
                       const struct journal_record *r, char *buf, size_t len);
 
-/* Decodes the moves text of a record (digits characters each) into out
- * (cap entries). Returns the number of moves, or ERR_SYNTAX / ERR_RANGE
- * (more than cap) with a message. */
+/* Decodes the moves text of a record (digits base-36 characters each, or
+ * format 3's when digits is 0) into out (cap entries). Returns the number
+ * of moves, or ERR_SYNTAX / ERR_RANGE (more than cap) with a message. */
 int journal_moves_decode(const char *text, size_t len, int digits, int *out,
                          int cap, char *err, size_t errlen);
 
@@ -180,13 +198,14 @@ int journal_append(struct journal_writer *w, const char *buf, size_t len,
 /* journal_append in two halves, for a writer with lines in several
  * buffers: journal_write hands len bytes of whole lines to the kernel
  * (one write(), continued only if it takes less), journal_sync flushes
- * everything written to disk. Each returns 0 or ERR_IO. */
+ * everything written to disk (a new journal's name too; nothing when
+ * nothing was written since the last). Each returns 0 or ERR_IO. */
 int journal_write(struct journal_writer *w, const char *buf, size_t len,
                   char *err, size_t errlen);
 int journal_sync(struct journal_writer *w, char *err, size_t errlen);
 
-/* Flushes, unlocks and closes w, freeing what it owns (safe when closed).
- * Returns 0 or ERR_IO. */
+/* Flushes what is not yet flushed, unlocks and closes w, freeing what it
+ * owns (safe when closed). Returns 0 or ERR_IO. */
 int journal_close(struct journal_writer *w);
 
 #endif

@@ -9,6 +9,14 @@
 
 #define JOURNAL_MAGIC "parlor-tournament" /* the header's "journal" value */
 
+/* The line layout a new journal of h is written in: h->format when it
+ * is one this parlor writes (1 to JOURNAL_FORMAT), else JOURNAL_FORMAT. */
+static inline int journal__new_format(const struct journal_header *h)
+{
+    return h->format >= 1 && h->format <= JOURNAL_FORMAT ? h->format
+                                                         : JOURNAL_FORMAT;
+}
+
 /* The header line of h as compact JSON with '\n'; the caller frees it
  * with free(). NULL when out of memory. */
 char *journal__header_line(const struct journal_header *h);

@@ -19,7 +19,37 @@
 #include "journal_int.h"
 #include "schedule.h"
 
+/* ---- format 3 moves --------------------------------------------------- */
+
+/* An id is written as id / 64 in base 28 with the lead characters (none
+ * when id < 64), then id % 64 as one last character: ids 0-35 read as in
+ * base 36. Neither set needs escaping in JSON. */
+#define MOVE_BASE 64      /* last characters */
+#define MOVE_LEAD_BASE 28 /* lead characters */
+#define MOVE_CHARS_MAX 8  /* characters of the largest id, and more */
+static const char move_last[] =
+    "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ-_";
+static const char move_lead[] = "!#$%&'()*+,./:;<=>?@[]^`{|}~";
+
+/* The value of character c of a format 3 moves text: 0-63 for a last
+ * character, MOVE_BASE + 0-27 for a lead one, -1 for neither. */
+static int move_char(char c)
+{
+    const char *at = c ? strchr(move_last, c) : NULL;
+    if (at)
+        return (int)(at - move_last);
+    at = c ? strchr(move_lead, c) : NULL;
+    return at ? MOVE_BASE + (int)(at - move_lead) : -1;
+}
+
 /* ---- writing ------------------------------------------------------------ */
+
+/* "00" to "99": two digits a step when writing numbers. */
+static const char digit_pairs[] =
+    "00010203040506070809101112131415161718192021222324"
+    "25262728293031323334353637383940414243444546474849"
+    "50515253545556575859606162636465666768697071727374"
+    "75767778798081828384858687888990919293949596979899";
 
 /* A bounded output buffer; full once anything did not fit. */
 struct out {
@@ -68,19 +98,20 @@ static void put_sep(struct out *o, int i)
 
 static void put_i64(struct out *o, int64_t v)
 {
-    static const char pairs[] = "00010203040506070809101112131415161718192021222324"
-                                "25262728293031323334353637383940414243444546474849"
-                                "50515253545556575859606162636465666768697071727374"
-                                "75767778798081828384858687888990919293949596979899";
     char tmp[24], *q = tmp + sizeof tmp;
+    if ((uint64_t)v < 10) { /* most of a line's numbers */
+        if (room(o, 1))
+            *o->p++ = (char)('0' + v);
+        return;
+    }
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     for (; u >= 100; u /= 100) { /* two digits a step */
         q -= 2;
-        memcpy(q, pairs + 2 * (u % 100), 2);
+        memcpy(q, digit_pairs + 2 * (u % 100), 2);
     }
     if (u >= 10) {
         q -= 2;
-        memcpy(q, pairs + 2 * u, 2);
+        memcpy(q, digit_pairs + 2 * u, 2);
     } else
         *--q = (char)('0' + u);
     if (v < 0)
@@ -138,7 +169,8 @@ static int move_digits(const int *moves, int n)
     return d;
 }
 
-static void put_moves(struct out *o, const struct match_result *res)
+/* Formats 1 and 2: every id in base 36, padded to "digits" characters. */
+static void put_moves_base36(struct out *o, const struct match_result *res)
 {
     static const char digit[] = "0123456789abcdefghijklmnopqrstuvwxyz";
     int d = move_digits(res->moves, res->nmoves);
@@ -172,10 +204,165 @@ static void put_moves(struct out *o, const struct match_result *res)
     PUT_LIT(o, "\"");
 }
 
+/* Writes id v in format 3 at p, which has room for MOVE_CHARS_MAX
+ * characters; returns the end. */
+static char *put_long_move(char *p, unsigned v)
+{
+    char tmp[MOVE_CHARS_MAX], *q = tmp + sizeof tmp;
+    *--q = move_last[v % MOVE_BASE];
+    for (v /= MOVE_BASE; v; v /= MOVE_LEAD_BASE)
+        *--q = move_lead[v % MOVE_LEAD_BASE];
+    size_t n = (size_t)(tmp + sizeof tmp - q);
+    memcpy(p, q, n);
+    return p + n;
+}
+
+/* Format 3: one character for an id below 64 (most moves of most
+ * games), a few more for a larger one (journal.h); no "digits". Moves
+ * that would not fit JOURNAL_MOVES_MAX are taken back out. */
+static void put_moves_short(struct out *o, const struct match_result *res)
+{
+    char *start = o->p;
+    PUT_LIT(o, ",\"moves\":\"");
+    if (o->full)
+        return;
+    const int *m = res->moves;
+    char *p = o->p;
+    size_t left = (size_t)(o->end - p);
+    size_t cap = left < JOURNAL_MOVES_MAX ? left : JOURNAL_MOVES_MAX;
+    char *end = p + cap;
+    int i = 0, n = res->nmoves;
+    /* Room is checked once for as many moves as surely fit (all of them,
+     * almost always), not move by move: that check was a third of the
+     * loop's cost. The last few, if any, are checked one by one. */
+    for (int k; i < n; i = k) {
+        size_t sure = (size_t)(end - p) / MOVE_CHARS_MAX;
+        k = sure < (size_t)(n - i) ? i + (int)sure : n;
+        if (k == i)
+            break;
+        for (; i < k; i++) {
+            unsigned v = (unsigned)m[i];
+            if (v < MOVE_BASE)
+                *p++ = move_last[v];
+            else
+                p = put_long_move(p, v);
+        }
+    }
+    for (; i < n; i++) {
+        char tmp[MOVE_CHARS_MAX];
+        size_t c = (size_t)(put_long_move(tmp, (unsigned)m[i]) - tmp);
+        if ((size_t)(end - p) < c)
+            break;
+        memcpy(p, tmp, c);
+        p += c;
+    }
+    if (i < n) {
+        if (cap == JOURNAL_MOVES_MAX)
+            o->p = start; /* documented: journalled without moves */
+        else
+            o->full = true; /* the caller tries a larger buffer */
+        return;
+    }
+    o->p = p;
+    PUT_LIT(o, "\"");
+}
+
+/* Writes v in decimal at p, which has room for 20 characters; returns
+ * the end. */
+static char *raw_u64(char *p, uint64_t v)
+{
+    int n = 1;
+    for (uint64_t t = v; t >= 10; t /= 10)
+        n++;
+    char *end = p + n, *q = end;
+    for (; v >= 100; v /= 100) {
+        q -= 2;
+        memcpy(q, digit_pairs + 2 * (v % 100), 2);
+    }
+    if (v >= 10)
+        memcpy(q - 2, digit_pairs + 2 * v, 2);
+    else
+        q[-1] = (char)('0' + v);
+    return end;
+}
+
+/* A string literal at p; p moves past it. */
+#define RAW_LIT(p, lit) (memcpy(p, lit, sizeof lit - 1), p += sizeof lit - 1)
+
+/* journal_format for the usual line: format 3, a normal end, integer
+ * returns of at most 15 digits (checked by the caller), and room for
+ * everything but the moves (need). One check for room instead of one a
+ * field: the general path's checks and calls were most of the writer's
+ * formatting. Writes the same bytes as the general path (tested). */
+static size_t format_usual(const struct journal_writer *w,
+                           const struct journal_header *h,
+                           const struct journal_record *r, char *buf,
+                           size_t len)
+{
+    char *p = buf;
+    int k = h->seats;
+    RAW_LIT(p, "{\"type\":\"game\",\"deal\":");
+    p = raw_u64(p, (uint64_t)r->deal);
+    RAW_LIT(p, ",\"lineup\":");
+    p = raw_u64(p, (uint64_t)r->lineup);
+    RAW_LIT(p, ",\"rotation\":");
+    p = raw_u64(p, (uint64_t)r->rotation);
+    RAW_LIT(p, ",\"seats\":[");
+    for (int s = 0; s < k; s++) {
+        int a = r->agent[s];
+        *p = ',';
+        p += s > 0;
+        memcpy(p, w->name_json[a], w->name_len[a]);
+        p += w->name_len[a];
+    }
+    RAW_LIT(p, "],\"returns\":[");
+    for (int s = 0; s < k; s++) {
+        double v = r->res.ret[s];
+        *p = ',';
+        p += s > 0;
+        *p = '-';
+        p += v < 0;
+        p = raw_u64(p, (uint64_t)(v < 0 ? -v : v));
+    }
+    RAW_LIT(p, "],\"length\":");
+    p = raw_u64(p, (uint64_t)r->res.length);
+    RAW_LIT(p, ",\"wall_us\":");
+    p = raw_u64(p, (uint64_t)r->res.wall_us);
+    RAW_LIT(p, ",\"end\":\"normal\"");
+    struct out o = {p, buf + len, false};
+    if (r->res.moves)
+        put_moves_short(&o, &r->res);
+    PUT_LIT(&o, "}\n");
+    return o.full ? 0 : (size_t)(o.p - buf);
+}
+
+/* Whether r's line can take format_usual, with len bytes of room. */
+static bool is_usual(const struct journal_writer *w,
+                     const struct journal_header *h,
+                     const struct journal_record *r, size_t len)
+{
+    /* literals 123, five numbers of at most 20 characters; per seat a
+     * name and its comma, a return of at most 16 characters and its
+     * comma */
+    size_t need = 123 + 5 * 20 + (size_t)h->seats * 18;
+    if (w->format < 3 || r->res.forfeit || r->deal < 0 || r->lineup < 0 ||
+        r->rotation < 0 || r->res.length < 0 || r->res.wall_us < 0)
+        return false;
+    for (int s = 0; s < h->seats; s++) {
+        double v = r->res.ret[s];
+        if (v != floor(v) || fabs(v) >= 1e15 || (v == 0 && signbit(v)))
+            return false;
+        need += w->name_len[r->agent[s]];
+    }
+    return len >= need;
+}
+
 size_t journal_format(const struct journal_writer *w,
                       const struct journal_header *h,
                       const struct journal_record *r, char *buf, size_t len)
 {
+    if (is_usual(w, h, r, len))
+        return format_usual(w, h, r, buf, len);
     struct out o = {buf, buf + len, false};
     int k = h->seats;
     bool v1 = w->format == 1;
@@ -205,10 +392,12 @@ size_t journal_format(const struct journal_writer *w,
         put_sep(&o, s);
         put_num(&o, r->res.ret[s]);
     }
-    PUT_LIT(&o, "],\"ranks\":[");
-    for (int s = 0; s < k; s++) {
-        put_sep(&o, s);
-        put_i64(&o, r->res.rank[s]);
+    if (w->format < 3) { /* format 3: readers work the ranks out */
+        PUT_LIT(&o, "],\"ranks\":[");
+        for (int s = 0; s < k; s++) {
+            put_sep(&o, s);
+            put_i64(&o, r->res.rank[s]);
+        }
     }
     PUT_LIT(&o, "],\"length\":");
     put_i64(&o, r->res.length);
@@ -219,8 +408,10 @@ size_t journal_format(const struct journal_writer *w,
         put_forfeit(&o, h, r);
     else
         PUT_LIT(&o, "\"normal\"");
-    if (r->res.moves)
-        put_moves(&o, &r->res);
+    if (r->res.moves && w->format < 3)
+        put_moves_base36(&o, &r->res);
+    else if (r->res.moves)
+        put_moves_short(&o, &r->res);
     PUT_LIT(&o, "}\n");
     return o.full ? 0 : (size_t)(o.p - buf);
 }
@@ -256,7 +447,8 @@ char *journal__header_line(const struct journal_header *h)
     json_t *root = json_pack(
         "{s:s, s:i, s:s, s:o, s:I, s:s, s:i, s:i, s:i, s:i, s:o, s:I, s:i, "
         "s:i}",
-        "journal", JOURNAL_MAGIC, "format", JOURNAL_FORMAT, "game", h->game,
+        "journal", JOURNAL_MAGIC, "format", journal__new_format(h), "game",
+        h->game,
         "agents", agents, "deals", (json_int_t)h->deals, "seed", seed,
         "max_lineups", h->max_lineups, "lineups", h->lineups, "sides", h->sides,
         "seats", h->seats, "teams", teams, "games", (json_int_t)h->games,
@@ -389,14 +581,15 @@ int journal__parse_header(const char *line, size_t len,
     return rc;
 }
 
-/* Reads the seat-indexed lists of a game line. */
+/* Reads the seat-indexed lists of a game line (ranks NULL: left for
+ * the caller to work out). */
 static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
                         const struct journal_header *h,
                         struct journal_record *r, char *err, size_t errlen)
 {
     size_t k = (size_t)h->seats;
     if (json_array_size(seats) != k || json_array_size(rets) != k ||
-        json_array_size(ranks) != k)
+        (ranks && json_array_size(ranks) != k))
         return err_set(err, errlen, ERR_SYNTAX,
                        "seats, returns and ranks need %zu entries each", k);
     for (size_t s = 0; s < k; s++) {
@@ -406,7 +599,9 @@ static int record_seats(json_t *seats, json_t *rets, json_t *ranks,
         int a = json_is_string(name)
                     ? roster_find(&h->roster, json_string_value(name))
                     : -1;
-        json_int_t rk = json_is_integer(rank) ? json_integer_value(rank) : 0;
+        json_int_t rk = !ranks                ? 1
+                        : json_is_integer(rank) ? json_integer_value(rank)
+                                                : 0;
         if (a < 0)
             return err_set(err, errlen, ERR_INVAL,
                            "seat %zu: not an agent of this tournament", s);
@@ -472,9 +667,44 @@ static int record_key(const char *type, const char *spec, const char *seed,
     return 0;
 }
 
+/* Decodes a format 3 moves text (journal.h). */
+static int decode_short(const char *text, size_t len, int *out, int cap,
+                        char *err, size_t errlen)
+{
+    int n = 0;
+    int64_t lead = 0;
+    bool open = false; /* lead characters read, no last one yet */
+    for (size_t i = 0; i < len; i++) {
+        int x = move_char(text[i]);
+        if (x < 0)
+            return err_set(err, errlen, ERR_SYNTAX,
+                           "moves: '%c' is not a move character", text[i]);
+        if (x >= MOVE_BASE) {
+            lead = lead * MOVE_LEAD_BASE + (x - MOVE_BASE);
+            open = true;
+            if (lead > INT32_MAX / MOVE_BASE)
+                return err_set(err, errlen, ERR_SYNTAX,
+                               "moves: an id too large");
+            continue;
+        }
+        if (n == cap)
+            return err_set(err, errlen, ERR_RANGE,
+                           "moves: more than the %d this game allows", cap);
+        out[n++] = (int)(lead * MOVE_BASE + x);
+        lead = 0;
+        open = false;
+    }
+    if (open)
+        return err_set(err, errlen, ERR_SYNTAX,
+                       "moves: the text ends inside an id");
+    return n;
+}
+
 int journal_moves_decode(const char *text, size_t len, int digits, int *out,
                          int cap, char *err, size_t errlen)
 {
+    if (digits == 0)
+        return decode_short(text, len, out, cap, err, errlen);
     if (digits < 1 || digits > 5 || len % (size_t)digits)
         return err_set(err, errlen, ERR_SYNTAX,
                        "moves: %zu characters are not moves of %d digits",
@@ -501,21 +731,42 @@ int journal_moves_decode(const char *text, size_t len, int digits, int *out,
     return (int)(len / (size_t)digits);
 }
 
+/* Whether text (n characters) is a format 3 moves text: move characters,
+ * ending with a last one. */
+static bool short_moves_ok(const char *text, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (move_char(text[i]) < 0)
+            return false;
+    return !n || move_char(text[n - 1]) < MOVE_BASE;
+}
+
 /* Reads the optional moves of a game line into r (borrowing moves_buf,
- * cap bytes), checking their syntax. */
-static int record_moves(json_t *moves, int digits, struct journal_record *r,
-                        char *moves_buf, size_t cap, char *err, size_t errlen)
+ * cap bytes), checking their syntax: base 36 with "digits" (formats 1 and
+ * 2, and any line that has "digits"), else format 3's characters. */
+static int record_moves(json_t *moves, json_t *digits_j, int format,
+                        struct journal_record *r, char *moves_buf, size_t cap,
+                        char *err, size_t errlen)
 {
     if (!moves)
         return 0;
+    bool base36 = digits_j || format < 3;
+    json_int_t digits = json_is_integer(digits_j)
+                            ? json_integer_value(digits_j)
+                            : 0;
     size_t n = json_is_string(moves) ? json_string_length(moves) : cap;
-    if (n >= cap || digits < 1 || digits > 5 || n % (size_t)digits)
+    if (n >= cap || (base36 && (digits < 1 || digits > 5 ||
+                                n % (size_t)digits)))
         return err_set(err, errlen, ERR_SYNTAX,
-                       "moves must be a string of ids of \"digits\" (1-5) "
-                       "base-36 characters each, shorter than %zu",
+                       "moves must be a string shorter than %zu: of ids "
+                       "of \"digits\" (1-5) base-36 characters each, or "
+                       "of format 3 without \"digits\"",
                        cap);
     memcpy(moves_buf, json_string_value(moves), n + 1);
-    for (size_t i = 0; i < n; i++)
+    if (!base36 && !short_moves_ok(moves_buf, n))
+        return err_set(err, errlen, ERR_SYNTAX,
+                       "moves: not a format 3 moves text");
+    for (size_t i = 0; base36 && i < n; i++)
         if (!(moves_buf[i] >= '0' && moves_buf[i] <= '9') &&
             !(moves_buf[i] >= 'a' && moves_buf[i] <= 'z'))
             return err_set(err, errlen, ERR_SYNTAX,
@@ -523,7 +774,7 @@ static int record_moves(json_t *moves, int digits, struct journal_record *r,
                            moves_buf[i]);
     r->moves = moves_buf;
     r->moves_len = n;
-    r->digits = digits;
+    r->digits = base36 ? (int)digits : 0;
     return 0;
 }
 
@@ -533,8 +784,8 @@ int journal__parse_record(const char *line, size_t len,
                           size_t moves_cap, char *err, size_t errlen)
 {
     const char *type, *spec = NULL, *seed = NULL, *end, *reason = NULL;
-    json_t *seats, *rets, *ranks, *forfeit = NULL, *moves = NULL;
-    int digits = 0;
+    json_t *seats, *rets, *ranks = NULL, *forfeit = NULL, *moves = NULL;
+    json_t *digits = NULL;
     json_int_t deal, wall;
     int rc;
     memset(r, 0, sizeof *r);
@@ -542,15 +793,15 @@ int journal__parse_record(const char *line, size_t len,
     if (!root)
         return ERR_SYNTAX;
     if (json_unpack(root,
-                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s:o, s:i, "
-                    "s:I, s:s, s?:o, s?:s, s?:i, s?:o}",
+                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s?:o, s:i, "
+                    "s:I, s:s, s?:o, s?:s, s?:o, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
                     &r->lineup, "rotation", &r->rotation, "seed", &seed,
                     "seats", &seats, "returns", &rets, "ranks", &ranks,
                     "length", &r->res.length, "wall_us", &wall, "end", &end,
                     "forfeit", &forfeit, "reason", &reason, "digits", &digits,
                     "moves", &moves) ||
-        (h->format == 1 && (!spec || !seed))) {
+        (h->format == 1 && (!spec || !seed)) || (h->format < 3 && !ranks)) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }
@@ -560,8 +811,10 @@ int journal__parse_record(const char *line, size_t len,
     rc = rc ? rc : record_seats(seats, rets, ranks, h, r, err, errlen);
     rc = rc ? rc : record_end(end, forfeit, reason, h, r, err, errlen);
     rc = rc ? rc
-            : record_moves(moves, digits, r, moves_buf, moves_cap, err,
-                           errlen);
+            : record_moves(moves, digits, h->format, r, moves_buf, moves_cap,
+                           err, errlen);
+    if (!rc && !ranks) /* format 3 leaves them out: as the writer had them */
+        match_rank_seats(h->seats, &r->res);
     json_decref(root);
     return rc;
 }

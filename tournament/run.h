@@ -5,8 +5,10 @@
  * the journal already holds; each worker has its own game state and its
  * own agents (created on first use with agent_new, one instance per agent
  * and seat it holds in a game, created afresh after that agent forfeits).
- * A worker packs its finished games into its own buffer (plain copies);
- * the calling thread takes every worker's buffer about every 50 ms
+ * A worker packs its finished games into its own buffer (plain copies)
+ * and hands them over in batches (64 quick games, or 2 ms of them; a
+ * slow game at once); the calling thread takes what every worker handed
+ * over about every 50 ms
  * (sooner when one passes 1 MiB), formats the journal lines, gathers the
  * results, writes the lines with one fdatasync() and draws the progress
  * line. A game is done once its line is written: whatever a worker still

@@ -366,8 +366,9 @@ static void check_replay(const char *dir, json_t *head, json_t *rec)
     struct game g;
     char err[256], id[64], name[GAME_NAME_MAX], want[256];
     json_t *seats = json_object_get(rec, "seats");
-    /* format 2 lines name neither the game nor the deal's seed: both
-     * follow from the header */
+    /* lines since format 2 name neither the game nor the deal's seed:
+     * both follow from the header; format 3 lines have no "digits" (read
+     * as 0: format 3's moves) */
     make_game(&g, json_string_value(json_object_get(head, "game")));
     const char *text = json_string_value(json_object_get(rec, "moves"));
     int cap = g.dims.max_length, moves[cap];

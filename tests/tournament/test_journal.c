@@ -2,8 +2,10 @@
  * formatter read back exactly by jansson, a torn last line ignored by
  * readers and cut off on resume, a torn header restarted, corruption and
  * other tournaments' journals refused, a second writer locked out; a
- * committed format 1 journal read (and rewritten as format 2 to the same
- * records) and resumed in format 1.
+ * committed format 1 journal read (and rewritten as format 2 and as
+ * format 3 to the same records) and resumed in format 1; a format 2
+ * journal read and resumed in format 2; format 3's moves written and
+ * decoded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -109,6 +111,18 @@ static void append_raw(const char *path, const char *text)
     fclose(fp);
 }
 
+/* Whether the file at path holds needle. */
+static bool file_has(const char *path, const char *needle)
+{
+    static char text[1 << 16];
+    FILE *in = fopen(path, "r");
+    size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
+    text[n] = '\0';
+    if (in)
+        fclose(in);
+    return strstr(text, needle) != NULL;
+}
+
 /* ---- tests --------------------------------------------------------------- */
 
 /* Returns that are not integers, a forfeit whose reason holds quotes, a
@@ -155,9 +169,9 @@ static int moves_cb(void *ctx, const struct journal_header *h,
     return 0;
 }
 
-/* Moves are written in base 36, every id padded to the width of the
- * largest (1296 = 36^2 needs three digits: "100"), and decode back; a
- * record without moves (older journals) reads with none. */
+/* Format 2 writes moves in base 36, every id padded to the width of the
+ * largest (1296 = 36^2 needs three digits: "100"), and they decode back;
+ * a record without moves (older journals) reads with none. */
 static void test_moves(void **state)
 {
     struct fx *f = *state;
@@ -167,6 +181,7 @@ static void test_moves(void **state)
     struct journal_header h;
     char text[128] = "", err[512];
     int back[8];
+    f->h.format = 2;
     in[0].res.moves = moves;
     in[0].res.nmoves = 5;
     write_journal(f, in, 2);
@@ -188,6 +203,166 @@ static void test_moves(void **state)
     assert_int_equal(journal_moves_decode("012", 3, 2, back, 8, err,
                                           sizeof err),
                      ERR_SYNTAX);
+}
+
+/* Format 3 writes an id below 64 as one character (0-9a-zA-Z-_: 35 is
+ * "z", 36 "A", 63 "_"), a larger one as id / 64 in base 28 with the lead
+ * characters !#$%&'()*+,./:;<=>?@[]^`{|}~ then id % 64: 64 is "#0" (lead
+ * 1), 1295 = 20 * 64 + 15 is "[f" (lead 20 is '['), 1792 = 28 * 64 is
+ * "#!0" (28 = "10" in base 28). No "digits" and no "ranks" are written;
+ * the ranks read back worked out from the returns. Texts that end inside
+ * an id, or hold other characters, are refused. */
+static void test_moves_format3(void **state)
+{
+    struct fx *f = *state;
+    static const int moves[] = {0, 35, 36, 63, 64, 1295, 1792};
+    struct journal_record in[2] = {record(0, 0), record(1, 0)};
+    struct journal_read_info info;
+    struct journal_header h;
+    struct record_set got = {0};
+    char text[128] = "", err[512];
+    int back[8];
+    in[0].res.moves = moves;
+    in[0].res.nmoves = 7;
+    in[1].res.moves = moves; /* a game with no moves: empty text */
+    in[1].res.nmoves = 0;
+    write_journal(f, in, 2);
+    assert_false(file_has(f->path, "\"digits\""));
+    assert_false(file_has(f->path, "\"ranks\""));
+    assert_true(file_has(f->path, "\"format\":3,"));
+    assert_int_equal(journal_read(f->path, &h, moves_cb, text, &info, err,
+                                  sizeof err),
+                     0);
+    assert_string_equal(text, "0:0zA_#0[f#!0;0:;");
+    assert_int_equal(journal_moves_decode("0zA_#0[f#!0", 11, 0, back, 8, err,
+                                          sizeof err),
+                     7);
+    for (int i = 0; i < 7; i++)
+        assert_int_equal(back[i], moves[i]);
+    assert_int_equal(journal_moves_decode("0zA_#0[f#!0", 11, 0, back, 6, err,
+                                          sizeof err),
+                     ERR_RANGE);
+    assert_int_equal(journal_moves_decode("0z#", 3, 0, back, 8, err,
+                                          sizeof err),
+                     ERR_SYNTAX);
+    assert_int_equal(journal_moves_decode("0 z", 3, 0, back, 8, err,
+                                          sizeof err),
+                     ERR_SYNTAX);
+    read_records(f->path, &got);
+    assert_int_equal(got.n, 2);
+    assert_int_equal(got.r[0].res.rank[0], 1); /* returns 3, -3 */
+    assert_int_equal(got.r[0].res.rank[1], 2);
+    free(got.r);
+}
+
+/* Format 3 moves longer than a small buffer: the line does not fit (0,
+ * for the caller to try a larger buffer), then fits and decodes back;
+ * moves longer than JOURNAL_MOVES_MAX are left out of the line. */
+static void test_moves_format3_long(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_record r = record(0, 0);
+    char err[512];
+    static char line[JOURNAL_RECORD_MAX];
+    static int moves[JOURNAL_MOVES_MAX / 2 + 1], back[3000];
+    for (int i = 0; i < JOURNAL_MOVES_MAX / 2 + 1; i++)
+        moves[i] = 100 + i % 3; /* two characters each: #A #B #C */
+    r.res.moves = moves;
+    r.res.nmoves = 3000;
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    assert_int_equal(journal_format(&w, &f->h, &r, line, 4096), 0);
+    size_t len = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_true(len > 6000);
+    char *text = strstr(line, "\"moves\":\"") + 9;
+    assert_memory_equal(text, "#A#B#C#A", 8);
+    assert_memory_equal(text + 6000, "\"}\n", 3);
+    assert_int_equal(journal_moves_decode(text, 6000, 0, back, 3000, err,
+                                          sizeof err),
+                     3000);
+    for (int i = 0; i < 3000; i++)
+        assert_int_equal(back[i], moves[i]);
+    r.res.nmoves = JOURNAL_MOVES_MAX / 2 + 1; /* 2 characters past it */
+    len = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_true(len > 0 && len < 400);
+    assert_null(strstr(line, "\"moves\""));
+    assert_int_equal(journal_close(&w), 0);
+}
+
+/* The writer's quick path for the usual line (format 3, normal end,
+ * integer returns) writes the same bytes as the general one, which it
+ * leaves to lines with less room than the quick path asks for: records
+ * with large and negative numbers, written with ample room and with room
+ * for exactly their line, agree; no room for the last byte: 0. */
+static void test_format_paths_agree(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    static const int moves[] = {0, 63, 64, 5000, 7};
+    struct journal_record in[3] = {record(0, 0), record(9, 1),
+                                   record(123456789, 0)};
+    char err[512], quick[4096], general[4096];
+    in[1].res.ret[0] = -120;
+    in[1].res.ret[1] = 0;
+    in[1].res.moves = moves;
+    in[1].res.nmoves = 5;
+    in[2].lineup = 99;
+    in[2].res.ret[0] = 999999999999999; /* 15 digits: still an integer */
+    in[2].res.ret[1] = -999999999999999;
+    in[2].res.length = 1000000;
+    in[2].res.wall_us = INT64_MAX;
+    in[2].res.moves = moves;
+    in[2].res.nmoves = 0;
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    for (int i = 0; i < 3; i++) {
+        size_t n = journal_format(&w, &f->h, &in[i], quick, sizeof quick);
+        assert_true(n > 0);
+        assert_int_equal(journal_format(&w, &f->h, &in[i], general, n), n);
+        assert_memory_equal(quick, general, n);
+        assert_int_equal(journal_format(&w, &f->h, &in[i], general, n - 1),
+                         0);
+    }
+    assert_non_null(strstr(quick, "\"returns\":[999999999999999,"
+                                  "-999999999999999],\"length\":1000000,"
+                                  "\"wall_us\":9223372036854775807,"));
+    assert_int_equal(journal_close(&w), 0);
+}
+
+/* A new journal's header and name are flushed by the first journal_sync
+ * (a run's workers start without waiting for the disk), and a sync or
+ * close after nothing new was written has nothing to flush. */
+static void test_sync_deferred(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_record r = record(0, 0);
+    struct journal_header h;
+    char err[512], line[4096];
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    assert_true(w.unsynced && w.dir_unsynced);
+    assert_int_equal(journal_sync(&w, err, sizeof err), 0);
+    assert_false(w.unsynced || w.dir_unsynced);
+    size_t n = journal_format(&w, &f->h, &r, line, sizeof line);
+    assert_int_equal(journal_write(&w, line, n, err, sizeof err), 0);
+    assert_true(w.unsynced);
+    assert_false(w.dir_unsynced);
+    assert_int_equal(journal_sync(&w, err, sizeof err), 0);
+    assert_false(w.unsynced);
+    assert_int_equal(journal_close(&w), 0);
+    int k = 0;
+    assert_int_equal(journal_read(f->path, &h, count_cb, &k, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(k, 1);
 }
 
 /* A line cut short at the end is not a record: readers skip it, resuming
@@ -293,8 +468,8 @@ static void test_refusals(void **state)
     journal_close(&w);
 }
 
-/* A game line naming an agent, deal or seed the header does not know is
- * refused. */
+/* A game line naming an agent, deal or seed the header does not know, or
+ * with moves that do not decode, is refused. */
 static void test_bad_records(void **state)
 {
     struct fx *f = *state;
@@ -309,8 +484,10 @@ static void test_bad_records(void **state)
         "\"digits\":2,\"moves\":\"012\"",
         "\"digits\":0,\"moves\":\"\"",
         "\"digits\":1,\"moves\":[0,1]",
+        "\"moves\":\"0#\"",  /* format 3: ends inside an id */
+        "\"moves\":\"0 1\"", /* format 3: not a move character */
     };
-    for (int i = 0; i < 7; i++) {
+    for (int i = 0; i < 9; i++) {
         char line[1024];
         write_journal(f, NULL, 0);
         snprintf(line, sizeof line,
@@ -355,18 +532,6 @@ static int copy_lines_with(const char *from, const char *to, const char *keep)
     return left_out;
 }
 
-/* Whether the file at path holds needle. */
-static bool file_has(const char *path, const char *needle)
-{
-    static char text[1 << 16];
-    FILE *in = fopen(path, "r");
-    size_t n = in ? fread(text, 1, sizeof text - 1, in) : 0;
-    text[n] = '\0';
-    if (in)
-        fclose(in);
-    return strstr(text, needle) != NULL;
-}
-
 /* Writes every record read (moves decoded) to the writer ctx. */
 static int rewrite_cb(void *ctx, const struct journal_header *h,
                       const struct journal_record *r, char *err, size_t errlen)
@@ -404,6 +569,7 @@ static void test_format1_read(void **state)
                                   sizeof err),
                      0);
     assert_int_equal(h->format, 1);
+    h->format = 2; /* a new journal is written in its header's format */
     assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
                                   err, sizeof err),
                      0);
@@ -476,6 +642,154 @@ static void test_format1_resume(void **state)
     free(got.r);
 }
 
+/* ---- formats 2 and 3 ------------------------------------------------------ */
+
+#define FORMAT2 "tests/tournament/fixtures/journal-format2.jsonl"
+
+/* Like collect (tour_test_util.h), but wall_us holds a hash of the moves
+ * decoded, and the moves' text and digits are cleared: records of
+ * journals whose moves are written differently compare equal. */
+static int collect_decoded(void *ctx, const struct journal_header *h,
+                           const struct journal_record *r, char *err,
+                           size_t errlen)
+{
+    struct record_set *s = ctx;
+    int moves[4096];
+    int n = r->moves ? journal_moves_decode(r->moves, r->moves_len, r->digits,
+                                            moves, 4096, err, errlen)
+                     : -1; /* no moves: not the same as none made */
+    if (r->moves && n < 0)
+        return n;
+    collect(ctx, h, r, err, errlen);
+    struct journal_record *c = &s->r[s->n - 1];
+    uint64_t hash = 14695981039346656037u ^ (uint64_t)(n + 1);
+    for (int i = 0; i < n; i++)
+        hash = (hash ^ (uint32_t)moves[i]) * 1099511628211u;
+    c->res.wall_us = (int64_t)(hash >> 1);
+    c->moves_len = 0;
+    c->digits = 0;
+    return 0;
+}
+
+/* read_records with collect_decoded. */
+static void read_decoded(const char *path, struct record_set *s)
+{
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    char err[1024];
+    if (journal_read(path, h, collect_decoded, s, &info, err, sizeof err))
+        fail_msg("%s", err);
+    free(h);
+    qsort(s->r, (size_t)s->n, sizeof *s->r, record_cmp);
+}
+
+/* The format 1 journal written again as format 3 reads back as the same
+ * records, moves and ranks included (the forfeit of seat 0 in deal 1
+ * ranked last, worked out from the returns and the forfeit), in lines
+ * without ranks or digits: at least 82 bytes a line shorter than format
+ * 1 (57 for the spec and seed; "ranks":[2,1], is 14, "digits":2, 11),
+ * and shorter still by half the moves of two-digit lines (16 of the 32
+ * characters of the first line). */
+static void test_format3_rewrite(void **state)
+{
+    struct fx *f = *state;
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    struct journal_writer w;
+    struct record_set old = {0}, now = {0};
+    struct stat a, b;
+    char err[512];
+    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    h->format = 3;
+    assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
+                                  err, sizeof err),
+                     0);
+    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(journal_close(&w), 0);
+    assert_true(file_has(f->path, "\"format\":3,"));
+    assert_false(file_has(f->path, "\"ranks\""));
+    assert_false(file_has(f->path, "\"digits\""));
+    /* deal 0's first game: "02001g010d020113010402000f02010i" in base
+     * 36, 2 0 52 1 13 2 1 39 1 4 2 0 15 2 1 18 (52 is Q, 39 is D) */
+    assert_true(file_has(f->path, "\"moves\":\"20Q1d21D1420f21i\""));
+    read_decoded(FORMAT1, &old);
+    read_decoded(f->path, &now);
+    assert_int_equal(old.n, FORMAT1_GAMES);
+    assert_same_records(&old, &now);
+    assert_int_equal(now.r[11].res.forfeit, 1);
+    assert_int_equal(now.r[11].res.rank[0], 2);
+    assert_int_equal(now.r[11].res.rank[1], 1);
+    stat(FORMAT1, &a);
+    stat(f->path, &b);
+    assert_true(a.st_size - b.st_size >= 82 * FORMAT1_GAMES + 16);
+    free(old.r);
+    free(now.r);
+    free(h);
+}
+
+/* A format 2 journal (the committed format 1 journal as parlor wrote it
+ * in format 2: no spec, no seeds) reads as the same records. */
+static void test_format2_read(void **state)
+{
+    (void)state;
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    struct record_set one = {0}, two = {0};
+    char err[512];
+    assert_int_equal(journal_read(FORMAT2, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 2);
+    read_records(FORMAT1, &one);
+    read_records(FORMAT2, &two);
+    assert_int_equal(two.n, FORMAT1_GAMES);
+    assert_same_records(&one, &two);
+    free(one.r);
+    free(two.r);
+    free(h);
+}
+
+/* Resuming a format 2 journal goes on in format 2 (ranks, base-36 moves
+ * with digits): the finished journal is the committed one, line for line
+ * but for wall times. */
+static void test_format2_resume(void **state)
+{
+    struct fx *f = *state;
+    struct record_set want = {0}, got = {0};
+    struct run_stats st;
+    char err[1024];
+    struct run_opts o = {.game = "thirty_one(players=2)",
+                         .agents = "a=random,b=random,bad=cmd:/bin/false",
+                         .deals = 2,
+                         .max_lineups = 120,
+                         .seed = 7,
+                         .jobs = 1,
+                         .out_dir = f->dir,
+                         .resume = true,
+                         .shard = 1,
+                         .nshards = 1};
+    /* as in test_format1_resume: the games of a against b are left */
+    assert_int_equal(copy_lines_with(FORMAT2, f->path, "\"bad\""), 4);
+    if (run_tournament(&o, &st, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(st.already, 8);
+    assert_int_equal(st.played, FORMAT1_GAMES - 8);
+    assert_int_equal(count_lines(f->path), 1 + FORMAT1_GAMES);
+    assert_true(file_has(f->path, "\"format\":2,"));
+    assert_true(file_has(f->path, "\"deal\":0,\"lineup\":0,\"rotation\":0,"
+                                  "\"seats\":[\"a\",\"b\"],\"returns\":[-3,3],"
+                                  "\"ranks\":[2,1]"));
+    read_records(FORMAT2, &want);
+    read_records(f->path, &got);
+    assert_same_records(&want, &got);
+    free(want.r);
+    free(got.r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,9 +799,18 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_corrupt_middle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moves_format3, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moves_format3_long, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_format_paths_agree, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_sync_deferred, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format3_rewrite, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format2_read, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_format2_resume, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
