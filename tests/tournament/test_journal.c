@@ -604,16 +604,19 @@ static void test_format1_read(void **state)
     free(h);
 }
 
-/* Resuming a format 1 journal goes on in format 1: the finished journal
- * is the committed one, line for line but for wall times (forfeits
+/* Resumes the committed journal fixture, of the given format, after
+ * the games of a against b are cut from it (random against random, so
+ * they come out as recorded); bad, a command that never says hello, is
+ * not seated again: its recorded forfeits stay as they were, and a bot
+ * that cannot start would stop the run (run.h). The finished journal is
+ * the committed one, line for line but for wall times (forfeits
  * included: their ranks, which the workers do not hand over, worked out
- * again by the writer). */
-static void test_format1_resume(void **state)
+ * again by the writer), and still in its own format. */
+static void resume_fixture(struct fx *f, const char *fixture, int format)
 {
-    struct fx *f = *state;
     struct record_set want = {0}, got = {0};
     struct run_stats st;
-    char err[1024];
+    char err[1024], fmt[32];
     struct run_opts o = {.game = "thirty_one(players=2)",
                          .agents = "a=random,b=random,bad=cmd:/bin/false",
                          .deals = 2,
@@ -624,22 +627,30 @@ static void test_format1_resume(void **state)
                          .resume = true,
                          .shard = 1,
                          .nshards = 1};
-    /* The games of a against b are left to play (random against random,
-     * so they come out as recorded); bad, a command that never says
-     * hello, is not seated again: its recorded forfeits stay as they
-     * were, and a bot that cannot start would stop the run (run.h). */
-    assert_int_equal(copy_lines_with(FORMAT1, f->path, "\"bad\""), 4);
+    assert_int_equal(copy_lines_with(fixture, f->path, "\"bad\""), 4);
     if (run_tournament(&o, &st, err, sizeof err))
         fail_msg("%s", err);
     assert_int_equal(st.already, 8);
     assert_int_equal(st.played, FORMAT1_GAMES - 8);
     assert_int_equal(count_lines(f->path), 1 + FORMAT1_GAMES);
-    assert_true(file_has(f->path, "\"format\":1,"));
-    read_records(FORMAT1, &want);
+    snprintf(fmt, sizeof fmt, "\"format\":%d,", format);
+    assert_true(file_has(f->path, fmt));
+    if (format == 2) /* ranks, base-36 moves with digits */
+        assert_true(file_has(f->path,
+                             "\"deal\":0,\"lineup\":0,\"rotation\":0,"
+                             "\"seats\":[\"a\",\"b\"],\"returns\":[-3,3],"
+                             "\"ranks\":[2,1]"));
+    read_records(fixture, &want);
     read_records(f->path, &got);
     assert_same_records(&want, &got);
     free(want.r);
     free(got.r);
+}
+
+/* Resuming a format 1 journal goes on in format 1. */
+static void test_format1_resume(void **state)
+{
+    resume_fixture(*state, FORMAT1, 1);
 }
 
 /* ---- formats 2 and 3 ------------------------------------------------------ */
@@ -754,40 +765,10 @@ static void test_format2_read(void **state)
 }
 
 /* Resuming a format 2 journal goes on in format 2 (ranks, base-36 moves
- * with digits): the finished journal is the committed one, line for line
- * but for wall times. */
+ * with digits). */
 static void test_format2_resume(void **state)
 {
-    struct fx *f = *state;
-    struct record_set want = {0}, got = {0};
-    struct run_stats st;
-    char err[1024];
-    struct run_opts o = {.game = "thirty_one(players=2)",
-                         .agents = "a=random,b=random,bad=cmd:/bin/false",
-                         .deals = 2,
-                         .max_lineups = 120,
-                         .seed = 7,
-                         .jobs = 1,
-                         .out_dir = f->dir,
-                         .resume = true,
-                         .shard = 1,
-                         .nshards = 1};
-    /* as in test_format1_resume: the games of a against b are left */
-    assert_int_equal(copy_lines_with(FORMAT2, f->path, "\"bad\""), 4);
-    if (run_tournament(&o, &st, err, sizeof err))
-        fail_msg("%s", err);
-    assert_int_equal(st.already, 8);
-    assert_int_equal(st.played, FORMAT1_GAMES - 8);
-    assert_int_equal(count_lines(f->path), 1 + FORMAT1_GAMES);
-    assert_true(file_has(f->path, "\"format\":2,"));
-    assert_true(file_has(f->path, "\"deal\":0,\"lineup\":0,\"rotation\":0,"
-                                  "\"seats\":[\"a\",\"b\"],\"returns\":[-3,3],"
-                                  "\"ranks\":[2,1]"));
-    read_records(FORMAT2, &want);
-    read_records(f->path, &got);
-    assert_same_records(&want, &got);
-    free(want.r);
-    free(got.r);
+    resume_fixture(*state, FORMAT2, 2);
 }
 
 int main(void)
