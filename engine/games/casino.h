@@ -143,6 +143,57 @@ extern const uint64_t casino__of_size[7];
  * says so) adding up to v: bit m for the items of index mask m. */
 void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
 
+#define CASINO_SUM_MAX 10           /* highest capturing number */
+#define CASINO_BUILD_VALUES 0x7fcu  /* bits 2..10: values a build may have */
+/* The four aces; shifted left by r - 1, the four cards of rank r. */
+#define CASINO_ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
+
+/* Every card's rank (card_rank) by lookup: the searches ask it often. */
+extern const uint8_t casino__rank_of[CARDS_IN_PACK];
+
+/* The count loop of casino__counts on a table without builds, shared by
+ * its searches: for each card of cards (seat holds every rank in held,
+ * those in twice twice or more), how many ways it captures (kind 0) or
+ * builds v (kind v - 1, a value still held after the play, r or more),
+ * with count(fam, r, kind) the number of ways for a card of rank r on the
+ * searched table fam. Cards of one rank share their counts; a court card
+ * captures its like only. Inlined, so that count is a direct call. */
+static inline __attribute__((always_inline)) void
+casino__fill_counts(const struct casino_state *st, unsigned held,
+                    unsigned twice, hand_t cards, const void *fam,
+                    int (*count)(const void *fam, int r, int kind),
+                    struct casino_counts *out)
+{
+    int first[KING + 1]; /* where each rank's counts were first put */
+    unsigned done = 0;
+    for (int i = 0; cards; cards &= cards - 1, i++) {
+        int r = casino__rank_of[hand_first(cards)];
+        if ((done >> r) & 1) {
+            out[i] = out[first[r]];
+            continue;
+        }
+        done |= 1u << r;
+        first[r] = i;
+        out[i] = (struct casino_counts){{0}, 0};
+        if (r > CASINO_SUM_MAX) {
+            out[i].n[0] =
+                (uint16_t)hand_count(st->loose & CASINO_ACES << (r - 1));
+            out[i].kinds = out[i].n[0] != 0;
+            continue;
+        }
+        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
+        unsigned values = after & CASINO_BUILD_VALUES;
+        values = (values & ~0u << r) | 1; /* bit 0: the capture */
+        for (; values; values &= values - 1) {
+            int kind = __builtin_ctz(values);
+            kind = kind ? kind - 1 : 0;
+            int n = count(fam, r, kind);
+            out[i].n[kind] = (uint16_t)n;
+            out[i].kinds |= (unsigned)(n != 0) << kind;
+        }
+    }
+}
+
 /* casino__counts for a table without builds holding seven or eight loose
  * numerals up to limit (the highest numeral seat holds), held and twice
  * being the ranks seat holds and holds twice or more (casino_search.c).

@@ -40,9 +40,7 @@
  * with 4 aces and five items of value 2 and of 3 (four loose cards and a
  * build each), found by trying every multiset of 14 values. */
 #define SUBS_MAX 2816
-#define SUM_MAX 10         /* highest capturing number */
 #define NO_SET 0xffffffffu /* "no such union" */
-#define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
 #define FEW_UNIONS 64      /* most unions nth_union compares pairwise */
 #define SMALL_ITEMS 6      /* tables searched as families in one word */
 
@@ -89,7 +87,7 @@ struct search {
     int nsub;                      /* entries in sub */
     int ngrp;                      /* entries in grp */
     int nuni;                      /* entries in uni */
-    uint64_t fam[SUM_MAX + 1];     /* small: the sets adding up to v */
+    uint64_t fam[CASINO_SUM_MAX + 1];     /* small: the sets adding up to v */
     uint64_t loose_only;           /* small: the sets of loose cards */
     uint64_t no_multi;             /* small: the sets without multiple builds */
     uint64_t one_single;           /* small: one single build, loose cards */
@@ -97,8 +95,8 @@ struct search {
     struct item it[ITEMS_MAX];     /* items up to limit, ascending bits */
     int table_items;               /* numeral items on the table, all */
     /* Larger tables: lists of subsets and unions. */
-    uint16_t head[SUM_MAX + 1];    /* first subset adding up to v, or 0 */
-    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= SUM_MAX */
+    uint16_t head[CASINO_SUM_MAX + 1];    /* first subset adding up to v, or 0 */
+    uint64_t sub[SUBS_MAX];        /* packed subsets, sum <= CASINO_SUM_MAX */
     uint16_t next[SUBS_MAX];       /* next subset of the same sum, or 0 */
     uint16_t grp[SUBS_MAX];        /* groups usable beside the start sets */
     uint64_t seen[SETS / 64];      /* the unions in uni, as a bitmap */
@@ -107,15 +105,12 @@ struct search {
 
 /* ==== static helpers: items and subsets ================================ */
 
-/* Every card's rank (card_rank) by lookup: the searches ask it often. */
-static const uint8_t rank_of[CARDS_IN_PACK] = {
+const uint8_t casino__rank_of[CARDS_IN_PACK] = {
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
-/* The four aces; shifted left by r - 1, the four cards of rank r. */
-#define ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
 
 static inline void add_item(struct search *s, uint64_t bit, int v, int kind,
                             int weight)
@@ -145,9 +140,9 @@ static void list_items(struct search *s, int seat, int limit)
     s->builds = 0;
     s->owned = 0;
     s->table_items = hand_count(st->loose & CASINO_NUMERALS);
-    for (hand_t h = st->loose & ACES * ((1ull << limit) - 1); h; h &= h - 1) {
+    for (hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1); h; h &= h - 1) {
         int c = hand_first(h);
-        add_item(s, card_bit(c), rank_of[c], IT_LOOSE, 1);
+        add_item(s, card_bit(c), casino__rank_of[c], IT_LOOSE, 1);
     }
     for (unsigned b = st->builds; b; b &= b - 1) {
         int v = __builtin_ctz(b);
@@ -161,7 +156,7 @@ static void list_items(struct search *s, int seat, int limit)
     }
 }
 
-/* Lists every subset of items summing to at most limit (<= SUM_MAX: the
+/* Lists every subset of items summing to at most limit (<= CASINO_SUM_MAX: the
  * largest sum the caller's blocks look up), the empty one first (index
  * 0, which therefore ends every chain): each item extends the subsets
  * listed before it. Each non-empty subset is chained to the others of its
@@ -172,7 +167,7 @@ static void list_subsets(struct search *s, unsigned limit)
     uint64_t *sub = s->sub;
     int n = 1;
     sub[0] = 0;
-    for (int v = 0; v <= SUM_MAX; v++)
+    for (int v = 0; v <= CASINO_SUM_MAX; v++)
         s->head[v] = 0;
     for (int i = 0; i < s->nit; i++) {
         uint64_t add = s->it[i].packed;
@@ -439,7 +434,7 @@ static unsigned ranks_without(unsigned held, unsigned twice, int r)
  * loose numerals up to the highest sum asked is searched here, straight
  * from the cards, without the item list the general search builds. */
 struct plain {
-    uint64_t fam[SUM_MAX + 1];  /* the sets of items adding up to v */
+    uint64_t fam[CASINO_SUM_MAX + 1];  /* the sets of items adding up to v */
     uint8_t card[SMALL_ITEMS];  /* item i's card, ascending */
 };
 
@@ -460,13 +455,13 @@ static bool plain_families(const struct casino_state *st, int limit,
                            struct plain *p)
 {
     uint8_t val[SMALL_ITEMS] = {0};
-    hand_t h = st->loose & ACES * ((1ull << limit) - 1);
+    hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
     int n = hand_count(h);
     if (n > SMALL_ITEMS)
         return false;
     for (int i = 0; h; h &= h - 1, i++) {
         int c = hand_first(h);
-        val[i] = rank_of[c];
+        val[i] = casino__rank_of[c];
         p->card[i] = (uint8_t)c;
     }
     casino__sum_families(val, n, p->fam);
@@ -482,39 +477,18 @@ static uint64_t plain_unions(const struct plain *p, int r, int kind)
     return close_over(start, p->fam[v]) & ~(uint64_t)1;
 }
 
+/* The ways a card of rank r plays in kind on plain table p. */
+static int plain_count(const void *p, int r, int kind)
+{
+    return __builtin_popcountll(plain_unions(p, r, kind));
+}
+
 /* casino__counts on a plain table (one searched by plain_families). */
 static void plain_counts(const struct casino_state *st, const struct plain *p,
                          unsigned held, unsigned twice, hand_t cards,
                          struct casino_counts *out)
 {
-    int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned done = 0;
-    for (int i = 0; cards; cards &= cards - 1, i++) {
-        int r = rank_of[hand_first(cards)];
-        /* Cards of one rank leave the same ranks in hand: same counts. */
-        if ((done >> r) & 1) {
-            out[i] = out[first[r]];
-            continue;
-        }
-        done |= 1u << r;
-        first[r] = i;
-        out[i] = (struct casino_counts){{0}, 0};
-        if (r > SUM_MAX) {
-            out[i].n[0] = (uint16_t)hand_count(st->loose & ACES << (r - 1));
-            out[i].kinds = out[i].n[0] != 0;
-            continue;
-        }
-        /* A build's value is one still held after the play, r or more. */
-        unsigned values = ranks_without(held, twice, r) & BUILD_VALUES;
-        values = (values & ~0u << r) | 1; /* bit 0: the capture */
-        for (; values; values &= values - 1) {
-            int kind = __builtin_ctz(values);
-            kind = kind ? kind - 1 : 0;
-            int n = __builtin_popcountll(plain_unions(p, r, kind));
-            out[i].n[kind] = (uint16_t)n;
-            out[i].kinds |= (unsigned)(n != 0) << kind;
-        }
-    }
+    casino__fill_counts(st, held, twice, cards, p, plain_count, out);
 }
 
 /* The k-th of the sets in family f in the canonical order (most items
@@ -539,10 +513,10 @@ static unsigned plain_nth(uint64_t f, int k)
 static bool plain_option(const struct casino_state *st, const struct plain *p,
                          int seat, int card, int kind, int k, uint64_t *items)
 {
-    int r = rank_of[card], v = kind + 1;
+    int r = casino__rank_of[card], v = kind + 1;
     hand_t rest = st->hand[seat] & ~card_bit(card);
     /* A build of v needs a card of rank v kept in hand. */
-    if (kind && (r > v || !(rest & ACES << (v - 1))))
+    if (kind && (r > v || !(rest & CASINO_ACES << (v - 1))))
         return false;
     unsigned u = plain_nth(plain_unions(p, r, kind), k);
     if (u == NO_SET)
@@ -561,7 +535,7 @@ static hand_t face_options(const struct search *s, int rank)
 {
     if (!keeps_capturers(s, 0))
         return 0;
-    return s->st->loose & ACES << (rank - 1);
+    return s->st->loose & CASINO_ACES << (rank - 1);
 }
 
 static void numeral_capture(struct search *s, int r,
@@ -644,7 +618,7 @@ static int count_block(struct search *s, int r, int kind,
                        const struct casino_rules *ru)
 {
     int n = 0, v = kind + 1;
-    if (r > SUM_MAX) {
+    if (r > CASINO_SUM_MAX) {
         s->build_value = 0;
         return kind ? 0 : hand_count(face_options(s, r));
     }
@@ -735,7 +709,7 @@ unsigned casino__ranks(hand_t h)
 {
     unsigned r = 0;
     for (; h; h &= h - 1)
-        r |= 1u << rank_of[hand_first(h)];
+        r |= 1u << casino__rank_of[hand_first(h)];
     return r;
 }
 
@@ -799,7 +773,7 @@ int casino__counts(const struct casino_state *st,
     int first[KING + 1]; /* where each rank's counts were first put */
     unsigned held = 0, twice = 0, done = 0;
     for (hand_t h = st->hand[seat]; h; h &= h - 1) {
-        unsigned r = 1u << rank_of[hand_first(h)];
+        unsigned r = 1u << casino__rank_of[hand_first(h)];
         twice |= held & r;
         held |= r;
     }
@@ -818,7 +792,7 @@ int casino__counts(const struct casino_state *st,
 general:
     prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
-        int c = hand_first(cards), r = rank_of[c];
+        int c = hand_first(cards), r = casino__rank_of[c];
         /* Cards of one rank leave the same ranks in hand: same counts. */
         if ((done >> r) & 1) {
             out[i] = out[first[r]];
@@ -831,7 +805,7 @@ general:
         out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
         out[i].kinds = out[i].n[0] ? 1u : 0;
         /* A build's value is one the player still holds, r or more. */
-        unsigned values = r > SUM_MAX ? 0 : s.ranks_after & BUILD_VALUES;
+        unsigned values = r > CASINO_SUM_MAX ? 0 : s.ranks_after & CASINO_BUILD_VALUES;
         for (values &= ~0u << r; values; values &= values - 1) {
             int kind = __builtin_ctz(values) - 1;
             out[i].n[kind] = (uint16_t)count_block(&s, r, kind, ru);
@@ -850,16 +824,16 @@ bool casino__option(const struct casino_state *st,
     int r = card_rank(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    if (r <= SUM_MAX && !casino_any_build(st)) {
+    if (r <= CASINO_SUM_MAX && !casino_any_build(st)) {
         if (plain_families(st, kind ? kind + 1 : r, &p))
             return plain_option(st, &p, seat, card, kind, k, items);
         int found = casino__wide_option(st, seat, card, kind, k, items);
         if (found >= 0)
             return found;
     }
-    prepare(&s, st, seat, r > SUM_MAX ? 0 : kind ? kind + 1 : r);
+    prepare(&s, st, seat, r > CASINO_SUM_MAX ? 0 : kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
-    if (r > SUM_MAX) {
+    if (r > CASINO_SUM_MAX) {
         s.build_value = 0;
         hand_t h = kind ? 0 : face_options(&s, r);
         if (k >= hand_count(h))

@@ -29,15 +29,12 @@
 #include <emmintrin.h>
 #endif
 
-#define SUM_MAX 10        /* highest capturing number */
 #define WIDE_ITEMS 8      /* most items searched here */
 #define WIDE_WORDS 4      /* words of a family of sets of 8 items */
 #define NARROW_ITEMS 6    /* items a one-word family holds */
-#define BUILD_VALUES 0x7fcu /* bits 2..10: the values a build may have */
-#define ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
 
 struct wide {
-    uint64_t fam[SUM_MAX + 1][WIDE_WORDS]; /* the sets adding up to v */
+    uint64_t fam[CASINO_SUM_MAX + 1][WIDE_WORDS]; /* the sets adding up to v */
     uint8_t card[WIDE_ITEMS];              /* item i's card, ascending */
     int nw;                                /* words in use: 2 or 4 */
 };
@@ -52,9 +49,9 @@ typedef uint64_t family[WIDE_WORDS];
 static bool wide_families(const struct casino_state *st, int limit,
                           struct wide *p)
 {
-    uint64_t by[2 * SUM_MAX + 1][WIDE_WORDS];
-    uint64_t(*f)[WIDE_WORDS] = by + SUM_MAX;
-    hand_t h = st->loose & ACES * ((1ull << limit) - 1);
+    uint64_t by[2 * CASINO_SUM_MAX + 1][WIDE_WORDS];
+    uint64_t(*f)[WIDE_WORDS] = by + CASINO_SUM_MAX;
+    hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
     int n = hand_count(h);
     if (n <= NARROW_ITEMS || n > WIDE_ITEMS)
         return false;
@@ -65,12 +62,12 @@ static bool wide_families(const struct casino_state *st, int limit,
         int c = hand_first(h), val = card_rank(c);
         p->card[i] = (uint8_t)c;
         if (i < NARROW_ITEMS) {
-            for (int v = SUM_MAX; v >= 1; v--)
+            for (int v = CASINO_SUM_MAX; v >= 1; v--)
                 f[v][0] |= f[v - val][0] << (1u << i);
             continue;
         }
         int step = 1 << (i - NARROW_ITEMS);
-        for (int v = SUM_MAX; v >= 1; v--)
+        for (int v = CASINO_SUM_MAX; v >= 1; v--)
             for (int j = 0; j < step; j++)
                 f[v][j + step] |= f[v - val][j];
     }
@@ -140,44 +137,23 @@ static int wide_nth(const uint64_t *u, int nw, int k)
     return -1;
 }
 
+/* The ways a card of rank r plays in kind on wide table p. */
+static int wide_count_of(const void *vp, int r, int kind)
+{
+    const struct wide *p = vp;
+    family u;
+    wide_unions(p, r, kind, u);
+    return wide_count(u, p->nw);
+}
+
 bool casino__wide_counts(const struct casino_state *st, int limit,
                          unsigned held, unsigned twice, hand_t cards,
                          struct casino_counts *out)
 {
     struct wide p;
-    int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned done = 0;
     if (!wide_families(st, limit, &p))
         return false;
-    for (int i = 0; cards; cards &= cards - 1, i++) {
-        int r = card_rank(hand_first(cards));
-        /* Cards of one rank leave the same ranks in hand: same counts. */
-        if ((done >> r) & 1) {
-            out[i] = out[first[r]];
-            continue;
-        }
-        done |= 1u << r;
-        first[r] = i;
-        out[i] = (struct casino_counts){{0}, 0};
-        if (r > SUM_MAX) {
-            out[i].n[0] = (uint16_t)hand_count(st->loose & ACES << (r - 1));
-            out[i].kinds = out[i].n[0] != 0;
-            continue;
-        }
-        /* A build's value is one still held after the play, r or more. */
-        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
-        unsigned values = after & BUILD_VALUES;
-        values = (values & ~0u << r) | 1; /* bit 0: the capture */
-        for (; values; values &= values - 1) {
-            int kind = __builtin_ctz(values);
-            family u;
-            kind = kind ? kind - 1 : 0;
-            wide_unions(&p, r, kind, u);
-            int n = wide_count(u, p.nw);
-            out[i].n[kind] = (uint16_t)n;
-            out[i].kinds |= (unsigned)(n != 0) << kind;
-        }
-    }
+    casino__fill_counts(st, held, twice, cards, &p, wide_count_of, out);
     return true;
 }
 
@@ -191,7 +167,7 @@ int casino__wide_option(const struct casino_state *st, int seat, int card,
         return -1;
     hand_t rest = st->hand[seat] & ~card_bit(card);
     /* A build of v needs a card of rank v kept in hand. */
-    if (kind && (r > v || !(rest & ACES << (v - 1))))
+    if (kind && (r > v || !(rest & CASINO_ACES << (v - 1))))
         return 0;
     wide_unions(&p, r, kind, u);
     int x = wide_nth(u, p.nw, k);
@@ -236,7 +212,7 @@ void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
     fam[0] = 1;
     if (n <= 4) {
 #pragma GCC unroll 10
-        for (int v = 1; v <= SUM_MAX; v++)
+        for (int v = 1; v <= CASINO_SUM_MAX; v++)
             fam[v] = equal_to(lo, v) & keep;
         return;
     }
@@ -247,7 +223,7 @@ void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
     __m128i s1 = _mm_add_epi8(lo, v4), s2 = _mm_add_epi8(lo, v5);
     __m128i s3 = _mm_add_epi8(s1, v5);
 #pragma GCC unroll 10
-    for (int v = 1; v <= SUM_MAX; v++)
+    for (int v = 1; v <= CASINO_SUM_MAX; v++)
         fam[v] = (equal_to(lo, v) | equal_to(s1, v) << 16 |
                   equal_to(s2, v) << 32 | equal_to(s3, v) << 48) &
                  keep;
@@ -257,11 +233,11 @@ void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
  * before it for every sum downwards. */
 void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
 {
-    uint64_t by[2 * SUM_MAX + 1] = {0}, *f = by + SUM_MAX;
+    uint64_t by[2 * CASINO_SUM_MAX + 1] = {0}, *f = by + CASINO_SUM_MAX;
     f[0] = 1;
     for (int i = 0; i < n; i++)
-        for (int v = SUM_MAX; v >= 1; v--)
+        for (int v = CASINO_SUM_MAX; v >= 1; v--)
             f[v] |= f[v - val[i]] << (1u << i);
-    memcpy(fam, f, (SUM_MAX + 1) * sizeof *fam);
+    memcpy(fam, f, (CASINO_SUM_MAX + 1) * sizeof *fam);
 }
 #endif
