@@ -551,6 +551,31 @@ static int rewrite_cb(void *ctx, const struct journal_header *h,
     return journal_append(w, line, len, err, errlen);
 }
 
+/* Writes the committed format 1 journal again at path in format (a new
+ * journal is written in its header's format); returns its header, which
+ * the caller frees. */
+static struct journal_header *rewrite_format1(const char *path, int format)
+{
+    struct journal_header *h = malloc(sizeof *h);
+    struct journal_read_info info;
+    struct journal_writer w;
+    char err[512];
+    assert_non_null(h);
+    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h->format, 1);
+    h->format = format;
+    assert_int_equal(journal_open(&w, path, h, false, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(journal_close(&w), 0);
+    return h;
+}
+
 /* A format 1 journal (written by parlor before format 2, committed)
  * still reads: written again as format 2, which leaves out the game spec
  * and the deal seeds, it reads back as the same records, the seeds
@@ -559,24 +584,11 @@ static int rewrite_cb(void *ctx, const struct journal_header *h,
 static void test_format1_read(void **state)
 {
     struct fx *f = *state;
-    struct journal_header *h = malloc(sizeof *h);
+    struct journal_header *h = rewrite_format1(f->path, 2);
     struct journal_read_info info;
-    struct journal_writer w;
     struct record_set old = {0}, now = {0};
     struct stat a, b;
     char err[512];
-    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
-                                  sizeof err),
-                     0);
-    assert_int_equal(h->format, 1);
-    h->format = 2; /* a new journal is written in its header's format */
-    assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
-                                  err, sizeof err),
-                     0);
-    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
-                                  sizeof err),
-                     0);
-    assert_int_equal(journal_close(&w), 0);
     assert_int_equal(journal_read(f->path, h, NULL, NULL, &info, err,
                                   sizeof err),
                      0);
@@ -704,23 +716,9 @@ static void read_decoded(const char *path, struct record_set *s)
 static void test_format3_rewrite(void **state)
 {
     struct fx *f = *state;
-    struct journal_header *h = malloc(sizeof *h);
-    struct journal_read_info info;
-    struct journal_writer w;
+    struct journal_header *h = rewrite_format1(f->path, 3);
     struct record_set old = {0}, now = {0};
     struct stat a, b;
-    char err[512];
-    assert_int_equal(journal_read(FORMAT1, h, NULL, NULL, &info, err,
-                                  sizeof err),
-                     0);
-    h->format = 3;
-    assert_int_equal(journal_open(&w, f->path, h, false, NULL, NULL, &info,
-                                  err, sizeof err),
-                     0);
-    assert_int_equal(journal_read(FORMAT1, h, rewrite_cb, &w, &info, err,
-                                  sizeof err),
-                     0);
-    assert_int_equal(journal_close(&w), 0);
     assert_true(file_has(f->path, "\"format\":3,"));
     assert_false(file_has(f->path, "\"ranks\""));
     assert_false(file_has(f->path, "\"digits\""));
