@@ -36,6 +36,7 @@
 
 #include "../common/rng.h"
 #include "cards.h"
+#include "obs_fill.h"
 
 #define TRIX_CARDS 72     /* ids 0..71 */
 #define TRIX_TRIXIE 71    /* the Trixie card's id */
@@ -130,18 +131,15 @@ static inline trix_hand_t trix_hand_range(int first, int last)
 
 /* ---- observation planes ------------------------------------------------ */
 
-/* Row b holds the eight bits of b, lowest first, as floats 0 and 1. */
-extern const float trix__byte_floats[256][8];
-
 /* Writes all 72 floats out[c] = (c in h), eight at a time from a table:
  * for dense planes, where setting the ones one by one after zeroing
  * costs a store a card. */
 static inline void trix_put_plane(float *out, trix_hand_t h)
 {
     for (int i = 0; i < 8; i++)
-        memcpy(out + 8 * i, trix__byte_floats[h.lo >> 8 * i & 0xff],
+        memcpy(out + 8 * i, obs_byte_floats[h.lo >> 8 * i & 0xff],
                8 * sizeof *out);
-    memcpy(out + 64, trix__byte_floats[h.hi & 0xff], 8 * sizeof *out);
+    memcpy(out + 64, obs_byte_floats[h.hi & 0xff], 8 * sizeof *out);
 }
 
 /* ---- card facts ---------------------------------------------------------- */

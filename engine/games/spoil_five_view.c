@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../obs_fill.h"
 #include "../view.h"
 #include "spoil_five.h"
 
@@ -58,21 +59,6 @@ int spoil_five__obs_size(int n)
     return layout_of(n).size;
 }
 
-/* Floats of the 8 bits of each byte value: segments are written as a few
- * wide copies, cheaper than zeroing the tensor and setting its ones (the
- * tensor is rebuilt at every step of an RL loop). */
-#define BITS8(b)                                                               \
-    {                                                                          \
-        (b) & 1, (b) >> 1 & 1, (b) >> 2 & 1, (b) >> 3 & 1, (b) >> 4 & 1,       \
-            (b) >> 5 & 1, (b) >> 6 & 1, (b) >> 7 & 1                           \
-    }
-#define BITS8X4(b) BITS8(b), BITS8(b + 1), BITS8(b + 2), BITS8(b + 3)
-#define BITS8X16(b) BITS8X4(b), BITS8X4(b + 4), BITS8X4(b + 8), BITS8X4(b + 12)
-#define BITS8X64(b)                                                            \
-    BITS8X16(b), BITS8X16(b + 16), BITS8X16(b + 32), BITS8X16(b + 48)
-static _Alignas(64) const float byte_bits[256][8] = {
-    BITS8X64(0), BITS8X64(64), BITS8X64(128), BITS8X64(192)};
-
 /* The tensor costs its stores. On x86-64 observe() has a second build for
  * AVX2 CPUs that moves 32 bytes per store where the base build moves 16;
  * each helper below takes "wide" as a constant and is inlined into both. */
@@ -96,41 +82,28 @@ ALWAYS_INLINE void put_bits(float *o, uint64_t m, int nbits, bool wide)
 {
     /* Written out to the most a group holds (64 bits): the tests follow
      * the player count, fixed in a game, so they predict well. */
-    copy8(o, byte_bits[m & 0xff], wide);
+    copy8(o, obs_byte_floats[m & 0xff], wide);
     if (nbits <= 8)
         return;
-    copy8(o + 8, byte_bits[m >> 8 & 0xff], wide);
+    copy8(o + 8, obs_byte_floats[m >> 8 & 0xff], wide);
     if (nbits <= 16)
         return;
-    copy8(o + 16, byte_bits[m >> 16 & 0xff], wide);
+    copy8(o + 16, obs_byte_floats[m >> 16 & 0xff], wide);
     if (nbits <= 24)
         return;
-    copy8(o + 24, byte_bits[m >> 24 & 0xff], wide);
+    copy8(o + 24, obs_byte_floats[m >> 24 & 0xff], wide);
     if (nbits <= 32)
         return;
-    copy8(o + 32, byte_bits[m >> 32 & 0xff], wide);
+    copy8(o + 32, obs_byte_floats[m >> 32 & 0xff], wide);
     if (nbits <= 40)
         return;
-    copy8(o + 40, byte_bits[m >> 40 & 0xff], wide);
+    copy8(o + 40, obs_byte_floats[m >> 40 & 0xff], wide);
     if (nbits <= 48)
         return;
-    copy8(o + 48, byte_bits[m >> 48 & 0xff], wide);
+    copy8(o + 48, obs_byte_floats[m >> 48 & 0xff], wide);
     if (nbits <= 56)
         return;
-    copy8(o + 56, byte_bits[m >> 56], wide);
-}
-
-/* Writes the 64 bits of w as 64 floats (straight-line: it is inner). */
-ALWAYS_INLINE void put_word(float *o, uint64_t w, bool wide)
-{
-    copy8(o, byte_bits[w & 0xff], wide);
-    copy8(o + 8, byte_bits[(w >> 8) & 0xff], wide);
-    copy8(o + 16, byte_bits[(w >> 16) & 0xff], wide);
-    copy8(o + 24, byte_bits[(w >> 24) & 0xff], wide);
-    copy8(o + 32, byte_bits[(w >> 32) & 0xff], wide);
-    copy8(o + 40, byte_bits[(w >> 40) & 0xff], wide);
-    copy8(o + 48, byte_bits[(w >> 48) & 0xff], wide);
-    copy8(o + 56, byte_bits[w >> 56], wide);
+    copy8(o + 56, obs_byte_floats[m >> 56], wide);
 }
 
 /* Writes 156 bits, w0 w1 and the low 28 of w2, in 8-float copies; the
@@ -138,12 +111,9 @@ ALWAYS_INLINE void put_word(float *o, uint64_t w, bool wide)
 ALWAYS_INLINE void put_stream(float *o, uint64_t w0, uint64_t w1, uint64_t w2,
                               bool wide)
 {
-    put_word(o, w0, wide);
-    put_word(o + 64, w1, wide);
-    copy8(o + 128, byte_bits[w2 & 0xff], wide);
-    copy8(o + 136, byte_bits[(w2 >> 8) & 0xff], wide);
-    copy8(o + 144, byte_bits[(w2 >> 16) & 0xff], wide);
-    copy8(o + 152, byte_bits[(w2 >> 24) & 0xff], wide);
+    put_bits(o, w0, 64, wide);
+    put_bits(o + 64, w1, 64, wide);
+    put_bits(o + 128, w2, 32, wide);
 }
 
 /* Writes the three card planes (hand, trick, gone: 52 bits each) as one
@@ -155,7 +125,7 @@ ALWAYS_INLINE void put_planes(float *o, hand_t a, hand_t b, hand_t c, bool wide)
 {
     uint64_t w0 = a | b << 52, w1 = b >> 12 | c << 40, w2 = c >> 24;
     if ((uintptr_t)o & 16) {
-        memcpy(o, byte_bits[w0 & 0xff], 4 * sizeof *o);
+        memcpy(o, obs_byte_floats[w0 & 0xff], 4 * sizeof *o);
         put_stream(o + 4, w0 >> 4 | w1 << 60, w1 >> 4 | w2 << 60, w2 >> 4,
                    wide);
     } else {

@@ -51,10 +51,31 @@ static void test_zero_clears_exactly_the_range(void **state)
                 check_clear(buf, from[a], n[b]);
 }
 
+/* Row b of the byte table is b's bits, lowest first: 0xa5 = 10100101
+ * reads 1 0 1 0 0 1 0 1; every row, read back as bits, is its index; the
+ * table starts on a cache line (whole-vector copies). */
+static void test_byte_floats_spell_each_byte(void **state)
+{
+    (void)state;
+    static const float a5[8] = {1, 0, 1, 0, 0, 1, 0, 1};
+    assert_memory_equal(obs_byte_floats[0xa5], a5, sizeof a5);
+    for (int b = 0; b < 256; b++) {
+        int back = 0;
+        for (int i = 0; i < 8; i++) {
+            float x = obs_byte_floats[b][i];
+            assert_true(x == 0.0f || x == 1.0f);
+            back |= (x == 1.0f) << i;
+        }
+        assert_int_equal(back, b);
+    }
+    assert_int_equal((uintptr_t)obs_byte_floats % 64, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_clears_exactly_the_range),
+        cmocka_unit_test(test_byte_floats_spell_each_byte),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
