@@ -183,6 +183,18 @@ static bool kill_at(const char *dir, long k)
     return kill_run_at(&o, k, false);
 }
 
+/* The seed of the kill points: new each run, so that runs cover more of
+ * the journal, and printed, so that a failing run can be replayed with
+ * PARLOR_KILL_SEED=N. */
+static uint64_t kill_seed(void)
+{
+    const char *env = getenv("PARLOR_KILL_SEED");
+    uint64_t seed = env ? strtoull(env, NULL, 10) : (uint64_t)time(NULL);
+    print_message("kill points from seed %llu (PARLOR_KILL_SEED)\n",
+                  (unsigned long long)seed);
+    return seed;
+}
+
 /* Kill -9 at a random number of records, resume: the journal then holds
  * exactly the reference records, each once; the resumed run played just
  * the missing ones. */
@@ -191,7 +203,7 @@ static void test_resume_after_kill(void **state)
     (void)state;
     struct rng rng;
     int kills = 0;
-    rng_seed(&rng, (uint64_t)time(NULL));
+    rng_seed(&rng, kill_seed());
     for (int trial = 0; trial < 3; trial++) {
         char dir[1024], path[1200];
         struct record_set got = {0};
@@ -250,7 +262,7 @@ static void test_resume_quick_games_after_kill(void **state)
     long size = file_size(path);
     read_records(path, &want);
     assert_int_equal(want.n, total);
-    rng_seed(&rng, (uint64_t)time(NULL));
+    rng_seed(&rng, kill_seed());
     for (int trial = 0; trial < 3; trial++) {
         char dir[1024];
         struct record_set got = {0};
