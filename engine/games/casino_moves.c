@@ -705,14 +705,6 @@ static unsigned nth_union(const struct search *s, int k)
 
 /* ==== API ============================================================== */
 
-unsigned casino__ranks(hand_t h)
-{
-    unsigned r = 0;
-    for (; h; h &= h - 1)
-        r |= 1u << casino__rank_of[hand_first(h)];
-    return r;
-}
-
 bool casino__multiple(const struct casino_state *st, int v)
 {
     return (st->multiple >> v) & 1;
@@ -771,12 +763,8 @@ int casino__counts(const struct casino_state *st,
     struct search s;
     struct plain p;
     int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned held = 0, twice = 0, done = 0;
-    for (hand_t h = st->hand[seat]; h; h &= h - 1) {
-        unsigned r = 1u << casino__rank_of[hand_first(h)];
-        twice |= held & r;
-        held |= r;
-    }
+    unsigned held, twice, done = 0;
+    casino__rank_sets(st->hand[seat], &held, &twice);
     /* Every sum looked up (a rank held, or a value held) is at most the
      * highest numeral held. */
     unsigned numerals = held & 0x7feu;

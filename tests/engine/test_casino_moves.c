@@ -395,10 +395,45 @@ static void test_legal_equals_brute_force(void **state)
     assert_true(over > 0);
 }
 
+/* casino__rank_sets folds a hand's suits: which ranks it holds, and which
+ * twice or more, against a count per rank. */
+static void test_rank_sets_fold_the_suits(void **state)
+{
+    (void)state;
+    unsigned held, twice;
+    hand_t h = card_bit(card_make(ACE, CLUBS)) |
+               card_bit(card_make(ACE, SPADES)) |
+               card_bit(card_make(5, HEARTS)) |
+               card_bit(card_make(KING, DIAMONDS));
+    casino__rank_sets(h, &held, &twice);
+    assert_int_equal(held, 1u << 1 | 1u << 5 | 1u << 13);
+    assert_int_equal(twice, 1u << 1);
+    casino__rank_sets(0, &held, &twice);
+    assert_int_equal(held | twice, 0);
+    struct rng rng;
+    rng_seed(&rng, 5);
+    for (int i = 0; i < 20000; i++) {
+        int per[KING + 1] = {0};
+        unsigned want = 0;
+        h = 0;
+        for (int k = (int)rng_below(&rng, 9); k > 0; k--)
+            h |= card_bit((int)rng_below(&rng, CARDS_IN_PACK));
+        for (int c = 0; c < CARDS_IN_PACK; c++)
+            per[rank_of(c)] += (int)((h >> c) & 1);
+        for (int r = ACE; r <= KING; r++)
+            want |= (unsigned)(per[r] >= 2) << r;
+        casino__rank_sets(h, &held, &twice);
+        assert_int_equal(held, ranks_in(h));
+        assert_int_equal(twice, want);
+        assert_int_equal(casino__ranks(h), ranks_in(h));
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legal_equals_brute_force),
+        cmocka_unit_test(test_rank_sets_fold_the_suits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
