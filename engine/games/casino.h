@@ -166,8 +166,10 @@ void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
 /* The four aces; shifted left by r - 1, the four cards of rank r. */
 #define CASINO_ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
 
-/* Every card's rank (card_rank) by lookup: the searches ask it often. */
-extern const uint8_t casino__rank_of[CARDS_IN_PACK];
+/* Every card's rank (card_rank) by lookup: the searches ask it often.
+ * Indices 52..63, past the cards, give 0: a loop reading a fixed number
+ * of cards off a hand reads 63 once the hand is spent. */
+extern const uint8_t casino__rank_of[64];
 
 /* The count loop of casino__counts on a table without builds, shared by
  * its searches: for each card of cards (seat holds every rank in held,
