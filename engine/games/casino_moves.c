@@ -374,9 +374,18 @@ static void list_families(struct search *s)
 }
 
 /* found grown by the groups, one at a time: every union in found that is
- * disjoint from group g gains the union with g (as grow_unions does). */
+ * disjoint from group g gains the union with g (as grow_unions does).
+ * Nine calls in ten have at most two groups (half have none): the first
+ * two steps are taken always, the step past the last group (g = 63, the
+ * sentinel) masked off, so that no loop end is mispredicted there. */
 static uint64_t close_over(uint64_t found, uint64_t groups)
 {
+#pragma GCC unroll 2
+    for (int j = 0; j < 2; j++, groups &= groups - 1) {
+        unsigned g = (unsigned)__builtin_ctzll(groups | 1ull << 63);
+        uint64_t any = -(uint64_t)(groups != 0);
+        found |= (found & casino__disjoint[g]) << g & any;
+    }
     for (; groups; groups &= groups - 1) {
         unsigned g = (unsigned)__builtin_ctzll(groups);
         found |= (found & disjoint(g)) << g;
