@@ -161,6 +161,12 @@ extern const uint64_t casino__of_size[7];
  * says so) adding up to v: bit m for the items of index mask m. */
 void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
 
+/* Sets *fa and *fb to the families casino__sum_families puts in fam[a]
+ * and fam[b] (0 <= a, b <= CASINO_SUM_MAX), finding no other: one play's
+ * search needs two sums at most. */
+void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
+                      uint64_t *fb);
+
 #define CASINO_SUM_MAX 10           /* highest capturing number */
 #define CASINO_BUILD_VALUES 0x7fcu  /* bits 2..10: values a build may have */
 /* The four aces; shifted left by r - 1, the four cards of rank r. */

@@ -520,23 +520,41 @@ static unsigned plain_nth(uint64_t f, int k)
     return NO_SET;
 }
 
-/* casino__option for a numeral on a plain table (p from plain_families
- * up to the block's number). */
-static bool plain_option(const struct casino_state *st, const struct plain *p,
-                         int seat, int card, int kind, int k, uint64_t *items)
+/* casino__option for a numeral on a table without builds: 1 with *items
+ * set, 0 if there is no such option, -1 if more than SMALL_ITEMS loose
+ * numerals lie up to the block's number. The cards are read as
+ * plain_families reads them, but only the two sums the block asks are
+ * found (casino__sum_pair): the number, and what the played card's
+ * group takes from the table (0, the empty set alone, for a capture or
+ * a build of the card's own rank). */
+static int plain_option(const struct casino_state *st, int seat, int card,
+                        int kind, int k, uint64_t *items)
 {
-    int r = casino__rank_of[card], v = kind + 1;
+    int r = casino__rank_of[card], v = kind ? kind + 1 : r;
+    uint8_t val[SMALL_ITEMS], at[SMALL_ITEMS];
+    uint64_t fam, start;
+    hand_t h = st->loose & CASINO_ACES * ((1ull << v) - 1);
     hand_t rest = st->hand[seat] & ~card_bit(card);
+    int n = hand_count(h);
+    if (n > SMALL_ITEMS)
+        return -1;
     /* A build of v needs a card of rank v kept in hand. */
     if (kind && (r > v || !(rest & CASINO_ACES << (v - 1))))
-        return false;
-    unsigned u = plain_nth(plain_unions(p, r, kind), k);
+        return 0;
+#pragma GCC unroll 6
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1) {
+        int c = __builtin_ctzll(h | 1ull << 63);
+        val[i] = casino__rank_of[c];
+        at[i] = (uint8_t)c;
+    }
+    casino__sum_pair(val, n, v, kind && r < v ? v - r : 0, &fam, &start);
+    unsigned u = plain_nth(close_over(start, fam) & ~(uint64_t)1, k);
     if (u == NO_SET)
-        return false;
+        return 0;
     *items = 0;
     for (; u; u &= u - 1)
-        *items |= card_bit(p->card[__builtin_ctz(u)]);
-    return true;
+        *items |= card_bit(at[__builtin_ctz(u)]);
+    return 1;
 }
 
 /* ==== static helpers: the kinds ======================================== */
@@ -820,27 +838,30 @@ bool casino__option(const struct casino_state *st,
                     int k, uint64_t *items)
 {
     struct search s;
-    struct plain p;
-    int r = card_rank(card);
+    int r = card_rank(card), found;
+    hand_t rest = st->hand[seat] & ~card_bit(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
         return false;
-    if (r <= CASINO_SUM_MAX && !casino_any_build(st)) {
-        if (plain_families(st, kind ? kind + 1 : r, &p))
-            return plain_option(st, &p, seat, card, kind, k, items);
-        int found = casino__wide_option(st, seat, card, kind, k, items);
-        if (found >= 0)
-            return found;
-    }
-    prepare(&s, st, seat, r > CASINO_SUM_MAX ? 0 : kind ? kind + 1 : r);
-    s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
     if (r > CASINO_SUM_MAX) {
-        s.build_value = 0;
-        hand_t h = kind ? 0 : face_options(&s, r);
+        /* face_options, without the item list: one loose card of the
+         * rank, if every build seat owns keeps a card to take it. */
+        hand_t h = kind ? 0 : st->loose & CASINO_ACES << (r - 1);
+        if (casino__owned(st, seat) & ~casino__ranks(rest))
+            h = 0;
         if (k >= hand_count(h))
             return false;
         *items = card_bit(hand_nth(h, k));
         return true;
     }
+    if (!casino_any_build(st)) {
+        found = plain_option(st, seat, card, kind, k, items);
+        if (found < 0)
+            found = casino__wide_option(st, seat, card, kind, k, items);
+        if (found >= 0)
+            return found;
+    }
+    prepare(&s, st, seat, kind ? kind + 1 : r);
+    s.ranks_after = casino__ranks(rest);
     if (!run_kind(&s, r, kind, ru))
         return false;
     unsigned u = nth_union(&s, k);
