@@ -429,11 +429,39 @@ static void test_rank_sets_fold_the_suits(void **state)
     }
 }
 
+/* casino__sum_pair finds two of the families casino__sum_families finds,
+ * and those hold the sets adding up to their sum (checked set by set). */
+static void test_sum_pair_matches_the_families(void **state)
+{
+    (void)state;
+    struct rng rng;
+    rng_seed(&rng, 9);
+    for (int t = 0; t < 20000; t++) {
+        uint8_t val[6] = {0};
+        uint64_t fam[CASINO_SUM_MAX + 1], fa, fb;
+        int n = (int)rng_below(&rng, 7);
+        for (int i = 0; i < n; i++)
+            val[i] = (uint8_t)(1 + rng_below(&rng, 10));
+        int a = (int)rng_below(&rng, 11), b = (int)rng_below(&rng, 11);
+        casino__sum_families(val, n, fam);
+        casino__sum_pair(val, n, a, b, &fa, &fb);
+        assert_true(fa == fam[a]);
+        assert_true(fb == fam[b]);
+        for (int m = 0; m < 64; m++) {
+            int sum = 0;
+            for (int i = 0; i < 6; i++)
+                sum += (m >> i & 1) ? (i < n ? val[i] : 99) : 0;
+            assert_int_equal((int)(fa >> m & 1), sum == a);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legal_equals_brute_force),
         cmocka_unit_test(test_rank_sets_fold_the_suits),
+        cmocka_unit_test(test_sum_pair_matches_the_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
