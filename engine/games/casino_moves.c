@@ -935,80 +935,93 @@ static bool split(struct namer *m, uint64_t left, int g)
     return grow(m, left, (uint64_t)1 << i, m->val[i], i + 1, g);
 }
 
-/* Appends the n bytes at s to buf (len bytes) at *w, counting what was
- * wanted. Names are written for every history entry of a view: pieces
- * rather than text_fmt. */
-static void put_n(char *buf, size_t len, size_t *w, const char *s, size_t n)
-{
-    size_t at = *w < len ? *w : len;
-    text_put(buf + at, len - at, s, n);
-    *w += n;
-}
+/* Room for any name: the longest, "play 10♥ build 10 on " and fifteen
+ * parts of at most eight bytes with " + " between, is under 200 bytes;
+ * 8 more for the last 8-byte copy of a card name. */
+#define NAME_ROOM 256
 
-/* Appends s (a literal's length is known when built). */
-static inline void put(char *buf, size_t len, size_t *w, const char *s)
+/* Writes part bit ("5♠", "7-build") at p and returns the end. */
+static char *cat_part(char *p, uint64_t bit)
 {
-    put_n(buf, len, w, s, strlen(s));
-}
-
-static void put_part(char *buf, size_t len, size_t *w, uint64_t bit)
-{
-    char tok[24], *end;
     if (bit & CASINO_BUILD_BITS)
-        end = view_cat(view_cat_num(tok, __builtin_ctzll(bit) -
-                                             CASINO_BUILD_SHIFT),
-                       "-build");
-    else
-        end = view_cat_card(tok, __builtin_ctzll(bit));
-    put_n(buf, len, w, tok, (size_t)(end - tok));
+        return view_cat(
+            view_cat_num(p, __builtin_ctzll(bit) - CASINO_BUILD_SHIFT),
+            "-build");
+    return view_cat_card(p, __builtin_ctzll(bit));
 }
 
-/* Writes group g's parts (the played card left out) and returns how many
- * it wrote. */
-static int put_group(const struct namer *m, int g, char *buf, size_t len,
-                     size_t *w)
+/* Writes group g's parts (the played card left out) at p; returns the
+ * end, *k set to how many it wrote. */
+static char *cat_group(const struct namer *m, int g, char *p, int *k)
 {
-    int k = 0;
+    *k = 0;
     for (int i = 0; i < m->n; i++)
         if (m->group[i] == g && m->bit[i] != PLAYED_BIT) {
-            put_part(buf, len, w, m->bit[i]);
-            k++;
+            p = cat_part(p, m->bit[i]);
+            (*k)++;
         }
-    return k;
+    return p;
 }
 
-/* Writes the groups, the played card's group first, " + " between. */
-static void put_groups(struct namer *m, char *buf, size_t len, size_t *w)
+/* Splits the parts into groups (split), or answers at once the two
+ * splits most names have: parts adding up to the target are one group,
+ * and parts each of the target's value are a group each (both are the
+ * only split there is, and the one split finds). */
+static bool group_parts(struct namer *m)
 {
     uint64_t all = m->n == 64 ? ~0ull : ((uint64_t)1 << m->n) - 1;
-    int first = -1, ngroups = 0;
-    if (!split(m, all, 0)) {
+    int total = 0, singles = 1;
+    for (int i = 0; i < m->n; i++) {
+        total += m->val[i];
+        singles &= m->val[i] == m->target;
+    }
+    if (total == m->target || singles) {
+        for (int i = 0; i < m->n; i++)
+            m->group[i] = singles ? i : 0;
+        return true;
+    }
+    return split(m, all, 0);
+}
+
+/* Writes the groups at p, the played card's group first, " + " between;
+ * returns the end. */
+static char *cat_groups(struct namer *m, char *p)
+{
+    int first = -1, ngroups = 0, k;
+    if (!group_parts(m)) {
         for (int i = 0; i < m->n; i++)
             if (m->bit[i] != PLAYED_BIT) {
-                put(buf, len, w, i ? " " : "");
-                put_part(buf, len, w, m->bit[i]);
+                p = i ? view_cat(p, " ") : p;
+                p = cat_part(p, m->bit[i]);
             }
-        return;
+        return p;
     }
     for (int i = 0; i < m->n; i++) {
         ngroups = m->group[i] + 1 > ngroups ? m->group[i] + 1 : ngroups;
         if (m->bit[i] == PLAYED_BIT)
             first = m->group[i];
     }
-    bool any = first >= 0 && put_group(m, first, buf, len, w) > 0;
+    bool any = false;
+    if (first >= 0) {
+        p = cat_group(m, first, p, &k);
+        any = k > 0;
+    }
     for (int g = 0; g < ngroups; g++) {
         if (g == first)
             continue;
-        put(buf, len, w, any ? " + " : "");
-        any = put_group(m, g, buf, len, w) > 0 || any;
+        p = any ? view_cat(p, " + ") : p;
+        p = cat_group(m, g, p, &k);
+        any = k > 0 || any;
     }
+    return p;
 }
 
+/* The name is written whole into a local buffer from pieces (no
+ * formatter), then copied to buf, cut as snprintf cuts. */
 int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
 {
     struct namer m;
-    char c[8], v[16];
-    size_t w = 0;
+    char c[8], tmp[NAME_ROOM], *p;
     *view_cat_card(c, card) = '\0';
     if (kind == CASINO_TRAIL)
         return text_cat(buf, len, "trail ", c);
@@ -1023,15 +1036,11 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     }
     if (kind)
         add_part(&m, PLAYED_BIT, card_rank(card));
-    put(buf, len, &w, "play ");
-    put(buf, len, &w, c);
-    if (kind) {
-        put(buf, len, &w, " build ");
-        put_n(buf, len, &w, v, (size_t)(view_cat_num(v, kind + 1) - v));
-        put(buf, len, &w, " on ");
-    } else {
-        put(buf, len, &w, " capture ");
-    }
-    put_groups(&m, buf, len, &w);
-    return (int)w;
+    p = view_cat_card(view_cat(tmp, "play "), card);
+    if (kind)
+        p = view_cat(view_cat_num(view_cat(p, " build "), kind + 1), " on ");
+    else
+        p = view_cat(p, " capture ");
+    p = cat_groups(&m, p);
+    return text_put(buf, len, tmp, (size_t)(p - tmp));
 }
