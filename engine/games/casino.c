@@ -836,9 +836,10 @@ static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
 }
 
 /* The name of the round's play i; one too long for GAME_NAME_MAX is cut to
- * its card, kind and number of cards taken (never mid-character). */
-static void history_name(const struct casino_state *st, int i, char *buf,
-                         size_t len)
+ * its card, kind and number of cards taken (never mid-character). Returns
+ * its length. */
+static size_t history_name(const struct casino_state *st, int i, char *buf,
+                           size_t len)
 {
     int card = st->hist_card[i], kind = st->hist_kind[i];
     uint64_t items = st->hist_items[i];
@@ -860,16 +861,18 @@ static void history_name(const struct casino_state *st, int i, char *buf,
                     : view_cat_card(p, b);
         }
         *p = '\0';
-        return;
+        return (size_t)(p - buf);
     }
-    if (casino__name(card, kind, items, buf, len) < (int)len)
-        return;
+    int n = casino__name(card, kind, items, buf, len);
+    if (n < (int)len)
+        return (size_t)n;
     card_name(card, c, sizeof c);
     if (kind)
         text_fmt(buf, len, "play %s build %d on %d items", c, kind + 1,
                  hand_count(items));
     else
         text_fmt(buf, len, "play %s capture %d items", c, hand_count(items));
+    return strlen(buf);
 }
 
 /* This round's plays as [seat, name]; seats follow the turn order. */
@@ -878,9 +881,10 @@ static void pack_history(const struct game *g, const struct casino_state *st,
 {
     char name[GAME_NAME_MAX];
     view_pack_array(pk, st->nhist);
-    for (int i = 0; i < st->nhist; i++) {
-        history_name(st, i, name, sizeof name);
-        view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
+    for (int i = 0, seat = st->dealer; i < st->nhist; i++) {
+        size_t n = history_name(st, i, name, sizeof name);
+        seat = (seat + 1) & -(seat + 1 < nplayers(g)); /* dealer + 1 + i, mod n */
+        view_pack_entryn(pk, seat, name, n);
     }
 }
 
