@@ -378,7 +378,8 @@ static void list_families(struct search *s)
  * Nine calls in ten have at most two groups (half have none): the first
  * two steps are taken always, the step past the last group (g = 63, the
  * sentinel) masked off, so that no loop end is mispredicted there. */
-static uint64_t close_over(uint64_t found, uint64_t groups)
+static inline __attribute__((always_inline)) uint64_t
+close_over(uint64_t found, uint64_t groups)
 {
 #pragma GCC unroll 2
     for (int j = 0; j < 2; j++, groups &= groups - 1) {
@@ -786,28 +787,17 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_subsets(s, (unsigned)limit);
 }
 
-int casino__counts(const struct casino_state *st,
-                   const struct casino_rules *ru, int seat, hand_t cards,
-                   struct casino_counts *out)
+/* casino__counts on any table, through the item list (prepare). Kept
+ * out of casino__counts: its search state is tens of kilobytes, and the
+ * build-free tables most calls see need a small stack frame only. */
+static __attribute__((noinline)) int
+general_counts(const struct casino_state *st, const struct casino_rules *ru,
+               int seat, unsigned held, unsigned twice, int limit,
+               hand_t cards, struct casino_counts *out)
 {
     struct search s;
-    struct plain p;
     int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned held, twice, done = 0;
-    casino__rank_sets(st->hand[seat], &held, &twice);
-    /* Every sum looked up (a rank held, or a value held) is at most the
-     * highest numeral held. */
-    unsigned numerals = held & 0x7feu;
-    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
-    cards &= st->hand[seat];
-    if (!casino_any_build(st)) {
-        if (plain_families(st, limit, &p))
-            plain_counts(st, &p, held, twice, cards, out);
-        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
-            goto general;
-        return hand_count(st->loose & CASINO_NUMERALS);
-    }
-general:
+    unsigned done = 0;
     prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = casino__rank_of[c];
@@ -833,11 +823,52 @@ general:
     return s.table_items;
 }
 
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out)
+{
+    struct plain p;
+    unsigned held, twice;
+    casino__rank_sets(st->hand[seat], &held, &twice);
+    /* Every sum looked up (a rank held, or a value held) is at most the
+     * highest numeral held. */
+    unsigned numerals = held & 0x7feu;
+    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
+    cards &= st->hand[seat];
+    if (!casino_any_build(st)) {
+        if (plain_families(st, limit, &p))
+            plain_counts(st, &p, held, twice, cards, out);
+        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
+            return general_counts(st, ru, seat, held, twice, limit, cards,
+                                  out);
+        return hand_count(st->loose & CASINO_NUMERALS);
+    }
+    return general_counts(st, ru, seat, held, twice, limit, cards, out);
+}
+
+/* casino__option for a numeral on any table, through the item list; out
+ * of line for the reason general_counts is. */
+static __attribute__((noinline)) bool
+general_option(const struct casino_state *st, const struct casino_rules *ru,
+               int seat, int card, int kind, int k, uint64_t *items)
+{
+    struct search s;
+    int r = card_rank(card);
+    prepare(&s, st, seat, kind ? kind + 1 : r);
+    s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
+    if (!run_kind(&s, r, kind, ru))
+        return false;
+    unsigned u = nth_union(&s, k);
+    if (u == NO_SET)
+        return false;
+    *items = items_of(&s, u);
+    return true;
+}
+
 bool casino__option(const struct casino_state *st,
                     const struct casino_rules *ru, int seat, int card, int kind,
                     int k, uint64_t *items)
 {
-    struct search s;
     int r = card_rank(card), found;
     hand_t rest = st->hand[seat] & ~card_bit(card);
     if (!hand_has(st->hand[seat], card) || k < 0)
@@ -860,15 +891,7 @@ bool casino__option(const struct casino_state *st,
         if (found >= 0)
             return found;
     }
-    prepare(&s, st, seat, kind ? kind + 1 : r);
-    s.ranks_after = casino__ranks(rest);
-    if (!run_kind(&s, r, kind, ru))
-        return false;
-    unsigned u = nth_union(&s, k);
-    if (u == NO_SET)
-        return false;
-    *items = items_of(&s, u);
-    return true;
+    return general_option(st, ru, seat, card, kind, k, items);
 }
 
 /* ==== names ============================================================ */
