@@ -719,7 +719,25 @@ static void observe_builds(const struct game *g, const struct casino_state *st,
     }
 }
 
-/* The per-seat segments, in seat order relative to the observer. */
+/* Tables of i / d as floats for i = 0..63: the same values the division
+ * gives (the compiler divides as the machine does, correctly rounded),
+ * without a division per entry at each observe. */
+#define FRAC4(d, i)                                                        \
+    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
+        (float)((i) + 3) / (d)
+#define FRAC16(d, i)                                                       \
+    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
+#define FRAC64(d)                                                          \
+    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
+
+static const float won_frac[64] = FRAC64(CARDS_IN_PACK);
+static const float spades_frac[64] = FRAC64(13);
+static const float sweeps_frac[64] = FRAC64(MAX_SWEEPS);
+static const float last_frac[64] = FRAC64(ROUND_POINTS + CASINO_PLAYS);
+static const float zero_one[2] = {0, 1};
+
+/* The per-seat segments, in seat order relative to the observer. The
+ * quotients and flags come from tables: no division and no branch. */
 static void observe_seats(const struct game *g, const struct casino_state *st,
                           int seat, const struct layout *L, float *out)
 {
@@ -730,16 +748,16 @@ static void observe_seats(const struct game *g, const struct casino_state *st,
     for (int k = 0; k < n; k++) {
         int p = seat + k < n ? seat + k : seat + k - n, s = side_of(g, p);
         plane(out + L->won + k * CARDS_IN_PACK, st->won[p]);
-        out[L->nwon + k] = (float)hand_count(st->won[p]) / CARDS_IN_PACK;
+        /* Counts at most 52, 13, MAX_SWEEPS and 59: within the tables. */
+        out[L->nwon + k] = won_frac[hand_count(st->won[p]) & 63];
         out[L->spades + k] =
-            (float)hand_count(st->won[p] & suit_mask(SPADES)) / 13;
-        out[L->sweeps + k] = (float)st->sweeps[p] / MAX_SWEEPS;
+            spades_frac[hand_count(st->won[p] & suit_mask(SPADES)) & 63];
+        out[L->sweeps + k] = sweeps_frac[st->sweeps[p] & 63];
         out[L->score + k] = clamp01(st->score[s] * scale);
-        out[L->last + k] =
-            (float)st->last_points[s] / (ROUND_POINTS + CASINO_PLAYS);
-        out[L->dealer + k] = p == st->dealer;
-        out[L->capturer + k] = p == st->last_capturer;
-        out[L->actor + k] = !st->over && p == st->turn;
+        out[L->last + k] = last_frac[st->last_points[s] & 63];
+        out[L->dealer + k] = zero_one[p == st->dealer];
+        out[L->capturer + k] = zero_one[p == st->last_capturer];
+        out[L->actor + k] = zero_one[!st->over && p == st->turn];
     }
 }
 
