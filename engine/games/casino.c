@@ -352,7 +352,7 @@ static void end_round(const struct game *g, struct casino_state *st)
 
 static int encode(int card, int kind, int k)
 {
-    return CASINO_TRAILS + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+    return casino__id(card, kind, k);
 }
 
 static void decode(int action, int *card, int *kind, int *k)
@@ -588,33 +588,6 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
-/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
- * blocks hold one to four options: four ids are written at once, so no
- * loop runs a number of times that changes from block to block (such a
- * loop's end is mispredicted); ids written past the m-th lie beyond the
- * list or are written over by the next block. out has room for them: the
- * caller checks that n + CASINO_OPTS + 4 ids fit. */
-static int put_block(int *out, int id, int m)
-{
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++)
-        out[k] = id + k;
-    for (int k = 4; k < m; k++)
-        out[k] = id + k;
-    return m;
-}
-
-/* Writes the cards in t (at most HAND) at out, as put_block does: four
- * entries at once. Returns their number. */
-static int put_trails(int *out, hand_t t)
-{
-    int n = hand_count(t);
-#pragma GCC unroll 4
-    for (int k = 0; k < HAND; k++, t &= t - 1)
-        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
-    return n;
-}
-
 /* Trails, then each block's stable ids, then the overflow ids: the ids
  * ascend because every block id lies below CASINO_STABLE. The blocks
  * holding options are gathered into one mask, bit 16 i + kind for the
@@ -630,6 +603,9 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     hand_t h = st->hand[seat];
     if (st->over || seat != st->turn)
         return 0;
+    n = casino__plain_legal(st, seat, out);
+    if (n >= 0)
+        return n;
     items = casino__counts(st, &ru, seat, h, b);
 #pragma GCC unroll 4
     for (int j = 0; j < HAND; j++, h &= h - 1) {
@@ -637,13 +613,13 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
         blocks |= (uint64_t)(h ? b[j].kinds : 0) << 16 * j;
     }
     /* Only a full table asks whether the seat has other plays. */
-    n = put_trails(out, trail_cards(g, st, seat, items, blocks != 0));
+    n = casino__put_trails(out, trail_cards(g, st, seat, items, blocks != 0));
     for (; blocks; blocks &= blocks - 1) {
         int bit = __builtin_ctzll(blocks), kind = bit & 15;
         int m = b[bit >> 4].n[kind], id = encode(card[bit >> 4], kind, 0);
         int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
         if (n + CASINO_OPTS + 4 <= CASINO_MAX_LEGAL)
-            n += put_block(out + n, id, fit);
+            n += casino__put_block(out + n, id, fit);
         else
             for (int k = 0; k < fit; k++)
                 out[n++] = id + k;

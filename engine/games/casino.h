@@ -24,6 +24,7 @@
 #include "../cards.h"
 
 #define CASINO_MAXP 4        /* most seats */
+#define CASINO_HAND 4        /* most cards in a hand */
 #define CASINO_PLAYS 48      /* hand cards played in one round */
 #define CASINO_VMAX 10       /* highest build value */
 #define CASINO_KINDS 10      /* per card: capture, then build 2..10 */
@@ -219,6 +220,46 @@ casino__fill_counts(const struct casino_state *st, unsigned held,
         }
     }
 }
+
+/* The id of option k of playing card in kind (k < CASINO_OPTS). */
+static inline int casino__id(int card, int kind, int k)
+{
+    return CASINO_TRAILS + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+}
+
+/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
+ * blocks hold one to four options: four ids are written at once, so no
+ * loop runs a number of times that changes from block to block (such a
+ * loop's end is mispredicted); ids written past the m-th lie beyond the
+ * list or are written over by the next block. out has room for them: the
+ * caller checks that n + CASINO_OPTS + 4 ids fit. */
+static inline int casino__put_block(int *out, int id, int m)
+{
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++)
+        out[k] = id + k;
+    for (int k = 4; k < m; k++)
+        out[k] = id + k;
+    return m;
+}
+
+/* Writes the cards in t (at most CASINO_HAND) at out, as
+ * casino__put_block does: four entries at once. Returns their number. */
+static inline int casino__put_trails(int *out, hand_t t)
+{
+    int n = hand_count(t);
+#pragma GCC unroll 4
+    for (int k = 0; k < CASINO_HAND; k++, t &= t - 1)
+        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
+    return n;
+}
+
+/* The legal op's list for seat (to play) on a table without builds whose
+ * loose numerals up to the highest seat holds are at most six and which
+ * is not full: the trails (every card), then each block's ids, then the
+ * overflow ids, written straight from the searches; returns their
+ * number. -1, with nothing written, for any other table. */
+int casino__plain_legal(const struct casino_state *st, int seat, int *out);
 
 /* casino__counts for a table without builds holding seven or eight loose
  * numerals up to limit (the highest numeral seat holds), held and twice

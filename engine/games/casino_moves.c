@@ -787,6 +787,52 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_subsets(s, (unsigned)limit);
 }
 
+/* Legal options on a table without builds, per casino__counts and the
+ * legal op's order, with no count array between them: most decisions
+ * see such a table, and the array, its copies between cards of a rank
+ * and the second pass over it cost as much as the searches. A court card
+ * takes one loose card of its rank; no rule option or ownership matters
+ * without builds, so every card may trail (the table is not full). Cards
+ * of one rank are searched again each (their counts are the same). */
+int casino__plain_legal(const struct casino_state *st, int seat, int *out)
+{
+    struct plain p;
+    unsigned held, twice;
+    hand_t hand = st->hand[seat];
+    int n, over = 0;
+    if (casino_any_build(st) ||
+        hand_count(st->loose & CASINO_NUMERALS) >= CASINO_TABLE_MAX)
+        return -1;
+    casino__rank_sets(hand, &held, &twice);
+    unsigned numerals = held & 0x7feu;
+    if (!plain_families(st, numerals ? 31 - __builtin_clz(numerals) : 0, &p))
+        return -1;
+    /* At most 4 trails and 4 x 10 blocks of CASINO_OPTS ids, and 4 more
+     * written past a block: far below CASINO_MAX_LEGAL. */
+    n = casino__put_trails(out, hand);
+    for (hand_t h = hand; h; h &= h - 1) {
+        int c = hand_first(h), r = casino__rank_of[c];
+        if (r > CASINO_SUM_MAX) {
+            n += casino__put_block(out + n, casino__id(c, 0, 0),
+                                   hand_count(st->loose &
+                                              CASINO_ACES << (r - 1)));
+            continue;
+        }
+        unsigned after = ranks_without(held, twice, r);
+        /* bit 0: the capture; bit v - 1: the build of v, v >= r */
+        unsigned kinds = ((after & CASINO_BUILD_VALUES & ~0u << r) >> 1) | 1;
+        for (; kinds; kinds &= kinds - 1) {
+            int kind = __builtin_ctz(kinds), m = plain_count(&p, r, kind);
+            int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
+            n += casino__put_block(out + n, casino__id(c, kind, 0), fit);
+            over += m - fit;
+        }
+    }
+    for (int k = 0; k < over; k++)
+        out[n++] = CASINO_STABLE + k;
+    return n;
+}
+
 /* casino__counts on any table, through the item list (prepare). Kept
  * out of casino__counts: its search state is tens of kilobytes, and the
  * build-free tables most calls see need a small stack frame only. */
