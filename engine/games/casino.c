@@ -445,15 +445,13 @@ static hand_t trail_cards(const struct game *g, const struct casino_state *st,
  * end, when it goes with the table to the last capturer. */
 static void trail(struct casino_state *st, int card)
 {
-    /* Builds are at most CASINO_VMAX - 1 items: few loose numerals leave
-     * room without counting them. */
-    if (hand_has(CASINO_NUMERALS, card) &&
-        hand_count(st->loose & CASINO_NUMERALS) >
-            CASINO_TABLE_MAX - CASINO_VMAX &&
-        casino__items(st) >= CASINO_TABLE_MAX)
-        st->dead |= card_bit(card);
-    else
-        st->loose |= card_bit(card);
+    /* Bitwise, not logical, operators: whether the card is a numeral is
+     * a coin toss a branch would often mispredict. */
+    hand_t bit = card_bit(card);
+    hand_t dead = -(hand_t)((hand_has(CASINO_NUMERALS, card) &
+                             (casino__items(st) >= CASINO_TABLE_MAX)));
+    st->dead |= bit & dead;
+    st->loose |= bit & ~dead;
 }
 
 /* Takes the items off the table; returns their cards. */
