@@ -445,7 +445,6 @@ static unsigned ranks_without(unsigned held, unsigned twice, int r)
  * from the cards, without the item list the general search builds. */
 struct plain {
     uint64_t fam[CASINO_SUM_MAX + 1];  /* the sets of items adding up to v */
-    uint8_t card[SMALL_ITEMS];  /* item i's card, ascending */
 };
 
 /* Per number of items w, the family of the sets of w items. */
@@ -469,14 +468,11 @@ static bool plain_families(const struct casino_state *st, int limit,
     int n = hand_count(h);
     if (n > SMALL_ITEMS)
         return false;
-    /* Always six reads (value 0 past the cards), as put_trails does in
-     * casino.c: no loop end that changes from table to table. */
+    /* Always six reads (value 0 past the cards), as casino__put_trails
+     * does: no loop end that changes from table to table. */
 #pragma GCC unroll 6
-    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1) {
-        int c = __builtin_ctzll(h | 1ull << 63);
-        val[i] = casino__rank_of[c];
-        p->card[i] = (uint8_t)c;
-    }
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1)
+        val[i] = casino__rank_of[__builtin_ctzll(h | 1ull << 63)];
     casino__sum_families(val, n, p->fam);
     return true;
 }
