@@ -129,6 +129,7 @@
 
 #include "../../common/err.h"
 #include "../game.h"
+#include "../obs_fill.h"
 #include "../view.h"
 #include "casino.h"
 
@@ -351,7 +352,7 @@ static void end_round(const struct game *g, struct casino_state *st)
 
 static int encode(int card, int kind, int k)
 {
-    return CASINO_TRAILS + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+    return casino__id(card, kind, k);
 }
 
 static void decode(int action, int *card, int *kind, int *k)
@@ -444,15 +445,13 @@ static hand_t trail_cards(const struct game *g, const struct casino_state *st,
  * end, when it goes with the table to the last capturer. */
 static void trail(struct casino_state *st, int card)
 {
-    /* Builds are at most CASINO_VMAX - 1 items: few loose numerals leave
-     * room without counting them. */
-    if (hand_has(CASINO_NUMERALS, card) &&
-        hand_count(st->loose & CASINO_NUMERALS) >
-            CASINO_TABLE_MAX - CASINO_VMAX &&
-        casino__items(st) >= CASINO_TABLE_MAX)
-        st->dead |= card_bit(card);
-    else
-        st->loose |= card_bit(card);
+    /* Bitwise, not logical, operators: whether the card is a numeral is
+     * a coin toss a branch would often mispredict. */
+    hand_t bit = card_bit(card);
+    hand_t dead = -(hand_t)((hand_has(CASINO_NUMERALS, card) &
+                             (casino__items(st) >= CASINO_TABLE_MAX)));
+    st->dead |= bit & dead;
+    st->loose |= bit & ~dead;
 }
 
 /* Takes the items off the table; returns their cards. */
@@ -587,60 +586,42 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
-/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
- * blocks hold one to four options: four ids are written at once, so no
- * loop runs a number of times that changes from block to block (such a
- * loop's end is mispredicted); ids written past the m-th lie beyond the
- * list or are written over by the next block. out has room for them: the
- * caller checks that n + CASINO_OPTS + 4 ids fit. */
-static int put_block(int *out, int id, int m)
-{
-#pragma GCC unroll 4
-    for (int k = 0; k < 4; k++)
-        out[k] = id + k;
-    for (int k = 4; k < m; k++)
-        out[k] = id + k;
-    return m;
-}
-
-/* Writes the cards in t (at most HAND) at out, as put_block does: four
- * entries at once. Returns their number. */
-static int put_trails(int *out, hand_t t)
-{
-    int n = hand_count(t);
-#pragma GCC unroll 4
-    for (int k = 0; k < HAND; k++, t &= t - 1)
-        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
-    return n;
-}
-
 /* Trails, then each block's stable ids, then the overflow ids: the ids
- * ascend because every block id lies below CASINO_STABLE. */
+ * ascend because every block id lies below CASINO_STABLE. The blocks
+ * holding options are gathered into one mask, bit 16 i + kind for the
+ * i-th card's block of kind, in the order of their ids, and walked in one
+ * loop: one loop end to mispredict rather than one per card. */
 static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
     struct casino_counts b[HAND];
-    int n = 0, i = 0, plays = 0, over = 0, items;
+    int n = 0, over = 0, items, card[HAND];
+    uint64_t blocks = 0;
+    hand_t h = st->hand[seat];
     if (st->over || seat != st->turn)
         return 0;
-    items = casino__counts(st, &ru, seat, st->hand[seat], b);
+    n = casino__plain_legal(st, seat, out);
+    if (n >= 0)
+        return n;
+    items = casino__counts(st, &ru, seat, h, b);
+#pragma GCC unroll 4
+    for (int j = 0; j < HAND; j++, h &= h - 1) {
+        card[j] = __builtin_ctzll(h | 1ull << 63); /* past the cards: 63 */
+        blocks |= (uint64_t)(h ? b[j].kinds : 0) << 16 * j;
+    }
     /* Only a full table asks whether the seat has other plays. */
-    for (int j = 0; items >= CASINO_TABLE_MAX && j < HAND; j++)
-        plays |= j < hand_count(st->hand[seat]) ? (int)b[j].kinds : 0;
-    n = put_trails(out, trail_cards(g, st, seat, items, plays));
-    for (hand_t h = st->hand[seat]; h; h &= h - 1, i++) {
-        for (unsigned ks = b[i].kinds; ks; ks &= ks - 1) {
-            int kind = __builtin_ctz(ks), m = b[i].n[kind];
-            int id = encode(hand_first(h), kind, 0);
-            int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
-            if (n + CASINO_OPTS + 4 <= CASINO_MAX_LEGAL)
-                n += put_block(out + n, id, fit);
-            else
-                for (int k = 0; k < fit; k++)
-                    out[n++] = id + k;
-            over += m - fit;
-        }
+    n = casino__put_trails(out, trail_cards(g, st, seat, items, blocks != 0));
+    for (; blocks; blocks &= blocks - 1) {
+        int bit = __builtin_ctzll(blocks), kind = bit & 15;
+        int m = b[bit >> 4].n[kind], id = encode(card[bit >> 4], kind, 0);
+        int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
+        if (n + CASINO_OPTS + 4 <= CASINO_MAX_LEGAL)
+            n += casino__put_block(out + n, id, fit);
+        else
+            for (int k = 0; k < fit; k++)
+                out[n++] = id + k;
+        over += m - fit;
     }
     for (int k = 0; k < over; k++)
         out[n++] = CASINO_STABLE + k;
@@ -680,10 +661,16 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== API: observation ================================================= */
 
+/* Writes the 52 card bits of h at out as floats 0 and 1, no clearing
+ * needed: six rows of eight (obs_byte_floats) and the last four. No loop
+ * over the cards, whose number varies (won piles hold dozens). */
 static void plane(float *out, hand_t h)
 {
-    for (; h; h &= h - 1)
-        out[hand_first(h)] = 1;
+#pragma GCC unroll 6
+    for (int i = 0; i < 6; i++)
+        memcpy(out + 8 * i, obs_byte_floats[h >> 8 * i & 0xff],
+               8 * sizeof *out);
+    memcpy(out + 48, obs_byte_floats[h >> 48 & 0xf], 4 * sizeof *out);
 }
 
 static float clamp01(double x)
@@ -706,7 +693,25 @@ static void observe_builds(const struct game *g, const struct casino_state *st,
     }
 }
 
-/* The per-seat segments, in seat order relative to the observer. */
+/* Tables of i / d as floats for i = 0..63: the same values the division
+ * gives (the compiler divides as the machine does, correctly rounded),
+ * without a division per entry at each observe. */
+#define FRAC4(d, i)                                                        \
+    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
+        (float)((i) + 3) / (d)
+#define FRAC16(d, i)                                                       \
+    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
+#define FRAC64(d)                                                          \
+    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
+
+static const float won_frac[64] = FRAC64(CARDS_IN_PACK);
+static const float spades_frac[64] = FRAC64(13);
+static const float sweeps_frac[64] = FRAC64(MAX_SWEEPS);
+static const float last_frac[64] = FRAC64(ROUND_POINTS + CASINO_PLAYS);
+static const float zero_one[2] = {0, 1};
+
+/* The per-seat segments, in seat order relative to the observer. The
+ * quotients and flags come from tables: no division and no branch. */
 static void observe_seats(const struct game *g, const struct casino_state *st,
                           int seat, const struct layout *L, float *out)
 {
@@ -717,16 +722,16 @@ static void observe_seats(const struct game *g, const struct casino_state *st,
     for (int k = 0; k < n; k++) {
         int p = seat + k < n ? seat + k : seat + k - n, s = side_of(g, p);
         plane(out + L->won + k * CARDS_IN_PACK, st->won[p]);
-        out[L->nwon + k] = (float)hand_count(st->won[p]) / CARDS_IN_PACK;
+        /* Counts at most 52, 13, MAX_SWEEPS and 59: within the tables. */
+        out[L->nwon + k] = won_frac[hand_count(st->won[p]) & 63];
         out[L->spades + k] =
-            (float)hand_count(st->won[p] & suit_mask(SPADES)) / 13;
-        out[L->sweeps + k] = (float)st->sweeps[p] / MAX_SWEEPS;
+            spades_frac[hand_count(st->won[p] & suit_mask(SPADES)) & 63];
+        out[L->sweeps + k] = sweeps_frac[st->sweeps[p] & 63];
         out[L->score + k] = clamp01(st->score[s] * scale);
-        out[L->last + k] =
-            (float)st->last_points[s] / (ROUND_POINTS + CASINO_PLAYS);
-        out[L->dealer + k] = p == st->dealer;
-        out[L->capturer + k] = p == st->last_capturer;
-        out[L->actor + k] = !st->over && p == st->turn;
+        out[L->last + k] = last_frac[st->last_points[s] & 63];
+        out[L->dealer + k] = zero_one[p == st->dealer];
+        out[L->capturer + k] = zero_one[p == st->last_capturer];
+        out[L->actor + k] = zero_one[!st->over && p == st->turn];
     }
 }
 
@@ -735,7 +740,9 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     const struct casino_state *st = vst;
     struct layout L;
     layout_of(nplayers(g), &L);
-    memset(out, 0, sizeof *out * (size_t)L.size);
+    /* Every segment is written whole but the build ones (in_build to
+     * owner, which lie together): only they are cleared. */
+    obs_fill_zero(out + L.in_build, (size_t)(L.won - L.in_build));
     plane(out + L.hand, st->hand[seat]);
     plane(out + L.loose, st->loose);
     plane(out + L.dead, st->dead);
@@ -821,9 +828,10 @@ static void pack_builds(const struct casino_state *st, msgpack_packer *pk)
 }
 
 /* The name of the round's play i; one too long for GAME_NAME_MAX is cut to
- * its card, kind and number of cards taken (never mid-character). */
-static void history_name(const struct casino_state *st, int i, char *buf,
-                         size_t len)
+ * its card, kind and number of cards taken (never mid-character). Returns
+ * its length. */
+static size_t history_name(const struct casino_state *st, int i, char *buf,
+                           size_t len)
 {
     int card = st->hist_card[i], kind = st->hist_kind[i];
     uint64_t items = st->hist_items[i];
@@ -845,16 +853,18 @@ static void history_name(const struct casino_state *st, int i, char *buf,
                     : view_cat_card(p, b);
         }
         *p = '\0';
-        return;
+        return (size_t)(p - buf);
     }
-    if (casino__name(card, kind, items, buf, len) < (int)len)
-        return;
+    int n = casino__name(card, kind, items, buf, len);
+    if (n < (int)len)
+        return (size_t)n;
     card_name(card, c, sizeof c);
     if (kind)
         text_fmt(buf, len, "play %s build %d on %d items", c, kind + 1,
                  hand_count(items));
     else
         text_fmt(buf, len, "play %s capture %d items", c, hand_count(items));
+    return strlen(buf);
 }
 
 /* This round's plays as [seat, name]; seats follow the turn order. */
@@ -863,9 +873,10 @@ static void pack_history(const struct game *g, const struct casino_state *st,
 {
     char name[GAME_NAME_MAX];
     view_pack_array(pk, st->nhist);
-    for (int i = 0; i < st->nhist; i++) {
-        history_name(st, i, name, sizeof name);
-        view_pack_entry(pk, (st->dealer + 1 + i) % nplayers(g), name);
+    for (int i = 0, seat = st->dealer; i < st->nhist; i++) {
+        size_t n = history_name(st, i, name, sizeof name);
+        seat = (seat + 1) & -(seat + 1 < nplayers(g)); /* dealer + 1 + i, mod n */
+        view_pack_entryn(pk, seat, name, n);
     }
 }
 

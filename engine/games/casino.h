@@ -24,6 +24,7 @@
 #include "../cards.h"
 
 #define CASINO_MAXP 4        /* most seats */
+#define CASINO_HAND 4        /* most cards in a hand */
 #define CASINO_PLAYS 48      /* hand cards played in one round */
 #define CASINO_VMAX 10       /* highest build value */
 #define CASINO_KINDS 10      /* per card: capture, then build 2..10 */
@@ -97,8 +98,26 @@ static inline bool casino_any_build(const struct casino_state *st)
     return st->builds != 0;
 }
 
+/* The ranks present in h as bits 1 << rank (*held), and those present
+ * twice or more (*twice). A hand is four 13-card rows, one per suit,
+ * folded onto each other: no loop over the cards, whose number varies
+ * from call to call (such a loop's end is mispredicted). */
+static inline void casino__rank_sets(hand_t h, unsigned *held,
+                                     unsigned *twice)
+{
+    unsigned a = (unsigned)h & 0x1fff, b = (unsigned)(h >> 13) & 0x1fff;
+    unsigned c = (unsigned)(h >> 26) & 0x1fff, d = (unsigned)(h >> 39) & 0x1fff;
+    *held = (a | b | c | d) << 1;
+    *twice = ((a & (b | c | d)) | (b & (c | d)) | (c & d)) << 1;
+}
+
 /* The ranks present in h, as bits 1 << rank. */
-unsigned casino__ranks(hand_t h);
+static inline unsigned casino__ranks(hand_t h)
+{
+    unsigned held, twice;
+    casino__rank_sets(h, &held, &twice);
+    return held;
+}
 
 /* The build values seat owns, as bits 1 << v. */
 unsigned casino__owned(const struct casino_state *st, int seat);
@@ -143,13 +162,21 @@ extern const uint64_t casino__of_size[7];
  * says so) adding up to v: bit m for the items of index mask m. */
 void casino__sum_families(const uint8_t *val, int n, uint64_t *fam);
 
+/* Sets *fa and *fb to the families casino__sum_families puts in fam[a]
+ * and fam[b] (0 <= a, b <= CASINO_SUM_MAX), finding no other: one play's
+ * search needs two sums at most. */
+void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
+                      uint64_t *fb);
+
 #define CASINO_SUM_MAX 10           /* highest capturing number */
 #define CASINO_BUILD_VALUES 0x7fcu  /* bits 2..10: values a build may have */
 /* The four aces; shifted left by r - 1, the four cards of rank r. */
 #define CASINO_ACES (1ull | 1ull << 13 | 1ull << 26 | 1ull << 39)
 
-/* Every card's rank (card_rank) by lookup: the searches ask it often. */
-extern const uint8_t casino__rank_of[CARDS_IN_PACK];
+/* Every card's rank (card_rank) by lookup: the searches ask it often.
+ * Indices 52..63, past the cards, give 0: a loop reading a fixed number
+ * of cards off a hand reads 63 once the hand is spent. */
+extern const uint8_t casino__rank_of[64];
 
 /* The count loop of casino__counts on a table without builds, shared by
  * its searches: for each card of cards (seat holds every rank in held,
@@ -193,6 +220,46 @@ casino__fill_counts(const struct casino_state *st, unsigned held,
         }
     }
 }
+
+/* The id of option k of playing card in kind (k < CASINO_OPTS). */
+static inline int casino__id(int card, int kind, int k)
+{
+    return CASINO_TRAILS + (card * CASINO_KINDS + kind) * CASINO_OPTS + k;
+}
+
+/* Writes the m ids from id on at out (m <= CASINO_OPTS); returns m. Most
+ * blocks hold one to four options: four ids are written at once, so no
+ * loop runs a number of times that changes from block to block (such a
+ * loop's end is mispredicted); ids written past the m-th lie beyond the
+ * list or are written over by the next block. out has room for them: the
+ * caller checks that n + CASINO_OPTS + 4 ids fit. */
+static inline int casino__put_block(int *out, int id, int m)
+{
+#pragma GCC unroll 4
+    for (int k = 0; k < 4; k++)
+        out[k] = id + k;
+    for (int k = 4; k < m; k++)
+        out[k] = id + k;
+    return m;
+}
+
+/* Writes the cards in t (at most CASINO_HAND) at out, as
+ * casino__put_block does: four entries at once. Returns their number. */
+static inline int casino__put_trails(int *out, hand_t t)
+{
+    int n = hand_count(t);
+#pragma GCC unroll 4
+    for (int k = 0; k < CASINO_HAND; k++, t &= t - 1)
+        out[k] = __builtin_ctzll(t | 1ull << 63); /* past the cards: 63 */
+    return n;
+}
+
+/* The legal op's list for seat (to play) on a table without builds whose
+ * loose numerals up to the highest seat holds are at most six and which
+ * is not full: the trails (every card), then each block's ids, then the
+ * overflow ids, written straight from the searches; returns their
+ * number. -1, with nothing written, for any other table. */
+int casino__plain_legal(const struct casino_state *st, int seat, int *out);
 
 /* casino__counts for a table without builds holding seven or eight loose
  * numerals up to limit (the highest numeral seat holds), held and twice

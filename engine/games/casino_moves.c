@@ -105,7 +105,7 @@ struct search {
 
 /* ==== static helpers: items and subsets ================================ */
 
-const uint8_t casino__rank_of[CARDS_IN_PACK] = {
+const uint8_t casino__rank_of[64] = {
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
     1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
@@ -374,9 +374,19 @@ static void list_families(struct search *s)
 }
 
 /* found grown by the groups, one at a time: every union in found that is
- * disjoint from group g gains the union with g (as grow_unions does). */
-static uint64_t close_over(uint64_t found, uint64_t groups)
+ * disjoint from group g gains the union with g (as grow_unions does).
+ * Nine calls in ten have at most two groups (half have none): the first
+ * two steps are taken always, the step past the last group (g = 63, the
+ * sentinel) masked off, so that no loop end is mispredicted there. */
+static inline __attribute__((always_inline)) uint64_t
+close_over(uint64_t found, uint64_t groups)
 {
+#pragma GCC unroll 2
+    for (int j = 0; j < 2; j++, groups &= groups - 1) {
+        unsigned g = (unsigned)__builtin_ctzll(groups | 1ull << 63);
+        uint64_t any = -(uint64_t)(groups != 0);
+        found |= (found & casino__disjoint[g]) << g & any;
+    }
     for (; groups; groups &= groups - 1) {
         unsigned g = (unsigned)__builtin_ctzll(groups);
         found |= (found & disjoint(g)) << g;
@@ -435,7 +445,6 @@ static unsigned ranks_without(unsigned held, unsigned twice, int r)
  * from the cards, without the item list the general search builds. */
 struct plain {
     uint64_t fam[CASINO_SUM_MAX + 1];  /* the sets of items adding up to v */
-    uint8_t card[SMALL_ITEMS];  /* item i's card, ascending */
 };
 
 /* Per number of items w, the family of the sets of w items. */
@@ -454,16 +463,16 @@ const uint64_t casino__of_size[SMALL_ITEMS + 1] = {
 static bool plain_families(const struct casino_state *st, int limit,
                            struct plain *p)
 {
-    uint8_t val[SMALL_ITEMS] = {0};
+    uint8_t val[SMALL_ITEMS];
     hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
     int n = hand_count(h);
     if (n > SMALL_ITEMS)
         return false;
-    for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h);
-        val[i] = casino__rank_of[c];
-        p->card[i] = (uint8_t)c;
-    }
+    /* Always six reads (value 0 past the cards), as casino__put_trails
+     * does: no loop end that changes from table to table. */
+#pragma GCC unroll 6
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1)
+        val[i] = casino__rank_of[__builtin_ctzll(h | 1ull << 63)];
     casino__sum_families(val, n, p->fam);
     return true;
 }
@@ -508,23 +517,41 @@ static unsigned plain_nth(uint64_t f, int k)
     return NO_SET;
 }
 
-/* casino__option for a numeral on a plain table (p from plain_families
- * up to the block's number). */
-static bool plain_option(const struct casino_state *st, const struct plain *p,
-                         int seat, int card, int kind, int k, uint64_t *items)
+/* casino__option for a numeral on a table without builds: 1 with *items
+ * set, 0 if there is no such option, -1 if more than SMALL_ITEMS loose
+ * numerals lie up to the block's number. The cards are read as
+ * plain_families reads them, but only the two sums the block asks are
+ * found (casino__sum_pair): the number, and what the played card's
+ * group takes from the table (0, the empty set alone, for a capture or
+ * a build of the card's own rank). */
+static int plain_option(const struct casino_state *st, int seat, int card,
+                        int kind, int k, uint64_t *items)
 {
-    int r = casino__rank_of[card], v = kind + 1;
+    int r = casino__rank_of[card], v = kind ? kind + 1 : r;
+    uint8_t val[SMALL_ITEMS], at[SMALL_ITEMS];
+    uint64_t fam, start;
+    hand_t h = st->loose & CASINO_ACES * ((1ull << v) - 1);
     hand_t rest = st->hand[seat] & ~card_bit(card);
+    int n = hand_count(h);
+    if (n > SMALL_ITEMS)
+        return -1;
     /* A build of v needs a card of rank v kept in hand. */
     if (kind && (r > v || !(rest & CASINO_ACES << (v - 1))))
-        return false;
-    unsigned u = plain_nth(plain_unions(p, r, kind), k);
+        return 0;
+#pragma GCC unroll 6
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1) {
+        int c = __builtin_ctzll(h | 1ull << 63);
+        val[i] = casino__rank_of[c];
+        at[i] = (uint8_t)c;
+    }
+    casino__sum_pair(val, n, v, kind && r < v ? v - r : 0, &fam, &start);
+    unsigned u = plain_nth(close_over(start, fam) & ~(uint64_t)1, k);
     if (u == NO_SET)
-        return false;
+        return 0;
     *items = 0;
     for (; u; u &= u - 1)
-        *items |= card_bit(p->card[__builtin_ctz(u)]);
-    return true;
+        *items |= card_bit(at[__builtin_ctz(u)]);
+    return 1;
 }
 
 /* ==== static helpers: the kinds ======================================== */
@@ -705,14 +732,6 @@ static unsigned nth_union(const struct search *s, int k)
 
 /* ==== API ============================================================== */
 
-unsigned casino__ranks(hand_t h)
-{
-    unsigned r = 0;
-    for (; h; h &= h - 1)
-        r |= 1u << casino__rank_of[hand_first(h)];
-    return r;
-}
-
 bool casino__multiple(const struct casino_state *st, int v)
 {
     return (st->multiple >> v) & 1;
@@ -764,32 +783,63 @@ static void prepare(struct search *s, const struct casino_state *st, int seat,
     list_subsets(s, (unsigned)limit);
 }
 
-int casino__counts(const struct casino_state *st,
-                   const struct casino_rules *ru, int seat, hand_t cards,
-                   struct casino_counts *out)
+/* Legal options on a table without builds, per casino__counts and the
+ * legal op's order, with no count array between them: most decisions
+ * see such a table, and the array, its copies between cards of a rank
+ * and the second pass over it cost as much as the searches. A court card
+ * takes one loose card of its rank; no rule option or ownership matters
+ * without builds, so every card may trail (the table is not full). Cards
+ * of one rank are searched again each (their counts are the same). */
+int casino__plain_legal(const struct casino_state *st, int seat, int *out)
+{
+    struct plain p;
+    unsigned held, twice;
+    hand_t hand = st->hand[seat];
+    int n, over = 0;
+    if (casino_any_build(st) ||
+        hand_count(st->loose & CASINO_NUMERALS) >= CASINO_TABLE_MAX)
+        return -1;
+    casino__rank_sets(hand, &held, &twice);
+    unsigned numerals = held & 0x7feu;
+    if (!plain_families(st, numerals ? 31 - __builtin_clz(numerals) : 0, &p))
+        return -1;
+    /* At most 4 trails and 4 x 10 blocks of CASINO_OPTS ids, and 4 more
+     * written past a block: far below CASINO_MAX_LEGAL. */
+    n = casino__put_trails(out, hand);
+    for (hand_t h = hand; h; h &= h - 1) {
+        int c = hand_first(h), r = casino__rank_of[c];
+        if (r > CASINO_SUM_MAX) {
+            n += casino__put_block(out + n, casino__id(c, 0, 0),
+                                   hand_count(st->loose &
+                                              CASINO_ACES << (r - 1)));
+            continue;
+        }
+        unsigned after = ranks_without(held, twice, r);
+        /* bit 0: the capture; bit v - 1: the build of v, v >= r */
+        unsigned kinds = ((after & CASINO_BUILD_VALUES & ~0u << r) >> 1) | 1;
+        for (; kinds; kinds &= kinds - 1) {
+            int kind = __builtin_ctz(kinds), m = plain_count(&p, r, kind);
+            int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
+            n += casino__put_block(out + n, casino__id(c, kind, 0), fit);
+            over += m - fit;
+        }
+    }
+    for (int k = 0; k < over; k++)
+        out[n++] = CASINO_STABLE + k;
+    return n;
+}
+
+/* casino__counts on any table, through the item list (prepare). Kept
+ * out of casino__counts: its search state is tens of kilobytes, and the
+ * build-free tables most calls see need a small stack frame only. */
+static __attribute__((noinline)) int
+general_counts(const struct casino_state *st, const struct casino_rules *ru,
+               int seat, unsigned held, unsigned twice, int limit,
+               hand_t cards, struct casino_counts *out)
 {
     struct search s;
-    struct plain p;
     int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned held = 0, twice = 0, done = 0;
-    for (hand_t h = st->hand[seat]; h; h &= h - 1) {
-        unsigned r = 1u << casino__rank_of[hand_first(h)];
-        twice |= held & r;
-        held |= r;
-    }
-    /* Every sum looked up (a rank held, or a value held) is at most the
-     * highest numeral held. */
-    unsigned numerals = held & 0x7feu;
-    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
-    cards &= st->hand[seat];
-    if (!casino_any_build(st)) {
-        if (plain_families(st, limit, &p))
-            plain_counts(st, &p, held, twice, cards, out);
-        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
-            goto general;
-        return hand_count(st->loose & CASINO_NUMERALS);
-    }
-general:
+    unsigned done = 0;
     prepare(&s, st, seat, limit);
     for (int i = 0; cards; cards &= cards - 1, i++) {
         int c = hand_first(cards), r = casino__rank_of[c];
@@ -815,32 +865,39 @@ general:
     return s.table_items;
 }
 
-bool casino__option(const struct casino_state *st,
-                    const struct casino_rules *ru, int seat, int card, int kind,
-                    int k, uint64_t *items)
+int casino__counts(const struct casino_state *st,
+                   const struct casino_rules *ru, int seat, hand_t cards,
+                   struct casino_counts *out)
+{
+    struct plain p;
+    unsigned held, twice;
+    casino__rank_sets(st->hand[seat], &held, &twice);
+    /* Every sum looked up (a rank held, or a value held) is at most the
+     * highest numeral held. */
+    unsigned numerals = held & 0x7feu;
+    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
+    cards &= st->hand[seat];
+    if (!casino_any_build(st)) {
+        if (plain_families(st, limit, &p))
+            plain_counts(st, &p, held, twice, cards, out);
+        else if (!casino__wide_counts(st, limit, held, twice, cards, out))
+            return general_counts(st, ru, seat, held, twice, limit, cards,
+                                  out);
+        return hand_count(st->loose & CASINO_NUMERALS);
+    }
+    return general_counts(st, ru, seat, held, twice, limit, cards, out);
+}
+
+/* casino__option for a numeral on any table, through the item list; out
+ * of line for the reason general_counts is. */
+static __attribute__((noinline)) bool
+general_option(const struct casino_state *st, const struct casino_rules *ru,
+               int seat, int card, int kind, int k, uint64_t *items)
 {
     struct search s;
-    struct plain p;
     int r = card_rank(card);
-    if (!hand_has(st->hand[seat], card) || k < 0)
-        return false;
-    if (r <= CASINO_SUM_MAX && !casino_any_build(st)) {
-        if (plain_families(st, kind ? kind + 1 : r, &p))
-            return plain_option(st, &p, seat, card, kind, k, items);
-        int found = casino__wide_option(st, seat, card, kind, k, items);
-        if (found >= 0)
-            return found;
-    }
-    prepare(&s, st, seat, r > CASINO_SUM_MAX ? 0 : kind ? kind + 1 : r);
+    prepare(&s, st, seat, kind ? kind + 1 : r);
     s.ranks_after = casino__ranks(st->hand[seat] & ~card_bit(card));
-    if (r > CASINO_SUM_MAX) {
-        s.build_value = 0;
-        hand_t h = kind ? 0 : face_options(&s, r);
-        if (k >= hand_count(h))
-            return false;
-        *items = card_bit(hand_nth(h, k));
-        return true;
-    }
     if (!run_kind(&s, r, kind, ru))
         return false;
     unsigned u = nth_union(&s, k);
@@ -848,6 +905,35 @@ bool casino__option(const struct casino_state *st,
         return false;
     *items = items_of(&s, u);
     return true;
+}
+
+bool casino__option(const struct casino_state *st,
+                    const struct casino_rules *ru, int seat, int card, int kind,
+                    int k, uint64_t *items)
+{
+    int r = card_rank(card), found;
+    hand_t rest = st->hand[seat] & ~card_bit(card);
+    if (!hand_has(st->hand[seat], card) || k < 0)
+        return false;
+    if (r > CASINO_SUM_MAX) {
+        /* face_options, without the item list: one loose card of the
+         * rank, if every build seat owns keeps a card to take it. */
+        hand_t h = kind ? 0 : st->loose & CASINO_ACES << (r - 1);
+        if (casino__owned(st, seat) & ~casino__ranks(rest))
+            h = 0;
+        if (k >= hand_count(h))
+            return false;
+        *items = card_bit(hand_nth(h, k));
+        return true;
+    }
+    if (!casino_any_build(st)) {
+        found = plain_option(st, seat, card, kind, k, items);
+        if (found < 0)
+            found = casino__wide_option(st, seat, card, kind, k, items);
+        if (found >= 0)
+            return found;
+    }
+    return general_option(st, ru, seat, card, kind, k, items);
 }
 
 /* ==== names ============================================================ */
@@ -914,80 +1000,93 @@ static bool split(struct namer *m, uint64_t left, int g)
     return grow(m, left, (uint64_t)1 << i, m->val[i], i + 1, g);
 }
 
-/* Appends the n bytes at s to buf (len bytes) at *w, counting what was
- * wanted. Names are written for every history entry of a view: pieces
- * rather than text_fmt. */
-static void put_n(char *buf, size_t len, size_t *w, const char *s, size_t n)
-{
-    size_t at = *w < len ? *w : len;
-    text_put(buf + at, len - at, s, n);
-    *w += n;
-}
+/* Room for any name: the longest, "play 10♥ build 10 on " and fifteen
+ * parts of at most eight bytes with " + " between, is under 200 bytes;
+ * 8 more for the last 8-byte copy of a card name. */
+#define NAME_ROOM 256
 
-/* Appends s (a literal's length is known when built). */
-static inline void put(char *buf, size_t len, size_t *w, const char *s)
+/* Writes part bit ("5♠", "7-build") at p and returns the end. */
+static char *cat_part(char *p, uint64_t bit)
 {
-    put_n(buf, len, w, s, strlen(s));
-}
-
-static void put_part(char *buf, size_t len, size_t *w, uint64_t bit)
-{
-    char tok[24], *end;
     if (bit & CASINO_BUILD_BITS)
-        end = view_cat(view_cat_num(tok, __builtin_ctzll(bit) -
-                                             CASINO_BUILD_SHIFT),
-                       "-build");
-    else
-        end = view_cat_card(tok, __builtin_ctzll(bit));
-    put_n(buf, len, w, tok, (size_t)(end - tok));
+        return view_cat(
+            view_cat_num(p, __builtin_ctzll(bit) - CASINO_BUILD_SHIFT),
+            "-build");
+    return view_cat_card(p, __builtin_ctzll(bit));
 }
 
-/* Writes group g's parts (the played card left out) and returns how many
- * it wrote. */
-static int put_group(const struct namer *m, int g, char *buf, size_t len,
-                     size_t *w)
+/* Writes group g's parts (the played card left out) at p; returns the
+ * end, *k set to how many it wrote. */
+static char *cat_group(const struct namer *m, int g, char *p, int *k)
 {
-    int k = 0;
+    *k = 0;
     for (int i = 0; i < m->n; i++)
         if (m->group[i] == g && m->bit[i] != PLAYED_BIT) {
-            put_part(buf, len, w, m->bit[i]);
-            k++;
+            p = cat_part(p, m->bit[i]);
+            (*k)++;
         }
-    return k;
+    return p;
 }
 
-/* Writes the groups, the played card's group first, " + " between. */
-static void put_groups(struct namer *m, char *buf, size_t len, size_t *w)
+/* Splits the parts into groups (split), or answers at once the two
+ * splits most names have: parts adding up to the target are one group,
+ * and parts each of the target's value are a group each (both are the
+ * only split there is, and the one split finds). */
+static bool group_parts(struct namer *m)
 {
     uint64_t all = m->n == 64 ? ~0ull : ((uint64_t)1 << m->n) - 1;
-    int first = -1, ngroups = 0;
-    if (!split(m, all, 0)) {
+    int total = 0, singles = 1;
+    for (int i = 0; i < m->n; i++) {
+        total += m->val[i];
+        singles &= m->val[i] == m->target;
+    }
+    if (total == m->target || singles) {
+        for (int i = 0; i < m->n; i++)
+            m->group[i] = singles ? i : 0;
+        return true;
+    }
+    return split(m, all, 0);
+}
+
+/* Writes the groups at p, the played card's group first, " + " between;
+ * returns the end. */
+static char *cat_groups(struct namer *m, char *p)
+{
+    int first = -1, ngroups = 0, k;
+    if (!group_parts(m)) {
         for (int i = 0; i < m->n; i++)
             if (m->bit[i] != PLAYED_BIT) {
-                put(buf, len, w, i ? " " : "");
-                put_part(buf, len, w, m->bit[i]);
+                p = i ? view_cat(p, " ") : p;
+                p = cat_part(p, m->bit[i]);
             }
-        return;
+        return p;
     }
     for (int i = 0; i < m->n; i++) {
         ngroups = m->group[i] + 1 > ngroups ? m->group[i] + 1 : ngroups;
         if (m->bit[i] == PLAYED_BIT)
             first = m->group[i];
     }
-    bool any = first >= 0 && put_group(m, first, buf, len, w) > 0;
+    bool any = false;
+    if (first >= 0) {
+        p = cat_group(m, first, p, &k);
+        any = k > 0;
+    }
     for (int g = 0; g < ngroups; g++) {
         if (g == first)
             continue;
-        put(buf, len, w, any ? " + " : "");
-        any = put_group(m, g, buf, len, w) > 0 || any;
+        p = any ? view_cat(p, " + ") : p;
+        p = cat_group(m, g, p, &k);
+        any = k > 0 || any;
     }
+    return p;
 }
 
+/* The name is written whole into a local buffer from pieces (no
+ * formatter), then copied to buf, cut as snprintf cuts. */
 int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
 {
     struct namer m;
-    char c[8], v[16];
-    size_t w = 0;
+    char c[8], tmp[NAME_ROOM], *p;
     *view_cat_card(c, card) = '\0';
     if (kind == CASINO_TRAIL)
         return text_cat(buf, len, "trail ", c);
@@ -1002,15 +1101,11 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len)
     }
     if (kind)
         add_part(&m, PLAYED_BIT, card_rank(card));
-    put(buf, len, &w, "play ");
-    put(buf, len, &w, c);
-    if (kind) {
-        put(buf, len, &w, " build ");
-        put_n(buf, len, &w, v, (size_t)(view_cat_num(v, kind + 1) - v));
-        put(buf, len, &w, " on ");
-    } else {
-        put(buf, len, &w, " capture ");
-    }
-    put_groups(&m, buf, len, &w);
-    return (int)w;
+    p = view_cat_card(view_cat(tmp, "play "), card);
+    if (kind)
+        p = view_cat(view_cat_num(view_cat(p, " build "), kind + 1), " on ");
+    else
+        p = view_cat(p, " capture ");
+    p = cat_groups(&m, p);
+    return text_put(buf, len, tmp, (size_t)(p - tmp));
 }

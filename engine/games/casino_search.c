@@ -198,17 +198,47 @@ static inline uint64_t equal_to(__m128i s, int v)
     return (uint64_t)(unsigned)_mm_movemask_epi8(eq);
 }
 
-void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+/* The sums of the sets of items 0..3 (val[0..3]), one byte per set. */
+static inline __m128i low_sums(const uint8_t *val)
 {
-    /* Sets of absent items (index n and up) sum like their present part:
-     * keep only the sets of index mask below 1 << n. */
-    uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
-    __m128i lo = _mm_setzero_si128(); /* sets 0..15: items 0..3 */
+    __m128i lo = _mm_setzero_si128();
 #pragma GCC unroll 4
     for (int i = 0; i < 4; i++) {
         __m128i row = _mm_load_si128((const __m128i *)holds[i]);
         lo = _mm_add_epi8(lo, _mm_and_si128(row, _mm_set1_epi8((char)val[i])));
     }
+    return lo;
+}
+
+void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
+                      uint64_t *fb)
+{
+    /* As casino__sum_families, for two sums only. */
+    uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
+    __m128i lo = low_sums(val);
+    if (n <= 4) {
+        *fa = equal_to(lo, a) & keep;
+        *fb = equal_to(lo, b) & keep;
+        return;
+    }
+    __m128i v4 = _mm_set1_epi8((char)val[4]);
+    __m128i v5 = _mm_set1_epi8((char)(n > 5 ? val[5] : 0));
+    __m128i s1 = _mm_add_epi8(lo, v4), s2 = _mm_add_epi8(lo, v5);
+    __m128i s3 = _mm_add_epi8(s1, v5);
+    *fa = (equal_to(lo, a) | equal_to(s1, a) << 16 | equal_to(s2, a) << 32 |
+           equal_to(s3, a) << 48) &
+          keep;
+    *fb = (equal_to(lo, b) | equal_to(s1, b) << 16 | equal_to(s2, b) << 32 |
+           equal_to(s3, b) << 48) &
+          keep;
+}
+
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+{
+    /* Sets of absent items (index n and up) sum like their present part:
+     * keep only the sets of index mask below 1 << n. */
+    uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
+    __m128i lo = low_sums(val); /* sets 0..15: items 0..3 */
     fam[0] = 1;
     if (n <= 4) {
 #pragma GCC unroll 10
@@ -239,5 +269,14 @@ void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
         for (int v = CASINO_SUM_MAX; v >= 1; v--)
             f[v] |= f[v - val[i]] << (1u << i);
     memcpy(fam, f, (CASINO_SUM_MAX + 1) * sizeof *fam);
+}
+
+void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
+                      uint64_t *fb)
+{
+    uint64_t fam[CASINO_SUM_MAX + 1];
+    casino__sum_families(val, n, fam);
+    *fa = fam[a];
+    *fb = fam[b];
 }
 #endif

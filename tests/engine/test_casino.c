@@ -1157,6 +1157,35 @@ static void test_build_masks_follow_the_builds(void **state)
     assert_true(made > 100 && multiple > 10);
 }
 
+/* A court card's option, found without the item list (casino__option),
+ * holds for the seat only while every build it owns keeps a capturing
+ * card, as the general search (casino__counts) says: here a hand-made
+ * state whose seat owns a 7-build and holds no 7. */
+static void test_court_option_needs_owner_card(void **state)
+{
+    (void)state;
+    struct tc t;
+    struct casino_rules ru = {false, false, false};
+    struct casino_counts n[4];
+    uint64_t items = 0;
+    start_cards(&t, "casino", NULL, 0);
+    int seat = t.st.turn;
+    t.st.hand[seat] = card_bit(card("Ks")) | card_bit(card("3d"));
+    t.st.loose = card_bit(card("Kh")) | card_bit(card("4c"));
+    t.st.build[7] = card_bit(card("5c")) | card_bit(card("2d"));
+    t.st.builds = 1u << 7;
+    t.st.owner[7] = (uint8_t)seat;
+    assert_false(casino__option(&t.st, &ru, seat, card("Ks"), 0, 0, &items));
+    casino__counts(&t.st, &ru, seat, t.st.hand[seat], n);
+    assert_int_equal(n[1].n[0], 0); /* Ks: the second card by id */
+    t.st.owner[7] = (uint8_t)(1 - seat);
+    assert_true(casino__option(&t.st, &ru, seat, card("Ks"), 0, 0, &items));
+    assert_true(items == card_bit(card("Kh")));
+    assert_false(casino__option(&t.st, &ru, seat, card("Ks"), 0, 1, &items));
+    casino__counts(&t.st, &ru, seat, t.st.hand[seat], n);
+    assert_int_equal(n[1].n[0], 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1193,6 +1222,7 @@ int main(void)
         cmocka_unit_test(test_overflow_beyond_32_options),
         cmocka_unit_test(test_full_table_limits_trails),
         cmocka_unit_test(test_build_masks_follow_the_builds),
+        cmocka_unit_test(test_court_option_needs_owner_card),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

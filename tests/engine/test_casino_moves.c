@@ -395,10 +395,73 @@ static void test_legal_equals_brute_force(void **state)
     assert_true(over > 0);
 }
 
+/* casino__rank_sets folds a hand's suits: which ranks it holds, and which
+ * twice or more, against a count per rank. */
+static void test_rank_sets_fold_the_suits(void **state)
+{
+    (void)state;
+    unsigned held, twice;
+    hand_t h = card_bit(card_make(ACE, CLUBS)) |
+               card_bit(card_make(ACE, SPADES)) |
+               card_bit(card_make(5, HEARTS)) |
+               card_bit(card_make(KING, DIAMONDS));
+    casino__rank_sets(h, &held, &twice);
+    assert_int_equal(held, 1u << 1 | 1u << 5 | 1u << 13);
+    assert_int_equal(twice, 1u << 1);
+    casino__rank_sets(0, &held, &twice);
+    assert_int_equal(held | twice, 0);
+    struct rng rng;
+    rng_seed(&rng, 5);
+    for (int i = 0; i < 20000; i++) {
+        int per[KING + 1] = {0};
+        unsigned want = 0;
+        h = 0;
+        for (int k = (int)rng_below(&rng, 9); k > 0; k--)
+            h |= card_bit((int)rng_below(&rng, CARDS_IN_PACK));
+        for (int c = 0; c < CARDS_IN_PACK; c++)
+            per[rank_of(c)] += (int)((h >> c) & 1);
+        for (int r = ACE; r <= KING; r++)
+            want |= (unsigned)(per[r] >= 2) << r;
+        casino__rank_sets(h, &held, &twice);
+        assert_int_equal(held, ranks_in(h));
+        assert_int_equal(twice, want);
+        assert_int_equal(casino__ranks(h), ranks_in(h));
+    }
+}
+
+/* casino__sum_pair finds two of the families casino__sum_families finds,
+ * and those hold the sets adding up to their sum (checked set by set). */
+static void test_sum_pair_matches_the_families(void **state)
+{
+    (void)state;
+    struct rng rng;
+    rng_seed(&rng, 9);
+    for (int t = 0; t < 20000; t++) {
+        uint8_t val[6] = {0};
+        uint64_t fam[CASINO_SUM_MAX + 1], fa, fb;
+        int n = (int)rng_below(&rng, 7);
+        for (int i = 0; i < n; i++)
+            val[i] = (uint8_t)(1 + rng_below(&rng, 10));
+        int a = (int)rng_below(&rng, 11), b = (int)rng_below(&rng, 11);
+        casino__sum_families(val, n, fam);
+        casino__sum_pair(val, n, a, b, &fa, &fb);
+        assert_true(fa == fam[a]);
+        assert_true(fb == fam[b]);
+        for (int m = 0; m < 64; m++) {
+            int sum = 0;
+            for (int i = 0; i < 6; i++)
+                sum += (m >> i & 1) ? (i < n ? val[i] : 99) : 0;
+            assert_int_equal((int)(fa >> m & 1), sum == a);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_legal_equals_brute_force),
+        cmocka_unit_test(test_rank_sets_fold_the_suits),
+        cmocka_unit_test(test_sum_pair_matches_the_families),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
