@@ -143,6 +143,18 @@ static inline float meld_unit(float v)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* x / d as a float, rounded exactly as (float)x / (float)d is, for inv =
+ * 1.0 / d, d a positive integer below 2^24 and |x| below 2^24: a multiply
+ * where observe would divide (a division costs several multiplies). The
+ * double product is within 2^-52 of x / d relatively, while x / d is never
+ * a float rounding midpoint and lies relatively at least 2^-26 / d away
+ * from each, so both round to the same float (test_meld checks it over
+ * whole ranges). */
+static inline float meld_quot(int x, double inv)
+{
+    return (float)(x * inv);
+}
+
 /* "clubs", "diamonds", "hearts", "spades". */
 const char *meld_suit_word(int s);
 
