@@ -16,8 +16,11 @@
 /* Functions worth a second build for AVX2 (GCC and clang on x86-64 pick
  * the build at load time); elsewhere one plain build. */
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MELD_X86_64 1
 #define MELD_WIDE __attribute__((target_clones("avx2", "default")))
+#include <immintrin.h>
 #else
+#define MELD_X86_64 0
 #define MELD_WIDE
 #endif
 
@@ -394,8 +397,8 @@ void meld_observe_trick(float *out, const struct meld_table *t, int seat,
 }
 
 MELD_WIDE
-void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
-                         int n, float inv)
+static void put_count_rows(float *restrict out, const uint8_t *const *rows,
+                           int n, float inv)
 {
     for (int i = 0; i < n; i++, out += MELD_FACES) {
         const uint8_t *restrict row = rows[i];
@@ -403,6 +406,41 @@ void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
             out[f] = row[f] * inv;
     }
 }
+
+#if MELD_X86_64
+/* A row in two 64-byte stores, each sixteen bytes widened, converted and
+ * scaled in three instructions. The compilers' vectorizers stay at 32
+ * bytes even for AVX-512, hence the intrinsics; stores bound this work,
+ * and half as many stores take well under half the time here. */
+__attribute__((target("avx512f")))
+static void put_count_rows_512(float *out, const uint8_t *const *rows, int n,
+                               float inv)
+{
+    __m512 scale = _mm512_set1_ps(inv);
+    for (int i = 0; i < n; i++, out += MELD_FACES) {
+        for (int h = 0; h < MELD_FACES; h += 16) {
+            __m128i b = _mm_loadu_si128((const __m128i *)(rows[i] + h));
+            __m512 v = _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b));
+            _mm512_storeu_ps(out + h, _mm512_mul_ps(v, scale));
+        }
+    }
+}
+
+void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
+                         int n, float inv)
+{
+    if (__builtin_cpu_supports("avx512f"))
+        put_count_rows_512(out, rows, n, inv);
+    else
+        put_count_rows(out, rows, n, inv);
+}
+#else
+void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
+                         int n, float inv)
+{
+    put_count_rows(out, rows, n, inv);
+}
+#endif
 
 bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
                       const uint8_t *played, int trump, int value,

@@ -143,6 +143,18 @@ static inline float meld_unit(float v)
     return v < 0 ? 0 : v > 1 ? 1 : v;
 }
 
+/* x / d as a float, rounded exactly as (float)x / (float)d is, for inv =
+ * 1.0 / d, d a positive integer below 2^24 and |x| below 2^24: a multiply
+ * where observe would divide (a division costs several multiplies). The
+ * double product is within 2^-52 of x / d relatively, while x / d is never
+ * a float rounding midpoint and lies relatively at least 2^-26 / d away
+ * from each, so both round to the same float (test_meld checks it over
+ * whole ranges). */
+static inline float meld_quot(int x, double inv)
+{
+    return (float)(x * inv);
+}
+
 /* "clubs", "diamonds", "hearts", "spades". */
 const char *meld_suit_word(int s);
 
@@ -210,9 +222,9 @@ void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
 /* Sets out[32 * i + f] = rows[i][f] * inv for every face of rows i < n:
  * the count rows of a tensor (a hand, the cards gone, each seat's known
  * cards) in one call. inv is 1 / a power of two, so each product equals
- * the quotient exactly. Built for AVX2 as well where the compiler can,
- * chosen at load time: a row is then four conversions of eight floats,
- * not eight of four. */
+ * the quotient exactly. On x86-64 a row is two 64-byte stores where the
+ * CPU has AVX-512F (checked per call), else four of 32 bytes under AVX2
+ * (chosen at load time), else the plain loop. */
 void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
                          int n, float inv);
 

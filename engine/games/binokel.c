@@ -188,6 +188,10 @@ static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
     memset(st->meld, 0, sizeof st->meld);
     memset(st->taken, 0, sizeof st->taken);
     memset(st->won, 0, sizeof st->won);
+    memset(st->meld_obs, 0, sizeof st->meld_obs);
+    memset(st->taken_obs, 0, sizeof st->taken_obs);
+    memset(st->won_obs, 0, sizeof st->won_obs);
+    memset(st->bid_obs, 0, sizeof st->bid_obs);
     memset(st->bid, 0, sizeof st->bid);
     memset(st->declared, 0, sizeof st->declared);
     if (n < 0)
@@ -212,6 +216,14 @@ static int deal(struct binokel_state *st, const uint8_t *pre, int npre)
     return 0;
 }
 
+/* Keeps the observed scores: at the start, then after each deal. */
+static void keep_scores(const struct game *g, struct binokel_state *st)
+{
+    float target = (float)trick_opt(g, P_TARGET);
+    for (int t = 0; t < st->sides; t++)
+        st->score_obs[t] = meld_unit(0.5f + st->score[t] / (4 * target));
+}
+
 static int init(const struct game *g, void *vst, uint64_t seed,
                 const uint8_t *deck, int ndeck)
 {
@@ -222,6 +234,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->sides = st->np == 4 ? 2 : st->np;
     st->wsize = st->np == 4 ? 4 : st->np == 3 ? 3 : 0;
     st->winner = NO;
+    keep_scores(g, st);
     return deal(st, deck, ndeck);
 }
 
@@ -340,6 +353,7 @@ static void check_game_end(const struct game *g, struct binokel_state *st)
 
 static void next_deal(const struct game *g, struct binokel_state *st)
 {
+    keep_scores(g, st);
     check_game_end(g, st);
     if (st->phase == PH_OVER)
         return;
@@ -410,6 +424,7 @@ static void start_play(struct binokel_state *st)
         memset(st->shown[s], 0, MELD_FACES);
         st->meld[s] = (int16_t)meld_value(st->hand[s], st->trump,
                                           st->shown[s]);
+        binokel__keep_meld(st, s);
         for (int f = 0; f < MELD_FACES; f++)
             meld_need(st->known[s], f, st->shown[s][f]);
     }
@@ -434,6 +449,8 @@ static void finish_trick(const struct game *g, struct binokel_state *st)
     int w = meld_table_close(&st->tb, st->np, st->trump, per, 10, &pts);
     st->taken[w] += (int16_t)pts;
     st->won[w]++;
+    st->taken_obs[w] = st->taken[w] / 250.0f;
+    st->won_obs[w] = st->won[w] / (float)per;
     if (st->tb.tricks == per || (st->np > 2 && decided_early(st, w)))
         score_deal(g, st);
     else if (st->nstock)
@@ -476,7 +493,11 @@ static void after_call(struct binokel_state *st)
 static void bid(const struct game *g, struct binokel_state *st, int a)
 {
     int seat = st->tb.turn;
+    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     st->bid[seat] = (uint8_t)(a - 127);
+    st->bid_obs[seat][0] =
+        a == A_PASS ? 0 : meld_unit(binokel__bid_value(g, a) / top);
+    st->bid_obs[seat][1] = a == A_PASS;
     if (a == A_PASS) {
         st->passed |= (uint8_t)(1u << seat);
     } else {

@@ -79,6 +79,14 @@ struct binokel_state {
     int16_t meld[MAXP];               /* each seat's meld this deal */
     int16_t taken[MAXP];              /* card points per seat this deal */
     uint8_t won[MAXP];                /* tricks won per seat this deal */
+    /* The numbers below as the tensor shows them (binokel_view.c's
+     * layout), kept by apply: they change a few times a deal, observe
+     * reads them at every step. */
+    float meld_obs[MAXP];             /* meld / 1000, clamped */
+    float taken_obs[MAXP];            /* taken / 250 */
+    float won_obs[MAXP];              /* won / tricks a deal */
+    float score_obs[MAXP];            /* 0.5 + score / (4 target), clamped */
+    float bid_obs[MAXP][2];           /* last call: bid / top, passed */
     uint16_t deals;                   /* deals begun */
     uint16_t high;                    /* high bid's value, 0 if none */
     uint8_t np, sides, wsize;         /* seats, sides, widow size */
@@ -136,6 +144,12 @@ enum {
 static inline int binokel__side(const struct binokel_state *st, int seat)
 {
     return seat % st->sides;
+}
+
+/* Keeps seat s's observed meld after its meld changed. */
+static inline void binokel__keep_meld(struct binokel_state *st, int s)
+{
+    st->meld_obs[s] = meld_unit(st->meld[s] / 1000.0f);
 }
 
 /* What bid action a is worth in the auction. */

@@ -82,6 +82,7 @@ void binokel__declare(struct binokel_state *st, int k)
         need[meld_face(st->trump, MELD_7)] =
             (uint8_t)(st->declared[seat][k] + 1);
     st->meld[seat] += (int16_t)binokel__kind_points(k, st->trump);
+    binokel__keep_meld(st, seat);
     st->declared[seat][k]++;
     for (int f = 0; f < MELD_FACES; f++) {
         meld_need(st->shown[seat], f, need[f]);

@@ -17,22 +17,17 @@ static bool sees_given(const struct binokel_state *st, int seat)
     return st->given != NO && (seat == st->soloist || seat == st->called_from);
 }
 
-static void observe_seats(const struct game *g, const struct binokel_state *st,
-                          int seat, float *out)
+static void observe_seats(const struct binokel_state *st, int seat, float *out)
 {
-    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     int np = st->np, tricks = (NCARDS - st->wsize) / np;
     const uint8_t *known[MAXP];
     for (int r = 0, s = seat; r < np; r++, s = trick_next(s, np)) {
-        int a = st->bid[s] + 127;
         known[r] = st->known[s];
-        if (a == A_PASS)
-            out[O_BIDS + 2 * r + 1] = 1;
-        else if (st->bid[s])
-            out[O_BIDS + 2 * r] = meld_unit(binokel__bid_value(g, a) / top);
-        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
-        out[O_TAKEN + r] = st->taken[s] / 250.0f;
-        out[O_WON + r] = st->won[s] / (float)tricks;
+        out[O_BIDS + 2 * r] = st->bid_obs[s][0];
+        out[O_BIDS + 2 * r + 1] = st->bid_obs[s][1];
+        out[O_MELD + r] = st->meld_obs[s];
+        out[O_TAKEN + r] = st->taken_obs[s];
+        out[O_WON + r] = st->won_obs[s];
         out[O_SIZES + r] = meld_size(st->hand[s]) / (float)(tricks + 5);
     }
     meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.5f);
@@ -51,7 +46,6 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
 {
     const struct binokel_state *st = vst;
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
-    float target = (float)trick_opt(g, P_TARGET);
     const uint8_t *own[2] = {st->hand[seat], st->gone};
     obs_fill_zero(out + O_GONE + 32, OBS_SIZE - O_GONE - 32);
     meld_put_count_rows(out + O_HAND, own, 2, 0.5f);
@@ -69,9 +63,9 @@ void binokel__observe(const struct game *g, const void *vst, int seat,
     if (st->soloist != NO || st->high)
         out[O_KIND + st->kind] = 1;
     out[O_HIGH] = meld_unit(st->high / top);
-    observe_seats(g, st, seat, out);
+    observe_seats(st, seat, out);
     for (int r = 0, t = binokel__side(st, seat); r < st->sides; r++) {
-        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
+        out[O_SCORES + r] = st->score_obs[t];
         t = trick_next(t, st->sides);
     }
     out[O_TRICKS] = st->tb.tricks / (float)((NCARDS - st->wsize) / st->np);

@@ -122,6 +122,11 @@ struct pinochle_state {
     int16_t raw[MAXP];               /* its table value, before the dix
                                         exchange's adjustments */
     int16_t taken[MAXP / 2];         /* card points per team this deal */
+    float meld_obs[MAXP];            /* meld[s] as observed (clamped
+                                        meld / 1000), kept by apply */
+    float taken_obs[MAXP / 2];       /* taken[t] as observed (/ 500) */
+    float score_obs[MAXP / 2];       /* score[t] as observed (0.5 +
+                                        score / (4 target), clamped) */
     uint16_t deals;                  /* deals begun */
     uint8_t np, teams;               /* seats, teams */
     uint8_t phase, dealer;
@@ -209,6 +214,23 @@ static int meld_value(const uint8_t *h, int trump, uint8_t *shown)
 
 /* ==== deals ============================================================ */
 
+/* The observed forms of meld, taken and score, which change a few times a
+ * deal while observe reads them at every step: kept beside them here. */
+static float meld_obs(int meld)
+{
+    return meld_unit(meld / 1000.0f);
+}
+
+static float taken_obs(int taken)
+{
+    return taken / 500.0f;
+}
+
+static float score_obs(const struct game *g, int32_t score)
+{
+    return meld_unit(0.5f + score / (4 * (float)trick_opt(g, P_TARGET)));
+}
+
 static int team_of(const struct pinochle_state *st, int seat)
 {
     return seat % st->teams;
@@ -254,6 +276,7 @@ static void start_play(struct pinochle_state *st, int leader)
         if (s == st->dix_seat)
             v += DIX_POINTS;
         st->meld[s] = (int16_t)v;
+        st->meld_obs[s] = meld_obs(v);
         for (int f = 0; f < MELD_FACES; f++)
             meld_need(st->known[s], f, st->shown[s][f]);
     }
@@ -274,7 +297,9 @@ static int deal(const struct game *g, struct pinochle_state *st,
     memset(st->played, 0, sizeof st->played);
     memset(st->lacks, 0, sizeof st->lacks);
     memset(st->meld, 0, sizeof st->meld);
+    memset(st->meld_obs, 0, sizeof st->meld_obs);
     memset(st->taken, 0, sizeof st->taken);
+    memset(st->taken_obs, 0, sizeof st->taken_obs);
     memset(st->bid, 0, sizeof st->bid);
     if (n < 0)
         return n;
@@ -304,6 +329,8 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->np = (uint8_t)g->dims.players;
     st->teams = (uint8_t)(st->np / 2);
     st->winner = NO;
+    for (int t = 0; t < st->teams; t++)
+        st->score_obs[t] = score_obs(g, 0);
     return deal(g, st, deck, ndeck);
 }
 
@@ -419,6 +446,7 @@ static void score_deal(const struct game *g, struct pinochle_state *st)
         int bid = trick_opt(g, P_MIN_BID) + 10 * (st->high - 1);
         bool bidding = st->bidder != NO && team_of(st, st->bidder) == t;
         st->score[t] += bidding && total[t] < bid ? -bid : total[t];
+        st->score_obs[t] = score_obs(g, st->score[t]);
     }
     check_game_end(g, st);
     if (st->phase == PH_OVER)
@@ -435,6 +463,7 @@ static void finish_trick(const struct game *g, struct pinochle_state *st)
     int w = meld_table_close(&st->tb, st->np, st->trump, per,
                              trick_opt(g, P_LAST), &pts);
     st->taken[team_of(st, w)] += (int16_t)pts;
+    st->taken_obs[team_of(st, w)] = taken_obs(st->taken[team_of(st, w)]);
     if (st->tb.tricks == per)
         score_deal(g, st);
 }
@@ -508,33 +537,42 @@ static void observe_bids(const struct game *g, const struct pinochle_state *st,
     }
 }
 
+/* Tricks in a deal: every card is dealt, 16 each to six, 12 to eight. */
+static int tricks_per_deal(const struct pinochle_state *st)
+{
+    return st->np == 6 ? NCARDS / 6 : NCARDS / 8;
+}
+
 /* Per seat, self first: melds, hand sizes and the cards known in others'
  * hands, written whole (branching on the few known cards costs more). */
 static void observe_seats(const struct pinochle_state *st, int seat,
                           float *out)
 {
     const uint8_t *known[MAXP];
-    int np = st->np, tricks = NCARDS / np, left = tricks - st->tb.tricks;
-    int pos = (seat - st->tb.leader + np) % np; /* seat's place in trick */
+    int np = st->np, left = tricks_per_deal(st) - st->tb.tricks;
+    double per = np == 6 ? 1.0 / (NCARDS / 6) : 1.0 / (NCARDS / 8);
     /* Every seat holds the cards of the tricks still to play, less one
-     * for the seats that have played to the trick in progress. */
-    float full = (float)left / (float)tricks;
-    float less = (float)(left - 1) / (float)tricks;
+     * for the seats that have played to the trick in progress: bit r of
+     * played, r counted from seat, the trick's first ntrick places from
+     * the leader's. */
+    const float size[2] = {meld_quot(left, per), meld_quot(left - 1, per)};
+    unsigned played = ((1u << st->tb.ntrick) - 1)
+                      << trick_rel(st->tb.leader, seat, np);
+    played |= played >> np;
     for (int r = 0, s = seat; r < np; r++) {
-        out[O_MELD + r] = meld_unit(st->meld[s] / 1000.0f);
-        out[O_SIZES + r] = pos < st->tb.ntrick ? less : full;
+        out[O_MELD + r] = st->meld_obs[s];
+        out[O_SIZES + r] = size[played >> r & 1];
         known[r] = st->known[s];
         s = s + 1 == np ? 0 : s + 1;
-        pos = pos + 1 == np ? 0 : pos + 1;
     }
     meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.25f);
+    out[O_TRICKS] = meld_quot(st->tb.tricks, per);
 }
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct pinochle_state *st = vst;
-    int np = st->np, teams = st->teams, tricks = NCARDS / np;
-    float target = (float)trick_opt(g, P_TARGET);
+    int np = st->np, teams = st->teams;
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
     obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
@@ -553,12 +591,11 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
     observe_bids(g, st, seat, out);
-    for (int r = 0, t = seat % teams; r < teams; r++) {
-        out[O_TAKEN + r] = st->taken[t] / 500.0f;
-        out[O_SCORES + r] = meld_unit(0.5f + st->score[t] / (4 * target));
-        t = trick_next(t, teams);
+    for (int r = 0, t = seat < teams ? seat : seat - teams; r < teams; r++) {
+        out[O_TAKEN + r] = st->taken_obs[t];
+        out[O_SCORES + r] = st->score_obs[t];
+        t = t + 1 == teams ? 0 : t + 1;
     }
-    out[O_TRICKS] = st->tb.tricks / (float)tricks;
 }
 
 static const struct obs_segment layout[] = {

@@ -18,6 +18,7 @@
 #include <cmocka.h> /* after the headers it needs */
 
 #include "common/err.h"
+#include "common/rng.h"
 #include "engine/conformance.h"
 #include "engine/game.h"
 #include "engine/meld.h"
@@ -395,6 +396,118 @@ static void test_two_players(void **state)
                   "[[1, \"family spades\"], [1, \"diss\"]]");
 }
 
+/* Offset of the tensor segment named name. */
+static int segment(const struct game *g, const char *name)
+{
+    struct obs_segment seg[32];
+    int n = g->def->obs_layout(g, seg, 32);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(seg[i].name, name))
+            return seg[i].offset;
+    fail_msg("no segment %s", name);
+    return -1;
+}
+
+/* Seat i's last call in the view: its value (slam, betel and a bid by
+ * their worth, 0 none or passed) and whether it passed. */
+static int view_bid(struct tb *t, int i, int betel, bool *passed)
+{
+    msgpack_sbuffer sb;
+    msgpack_packer pk;
+    msgpack_unpacked u;
+    int v = -1;
+    msgpack_sbuffer_init(&sb);
+    msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
+    assert_int_equal(game_view(&t->g, t->st, 0, &pk), 0);
+    msgpack_unpacked_init(&u);
+    assert_int_equal(msgpack_unpack_next(&u, sb.data, sb.size, NULL),
+                     MSGPACK_UNPACK_SUCCESS);
+    *passed = false;
+    for (uint32_t k = 0; k < u.data.via.map.size; k++) {
+        msgpack_object_kv *kv = &u.data.via.map.ptr[k];
+        if (kv->key.via.str.size != 4 || memcmp(kv->key.via.str.ptr, "bids", 4))
+            continue;
+        msgpack_object e = kv->val.via.array.ptr[i];
+        if (e.type == MSGPACK_OBJECT_NIL)
+            v = 0;
+        else if (e.type == MSGPACK_OBJECT_POSITIVE_INTEGER)
+            v = (int)e.via.u64;
+        else if (e.via.str.size == 4 && !memcmp(e.via.str.ptr, "pass", 4))
+            v = 0, *passed = true;
+        else
+            v = e.via.str.ptr[0] == 's' ? 1000 : betel;
+    }
+    msgpack_unpacked_destroy(&u);
+    msgpack_sbuffer_destroy(&sb);
+    assert_true(v >= 0);
+    return v;
+}
+
+/* Seat's tensor shows the calls, melds, card points, tricks won and scores
+ * of the view (what the state holds), scaled as the layout says: apply
+ * keeps them in their observed form, and this is what it must keep. */
+static void check_numbers(struct tb *t, int seat, const double *opt)
+{
+    float out[556];
+    int np = t->g.dims.players, sides = np == 4 ? 2 : np;
+    float tricks = (float)((48 - (np == 4 ? 4 : np == 3 ? 3 : 0)) / np);
+    float top = (float)(opt[0] + 1300), target = (float)opt[1];
+    const struct game *g = &t->g;
+    t->g.def->observe(g, t->st, seat, out);
+    for (int r = 0; r < np; r++) {
+        int s = (seat + r) % np;
+        bool passed;
+        int bid = view_bid(t, s, (int)opt[2], &passed);
+        float want = bid ? meld_unit(bid / top) : 0.0f;
+        int m = meld_steps_view_at(g, t->st, 0, "melds", s, 0);
+        int taken = meld_steps_view_at(g, t->st, 0, "taken", s, -1);
+        int won = meld_steps_view_at(g, t->st, 0, "tricks_won", s, -1);
+        assert_true(out[segment(g, "bids") + 2 * r] == want);
+        assert_true(out[segment(g, "bids") + 2 * r + 1] == (passed ? 1 : 0));
+        assert_true(out[segment(g, "melds") + r] == meld_unit(m / 1000.0f));
+        assert_true(out[segment(g, "taken") + r] == taken / 250.0f);
+        assert_true(out[segment(g, "tricks_won") + r] == won / tricks);
+    }
+    for (int r = 0; r < sides; r++) {
+        int score = meld_steps_view_at(g, t->st, 0, "scores",
+                                       (seat % sides + r) % sides, -1);
+        assert_true(out[segment(g, "scores") + r] ==
+                    meld_unit(0.5f + score / (4 * target)));
+    }
+}
+
+/* Seeded random games of each size, checked at every step. */
+static void test_observed_numbers_follow_play(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "binokel(target=1500)", "binokel(players=4,target=1200)",
+        "binokel(players=2,target=1000)"};
+    static const double opts[][3] = {
+        {200, 1500, 300}, {200, 1200, 300}, {200, 1000, 300}};
+    char err[256];
+    int legal[512];
+    struct rng rng;
+    rng_seed(&rng, 23);
+    for (int i = 0; i < 3; i++) {
+        struct tb t;
+        memset(&t, 0, sizeof t);
+        assert_int_equal(conformance_game_make(&t.g, &binokel_game, specs[i],
+                                               err, sizeof err),
+                         0);
+        assert_true(t.g.def->state_size <= sizeof t.st);
+        assert_int_equal(game_init(&t.g, t.st, 9 + (uint64_t)i, NULL, 0), 0);
+        while (!game_is_terminal(&t.g, t.st)) {
+            int seat = game_current_seat(&t.g, t.st);
+            check_numbers(&t, seat, opts[i]);
+            int n = t.g.def->legal(&t.g, t.st, seat, legal);
+            int a = legal[rng_below(&rng, (uint32_t)n)];
+            assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
+        }
+        check_numbers(&t, 0, opts[i]);
+    }
+}
+
 static void run_conformance(const char *spec)
 {
     meld_steps_conformance(&binokel_game, spec, 12);
@@ -425,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_betel),
         cmocka_unit_test(test_concession),
         cmocka_unit_test(test_two_players),
+        cmocka_unit_test(test_observed_numbers_follow_play),
         cmocka_unit_test(test_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

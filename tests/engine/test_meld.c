@@ -265,10 +265,31 @@ static void test_count_rows_scale_each_face(void **state)
     assert_true(out[2 * MELD_FACES] == -7.0f);
 }
 
+/* meld_quot rounds as the division it replaces, over every numerator a
+ * tensor can meet for the divisors the games use (meld 1000 and 500, card
+ * points 500 and 250, tricks 6 to 16, four or two times a target) and
+ * odd divisors near the limit, where the margin to a midpoint is least. */
+static void test_quot_rounds_as_division(void **state)
+{
+    (void)state;
+    static const int divisors[] = {1000, 500, 250, 24, 16, 15, 13, 12, 8,
+                                   6,    4 * 3000, 2 * 1000, 4 * 100000,
+                                   2 * 99999, 1990, 2300, 999983};
+    for (size_t i = 0; i < sizeof divisors / sizeof divisors[0]; i++) {
+        int d = divisors[i];
+        double inv = 1.0 / d;
+        for (int x = -(1 << 17); x <= 1 << 17; x++)
+            if (meld_quot(x, inv) != (float)x / (float)d)
+                fail_msg("%d / %d: %a, not %a", x, d, meld_quot(x, inv),
+                         (float)x / (float)d);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_count_rows_scale_each_face),
+        cmocka_unit_test(test_quot_rounds_as_division),
         cmocka_unit_test(test_each_single_face_is_held),
         cmocka_unit_test(test_playable_matches_reference),
         cmocka_unit_test(test_shows_lack_matches_reference),

@@ -20,6 +20,7 @@
 #include <cmocka.h> /* after the headers it needs */
 
 #include "common/err.h"
+#include "common/rng.h"
 #include "engine/conformance.h"
 #include "engine/game.h"
 #include "engine/meld.h"
@@ -302,6 +303,72 @@ static void test_auction_failed(void **state)
     assert_int_equal(view_at(&t, "scores", 0, -1), -4000);
 }
 
+/* Offset of the tensor segment named name. */
+static int segment(const struct game *g, const char *name)
+{
+    struct obs_segment seg[32];
+    int n = g->def->obs_layout(g, seg, 32);
+    for (int i = 0; i < n; i++)
+        if (!strcmp(seg[i].name, name))
+            return seg[i].offset;
+    fail_msg("no segment %s", name);
+    return -1;
+}
+
+/* Seat's tensor shows the melds, card points and scores of the view (what
+ * the state holds), scaled as the layout says: apply keeps them in their
+ * observed form, and this is what it must keep. */
+static void check_numbers(struct tp *t, int seat, double target)
+{
+    float out[682];
+    int np = t->g.dims.players, teams = np / 2;
+    t->g.def->observe(&t->g, t->st, seat, out);
+    for (int r = 0; r < np; r++) {
+        int m = meld_steps_view_at(&t->g, t->st, seat, "melds",
+                                   (seat + r) % np, 0);
+        assert_true(out[segment(&t->g, "melds") + r] ==
+                    meld_unit(m / 1000.0f));
+    }
+    for (int r = 0; r < teams; r++) {
+        int k = (seat + r) % teams;
+        int taken = meld_steps_view_at(&t->g, t->st, seat, "taken", k, -1);
+        int score = meld_steps_view_at(&t->g, t->st, seat, "scores", k, -1);
+        assert_true(out[segment(&t->g, "taken") + r] == taken / 500.0f);
+        assert_true(out[segment(&t->g, "scores") + r] ==
+                    meld_unit(0.5f + score / (4 * (float)target)));
+    }
+}
+
+/* Seeded random games, checked at every step. */
+static void test_observed_numbers_follow_play(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "pinochle(target=1500)", "pinochle(players=8,target=800)",
+        "pinochle(trump=auction,target=1200,min_bid=200)"};
+    static const double targets[] = {1500, 800, 1200};
+    char err[256];
+    int legal[256];
+    struct rng rng;
+    rng_seed(&rng, 17);
+    for (int i = 0; i < 3; i++) {
+        struct tp t;
+        memset(&t, 0, sizeof t);
+        assert_int_equal(conformance_game_make(&t.g, &pinochle_game, specs[i],
+                                               err, sizeof err),
+                         0);
+        assert_int_equal(game_init(&t.g, t.st, 5 + (uint64_t)i, NULL, 0), 0);
+        while (!game_is_terminal(&t.g, t.st)) {
+            int seat = game_current_seat(&t.g, t.st);
+            check_numbers(&t, seat, targets[i]);
+            int n = t.g.def->legal(&t.g, t.st, seat, legal);
+            int a = legal[rng_below(&rng, (uint32_t)n)];
+            assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
+        }
+        check_numbers(&t, 0, targets[i]);
+    }
+}
+
 static void run_conformance(const char *spec)
 {
     meld_steps_conformance(&pinochle_game, spec, 12);
@@ -331,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_card_points_490),
         cmocka_unit_test(test_auction),
         cmocka_unit_test(test_auction_failed),
+        cmocka_unit_test(test_observed_numbers_follow_play),
         cmocka_unit_test(test_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
