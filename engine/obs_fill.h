@@ -9,7 +9,9 @@
 #ifndef PARLOR_OBS_FILL_H
 #define PARLOR_OBS_FILL_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* Sets out[0..n) to 0.0f through the C library's memset. */
 void obs_fill_zero(float *out, size_t n);
@@ -18,5 +20,79 @@ void obs_fill_zero(float *out, size_t n);
  * dense plane of bits is written as copies of rows, eight floats each,
  * cheaper than zeroing it and setting its ones one by one. */
 extern _Alignas(64) const float obs_byte_floats[256][8];
+
+/* A tensor's 0/1 entries as a stream of bits, bit i for out[i], built in
+ * order by obs_bits_put and obs_bits_skip into an array of
+ * OBS_BITS_WORDS(n) words for n floats, closed by obs_bits_end and
+ * written by obs_bits_write; other values are set over it afterwards.
+ * The writer is meant to stay in registers: each word is stored once,
+ * never read back while building, and where the widths are constants
+ * (a game's layout for a given player count) the whole build folds into
+ * shifts and ORs without a branch. */
+#define OBS_BITS_WORDS(n) ((n) / 64 + 2)
+
+struct obs_bits {
+    uint64_t *w;  /* next word to store */
+    uint64_t acc; /* bits of the word being filled */
+    int fill;     /* bits in acc, 0..63 */
+};
+
+/* Starts a stream in w. */
+static inline void obs_bits_start(struct obs_bits *b, uint64_t *w)
+{
+    b->w = w;
+    b->acc = 0;
+    b->fill = 0;
+}
+
+/* Appends the k bits of v (1 <= k <= 64, v < 2^k), lowest first. */
+static inline void obs_bits_put(struct obs_bits *b, uint64_t v, int k)
+{
+    b->acc |= v << b->fill;
+    int end = b->fill + k;
+    if (end >= 64) {
+        *b->w++ = b->acc;
+        b->acc = v >> 1 >> (63 - b->fill); /* v's bits past the word */
+        end -= 64;
+    }
+    b->fill = end;
+}
+
+/* Appends k zeros (k >= 0). */
+static inline void obs_bits_skip(struct obs_bits *b, int k)
+{
+    for (; k > 64; k -= 64)
+        obs_bits_put(b, 0, 64);
+    if (k > 0)
+        obs_bits_put(b, 0, k);
+}
+
+/* Closes the stream: stores the last word and one of zeros after it. */
+static inline void obs_bits_end(struct obs_bits *b)
+{
+    b->w[0] = b->acc;
+    b->w[1] = 0;
+}
+
+/* Writes out[0..n) (n >= 1) as floats 0 and 1 from the closed stream w,
+ * every float once, with stores aligned to their width (64 bytes on CPUs
+ * with AVX-512, else 32 or 16 with a float at a time at the ends). A
+ * tensor that is mostly ones and zeros costs about a memset of it. */
+void obs_bits_write(float *out, const uint64_t *w, int n);
+
+/* The store widths obs_bits_write picks from, widest first. */
+enum obs_width {
+    OBS_WIDTH_64, /* AVX-512 */
+    OBS_WIDTH_32, /* AVX2 */
+    OBS_WIDTH_16, /* any x86-64 (SSE2) and other CPUs */
+};
+
+/* True when this CPU runs the stores of width wd. */
+bool obs_width_supported(enum obs_width wd);
+
+/* obs_bits_write with the stores of width wd (supported here), so that
+ * tests cover each. */
+void obs_bits_write_width(float *out, const uint64_t *w, int n,
+                          enum obs_width wd);
 
 #endif

@@ -158,6 +158,8 @@ static void deal(struct bi_jinx_state *st)
     memset(st->pend, 0, sizeof st->pend);
     memset(st->taken, 0, sizeof st->taken);
     memset(st->played, 0, sizeof st->played);
+    memset(st->taken_f, 0, sizeof st->taken_f);
+    memset(st->played_f, 0, sizeof st->played_f);
     memset(st->disc, NO_CARD, sizeof st->disc);
     st->inn = packet(o, &p, 1);
     for (int k = 1; k <= n; k++)
@@ -283,6 +285,7 @@ static void end_trick(struct bi_jinx_state *st)
     int w = (st->dealer + st->best) % st->cfg.n;
     for (int i = 0; i < st->ntrick; i++)
         st->taken[w] |= card_bit(st->trick[i]);
+    bi_jinx__put_faces(st->taken_f[w], st->taken[w]);
     st->ntrick = 0;
     st->turn = st->dealer;
     if (++st->tricks < BJ_TRICKS)
@@ -296,6 +299,7 @@ static void play(struct bi_jinx_state *st, int c)
     int s = st->turn;
     st->hand[s] &= ~card_bit(c);
     st->played[s] |= card_bit(c);
+    bi_jinx__put_faces(st->played_f[s], st->played[s]);
     int pts = bi_jinx__points[bi_jinx__face[c]];
     /* The last of the equal highest wins: >= lets a later card take over. */
     if (st->ntrick == 0 ||

@@ -113,6 +113,9 @@ struct bi_jinx_state {
     float sq_ret[BJ_MAXP];         /* bi_jinx__squash(ret[s]), for the
                                       tensor */
     float sq_ded[BJ_MAXP];         /* bi_jinx__squash(ded[s]) */
+    float taken_f[BJ_MAXP][BJ_FACES];  /* taken[s] as the tensor shows it
+                                          (bi_jinx__put_faces) */
+    float played_f[BJ_MAXP][BJ_FACES]; /* played[s] likewise */
     struct bj_entry led[BJ_HANDS_MAX][BJ_MAXP]; /* ledger lines by hand */
     struct rng rng;                /* later deals */
     uint16_t ndeck;                /* faces given in deck[] */
@@ -124,6 +127,10 @@ extern const uint8_t bi_jinx__face[BJ_CARDS];
 extern const uint8_t bi_jinx__points[BJ_FACES];
 /* Every card of face f. */
 extern const hand_t bi_jinx__face_mask[BJ_FACES];
+
+/* Writes h's count of each face / 10 into out[0..BJ_FACES): a row of
+ * the tensor. */
+void bi_jinx__put_faces(float *out, hand_t h);
 
 /* The pack's codec: faces named "Bi", "Jinx", "0", "00", "1".."5". */
 extern const struct card_codec bi_jinx__cards;

@@ -130,6 +130,11 @@ static inline void put_faces(float *out, hand_t h)
     out[F_FIVE] = tenth[hand_count(h >> 40 & 0x3ff)];
 }
 
+void bi_jinx__put_faces(float *out, hand_t h)
+{
+    put_faces(out, h);
+}
+
 /* One-hot of seat s relative to seat (nothing for no seat). */
 static void put_seat(float *out, int s, int seat, int n)
 {
@@ -172,8 +177,11 @@ void bi_jinx__observe(const struct game *g, const void *vst, int seat,
     }
     for (int s = 0; s < n; s++) {
         int r = trick_rel(s, seat, n);
-        put_faces(out + l.taken + r * BJ_FACES, st->taken[s]);
-        put_faces(out + l.played + r * BJ_FACES, st->played[s]);
+        /* The rows the state keeps (apply writes them once a change). */
+        memcpy(out + l.taken + r * BJ_FACES, st->taken_f[s],
+               sizeof st->taken_f[s]);
+        memcpy(out + l.played + r * BJ_FACES, st->played_f[s],
+               sizeof st->played_f[s]);
         out[l.ret + r] = st->sq_ret[s];
         out[l.ded + r] = st->sq_ded[s];
     }

@@ -71,8 +71,13 @@
 #include <string.h>
 #include <strings.h>
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 #include "../../common/err.h"
 #include "../game.h"
+#include "../obs_fill.h"
 #include "../view.h"
 
 /* ==== types and constants ============================================== */
@@ -114,6 +119,7 @@ struct loto_state {
     uint8_t marks[CARDS * ROWS];      /* numbers marked per card row */
     uint8_t bag[NUMS];                /* balls 0..89; [0, ndrawn) drawn */
     uint8_t ndrawn;                   /* balls drawn (this drawing) */
+    uint64_t drawn[2];                /* bit b: ball b in bag[0, ndrawn) */
     uint8_t nforced, next_forced;     /* fixed balls given, used */
     uint8_t forced[NUMS];             /* fixed balls 0..89 in order */
     uint8_t phase;                    /* PH_TAKE, PH_CALL or PH_OVER */
@@ -157,33 +163,64 @@ static const struct param_def loto_params[OPT_COUNT] = {
 
 /* The 24 cards, strip by strip (cards 1-6, 7-12, 13-18, 19-24 each
  * use 1..90 once), each as three rows of five numbers in column order.
- * Generated once, offline, by the procedure in the file comment. */
-static const uint8_t loto_cards[CARDS][ROWS][ROW_LEN] = {
-    {{13, 22, 60, 71, 84}, {34, 49, 52, 78, 86}, {8, 16, 28, 58, 66}},  /* 1 */
-    {{6, 27, 33, 45, 80}, {10, 46, 54, 74, 83}, {35, 48, 57, 62, 75}},  /* 2 */
-    {{1, 24, 31, 67, 88}, {9, 12, 25, 42, 68}, {17, 32, 50, 70, 89}},   /* 3 */
-    {{3, 18, 20, 47, 81}, {30, 53, 65, 73, 87}, {19, 21, 39, 55, 69}},  /* 4 */
-    {{2, 23, 40, 59, 72}, {4, 36, 43, 79, 85}, {7, 11, 37, 44, 63}},    /* 5 */
-    {{14, 51, 61, 76, 82}, {5, 15, 26, 38, 64}, {29, 41, 56, 77, 90}},  /* 6 */
-    {{24, 33, 43, 70, 81}, {11, 47, 57, 60, 89}, {13, 35, 63, 78, 90}}, /* 7 */
-    {{3, 22, 36, 51, 76}, {7, 26, 42, 61, 84}, {17, 39, 46, 52, 66}},   /* 8 */
-    {{4, 16, 50, 74, 87}, {9, 21, 53, 65, 79}, {18, 27, 37, 41, 88}},   /* 9 */
-    {{1, 15, 32, 54, 71}, {8, 25, 45, 64, 82}, {38, 49, 58, 68, 83}},   /* 10 */
-    {{6, 10, 23, 59, 72}, {19, 28, 31, 62, 80}, {34, 44, 69, 75, 85}},  /* 11 */
-    {{2, 12, 20, 40, 55}, {29, 48, 56, 73, 86}, {5, 14, 30, 67, 77}},   /* 12 */
-    {{27, 32, 49, 54, 81}, {12, 55, 68, 78, 84}, {5, 36, 69, 79, 86}},  /* 13 */
-    {{13, 20, 42, 56, 72}, {15, 25, 47, 60, 80}, {6, 17, 33, 64, 85}},  /* 14 */
-    {{2, 30, 44, 52, 71}, {8, 24, 48, 59, 74}, {14, 28, 35, 61, 89}},   /* 15 */
-    {{38, 53, 62, 76, 83}, {4, 10, 22, 40, 67}, {9, 29, 46, 58, 88}},   /* 16 */
-    {{7, 11, 31, 41, 70}, {18, 21, 50, 63, 73}, {39, 45, 57, 77, 90}},  /* 17 */
-    {{1, 16, 23, 34, 82}, {26, 37, 43, 51, 65}, {3, 19, 66, 75, 87}},   /* 18 */
-    {{14, 33, 54, 74, 81}, {26, 34, 47, 62, 83}, {7, 18, 65, 77, 90}},  /* 19 */
-    {{3, 22, 45, 51, 82}, {10, 28, 49, 53, 76}, {9, 11, 39, 66, 85}},   /* 20 */
-    {{21, 30, 42, 56, 64}, {4, 15, 48, 58, 71}, {27, 36, 67, 79, 84}},  /* 21 */
-    {{13, 20, 35, 55, 80}, {2, 24, 40, 68, 75}, {5, 19, 37, 69, 89}},   /* 22 */
-    {{1, 25, 43, 50, 73}, {12, 32, 52, 78, 87}, {17, 38, 46, 59, 61}},  /* 23 */
-    {{6, 23, 41, 60, 86}, {44, 57, 63, 70, 88}, {8, 16, 29, 31, 72}},   /* 24 */
-};
+ * Generated once, offline, by the procedure in the file comment. An
+ * X-macro, so that the rows and the cards' rows of the tensor below are
+ * both expanded from this one list. */
+#define LOTO_CARDS(X)                                                     \
+    X(13, 22, 60, 71, 84, 34, 49, 52, 78, 86, 8, 16, 28, 58, 66) /* 1 */  \
+    X(6, 27, 33, 45, 80, 10, 46, 54, 74, 83, 35, 48, 57, 62, 75) /* 2 */  \
+    X(1, 24, 31, 67, 88, 9, 12, 25, 42, 68, 17, 32, 50, 70, 89) /* 3 */   \
+    X(3, 18, 20, 47, 81, 30, 53, 65, 73, 87, 19, 21, 39, 55, 69) /* 4 */  \
+    X(2, 23, 40, 59, 72, 4, 36, 43, 79, 85, 7, 11, 37, 44, 63) /* 5 */    \
+    X(14, 51, 61, 76, 82, 5, 15, 26, 38, 64, 29, 41, 56, 77, 90) /* 6 */  \
+    X(24, 33, 43, 70, 81, 11, 47, 57, 60, 89, 13, 35, 63, 78, 90) /* 7 */ \
+    X(3, 22, 36, 51, 76, 7, 26, 42, 61, 84, 17, 39, 46, 52, 66) /* 8 */   \
+    X(4, 16, 50, 74, 87, 9, 21, 53, 65, 79, 18, 27, 37, 41, 88) /* 9 */   \
+    X(1, 15, 32, 54, 71, 8, 25, 45, 64, 82, 38, 49, 58, 68, 83) /* 10 */  \
+    X(6, 10, 23, 59, 72, 19, 28, 31, 62, 80, 34, 44, 69, 75, 85) /* 11 */ \
+    X(2, 12, 20, 40, 55, 29, 48, 56, 73, 86, 5, 14, 30, 67, 77) /* 12 */  \
+    X(27, 32, 49, 54, 81, 12, 55, 68, 78, 84, 5, 36, 69, 79, 86) /* 13 */ \
+    X(13, 20, 42, 56, 72, 15, 25, 47, 60, 80, 6, 17, 33, 64, 85) /* 14 */ \
+    X(2, 30, 44, 52, 71, 8, 24, 48, 59, 74, 14, 28, 35, 61, 89) /* 15 */  \
+    X(38, 53, 62, 76, 83, 4, 10, 22, 40, 67, 9, 29, 46, 58, 88) /* 16 */  \
+    X(7, 11, 31, 41, 70, 18, 21, 50, 63, 73, 39, 45, 57, 77, 90) /* 17 */ \
+    X(1, 16, 23, 34, 82, 26, 37, 43, 51, 65, 3, 19, 66, 75, 87) /* 18 */  \
+    X(14, 33, 54, 74, 81, 26, 34, 47, 62, 83, 7, 18, 65, 77, 90) /* 19 */ \
+    X(3, 22, 45, 51, 82, 10, 28, 49, 53, 76, 9, 11, 39, 66, 85) /* 20 */  \
+    X(21, 30, 42, 56, 64, 4, 15, 48, 58, 71, 27, 36, 67, 79, 84) /* 21 */ \
+    X(13, 20, 35, 55, 80, 2, 24, 40, 68, 75, 5, 19, 37, 69, 89) /* 22 */  \
+    X(1, 25, 43, 50, 73, 12, 32, 52, 78, 87, 17, 38, 46, 59, 61) /* 23 */ \
+    X(6, 23, 41, 60, 86, 44, 57, 63, 70, 88, 8, 16, 29, 31, 72) /* 24 */
+
+#define LOTO_ROWS(a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)            \
+    {{a, b, c, d, e}, {f, g, h, i, j}, {k, l, m, n, o}},
+static const uint8_t loto_cards[CARDS][ROWS][ROW_LEN] = {LOTO_CARDS(LOTO_ROWS)};
+
+/* 1/STRIPS if number x is one of the card's fifteen, else 0. */
+#define LOTO_ON(x, a, b, c, d, e, f, g, h, i, j, k, l, m, n, o)            \
+    ((x) == (a) || (x) == (b) || (x) == (c) || (x) == (d) ||              \
+     (x) == (e) || (x) == (f) || (x) == (g) || (x) == (h) ||              \
+     (x) == (i) || (x) == (j) || (x) == (k) || (x) == (l) ||              \
+     (x) == (m) || (x) == (n) || (x) == (o)                               \
+         ? 1.0f / STRIPS                                                   \
+         : 0.0f)
+#define LOTO_TEN(t, ...)                                                  \
+    LOTO_ON(t + 1, __VA_ARGS__), LOTO_ON(t + 2, __VA_ARGS__),             \
+        LOTO_ON(t + 3, __VA_ARGS__), LOTO_ON(t + 4, __VA_ARGS__),         \
+        LOTO_ON(t + 5, __VA_ARGS__), LOTO_ON(t + 6, __VA_ARGS__),         \
+        LOTO_ON(t + 7, __VA_ARGS__), LOTO_ON(t + 8, __VA_ARGS__),         \
+        LOTO_ON(t + 9, __VA_ARGS__), LOTO_ON(t + 10, __VA_ARGS__)
+#define LOTO_MINE(...)                                                    \
+    {LOTO_TEN(0, __VA_ARGS__),  LOTO_TEN(10, __VA_ARGS__),                \
+     LOTO_TEN(20, __VA_ARGS__), LOTO_TEN(30, __VA_ARGS__),                \
+     LOTO_TEN(40, __VA_ARGS__), LOTO_TEN(50, __VA_ARGS__),                \
+     LOTO_TEN(60, __VA_ARGS__), LOTO_TEN(70, __VA_ARGS__),                \
+     LOTO_TEN(80, __VA_ARGS__)},
+/* Each card as the tensor's "mine" segment would show it alone (1/STRIPS
+ * at its numbers), padded to whole 64-byte vectors with zeros. */
+#define LOTO_MINE_LEN 96
+static _Alignas(64) const float loto_mine[CARDS][LOTO_MINE_LEN] = {
+    LOTO_CARDS(LOTO_MINE)};
 
 /* Column of number n (1..90): 1-9, 10-19, ..., 80-90. */
 static int column_of(int n)
@@ -267,6 +304,7 @@ static int draw_ball(struct loto_state *st)
     st->bag[j] = st->bag[pos];
     st->bag[pos] = b;
     st->ndrawn++;
+    st->drawn[b >> 6] |= (uint64_t)1 << (b & 63);
     return b;
 }
 
@@ -398,6 +436,7 @@ static void keno_call(const struct game *g, struct loto_state *st)
 {
     if (st->ndrawn == DRAW_LEN) {
         st->ndrawn = 0;
+        st->drawn[0] = st->drawn[1] = 0;
         memset(st->marks, 0, sizeof st->marks);
         memset(st->best_row, 0, sizeof st->best_row);
         memset(st->best_card, 0, sizeof st->best_card);
@@ -597,7 +636,7 @@ static inline void add_row(float *out, const uint8_t *row)
 
 /* Per number, the seat's cards that hold it / STRIPS. Each card adds
  * 1/STRIPS, a power of two, so any order of the sums gives the same. */
-static void observe_mine(const struct loto_state *st, int seat, float *out)
+static void mine_base(const struct loto_state *st, int seat, float *out)
 {
     for (uint32_t mine = st->held[seat]; mine; mine &= mine - 1) {
         int c = __builtin_ctz(mine);
@@ -607,20 +646,42 @@ static void observe_mine(const struct loto_state *st, int seat, float *out)
     }
 }
 
-/* out[b] = 1 for the n balls b of bag, four a round (the loop's own
- * cost is most of a one-store iteration). */
-static void set_drawn(float *out, const uint8_t *bag, int n)
+#if defined(__x86_64__)
+/* The same sums, the cards' rows of loto_mine added sixteen numbers at a
+ * time in registers, then stored once. */
+__attribute__((target("avx512f"))) static void
+mine_avx512(const struct loto_state *st, int seat, float *out)
 {
-    int i = 0;
-    for (; i + 4 <= n; i += 4) {
-        out[bag[i]] = 1;
-        out[bag[i + 1]] = 1;
-        out[bag[i + 2]] = 1;
-        out[bag[i + 3]] = 1;
+    __m512 v[LOTO_MINE_LEN / 16];
+#pragma GCC unroll 6
+    for (int k = 0; k < LOTO_MINE_LEN / 16; k++)
+        v[k] = _mm512_setzero_ps();
+    for (uint32_t mine = st->held[seat]; mine; mine &= mine - 1) {
+        const float *row = loto_mine[__builtin_ctz(mine)];
+#pragma GCC unroll 6
+        for (int k = 0; k < LOTO_MINE_LEN / 16; k++)
+            v[k] = _mm512_add_ps(v[k], _mm512_load_ps(row + 16 * k));
     }
-    for (; i < n; i++)
-        out[bag[i]] = 1;
+#pragma GCC unroll 6
+    for (int k = 0; k < NUMS / 16; k++)
+        _mm512_storeu_ps(out + 16 * k, v[k]);
+    _mm512_mask_storeu_ps(out + NUMS / 16 * 16,
+                          (__mmask16)((1u << NUMS % 16) - 1), v[NUMS / 16]);
 }
+
+static void observe_mine(const struct loto_state *st, int seat, float *out)
+{
+    if (__builtin_cpu_supports("avx512f"))
+        mine_avx512(st, seat, out);
+    else
+        mine_base(st, seat, out);
+}
+#else
+static void observe_mine(const struct loto_state *st, int seat, float *out)
+{
+    mine_base(st, seat, out);
+}
+#endif
 
 static void loto_observe(const struct game *g, const void *vst, int seat,
                          float *out)
@@ -631,7 +692,8 @@ static void loto_observe(const struct game *g, const void *vst, int seat,
     observe_seats(g, st, seat, &L, out);
     out[L.phase] = st->phase == PH_TAKE;
     out[L.phase + 1] = st->phase == PH_CALL;
-    set_drawn(out + L.drawn, st->bag, st->ndrawn);
+    const uint64_t drawn[OBS_BITS_WORDS(NUMS)] = {st->drawn[0], st->drawn[1]};
+    obs_bits_write(out + L.drawn, drawn, NUMS);
     observe_mine(st, seat, out + L.mine);
     if (method(g) == M_KENO) {
         out[L.pool] = (float)st->pool / (float)(st->pool + CARDS * KENO_STAKE);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../obs_fill.h"
 #include "../view.h"
 #include "magna.h"
 
@@ -21,12 +22,16 @@ static const char *const point_names[] = {
 
 /* ==== API: observation ================================================= */
 
+/* Floats in the largest tensor (five players): checked in
+ * magna__obs_size. */
+#define MAGNA_OBS_MAX 928
+
 struct layout {
     int hand, trick, played, won, discards, honor, dealer, to_move, bidder;
     int bid, bids, passed, phase, score, sets, deal, size;
 };
 
-static struct layout layout_of(int n)
+static inline struct layout layout_of(int n)
 {
     struct layout l;
     l.hand = 0;
@@ -51,25 +56,78 @@ static struct layout layout_of(int n)
 
 int magna__obs_size(int n)
 {
+    assert(layout_of(n).size <= MAGNA_OBS_MAX);
     return layout_of(n).size;
+}
+
+/* (r + 1) / n for relative seat r of n players: a set's plane. */
+static const float trick_value[MAGNA_MAXP + 1][MAGNA_MAXP] = {
+#define TV(n) {1.0f / n, 2.0f / n, 3.0f / n, 4.0f / n, 5.0f / n}
+    {0}, TV(1), TV(2), TV(3), TV(4), TV(5),
+#undef TV
+};
+
+/* A bid of b (1..9) / 9, 0 for no bid (b = 0). */
+static const float bid_value[MAGNA_MAX_BID + 1] = {
+    0,        1 / 9.0f, 2 / 9.0f, 3 / 9.0f, 4 / 9.0f,
+    5 / 9.0f, 6 / 9.0f, 7 / 9.0f, 8 / 9.0f, 9 / 9.0f};
+
+/* Relative seat s as seen from seat among n, as a one-hot of n bits
+ * (none for MAGNA_NO_SEAT). */
+static inline uint64_t seat_bit(int s, int seat, int n)
+{
+    return s == MAGNA_NO_SEAT ? 0 : (uint64_t)1 << trick_rel(s, seat, n);
+}
+
+/* Streams the 0/1 entries of the tensor, in layout order (the other
+ * values are zeros here, set later). Inlined for each player count n, so
+ * that every width and place in the stream is a constant. */
+static inline __attribute__((always_inline)) void
+observe_bits(const struct magna_state *st, int seat, uint64_t *w, int n)
+{
+    struct obs_bits bits, *b = &bits;
+    obs_bits_start(b, w);
+    /* Others' discards are face down at first: only seat's own row. */
+    int shown = magna_discards_hidden(st) ? 1 : n;
+    uint64_t passed = 0;
+    obs_bits_put(b, st->tb.hand[seat], FT_CARDS);
+    obs_bits_skip(b, FT_CARDS); /* the set */
+#pragma GCC unroll 5
+    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n))
+        obs_bits_put(b, st->tb.played[s], FT_CARDS);
+#pragma GCC unroll 5
+    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n))
+        obs_bits_put(b, st->won[s], FT_CARDS);
+#pragma GCC unroll 5
+    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n)) {
+        obs_bits_put(b, r < shown ? st->discard[s] : 0, FT_CARDS);
+        passed |= (uint64_t)(st->bids[s] == 0) << r;
+    }
+    obs_bits_put(b, st->tb.honor ? 1u << (st->tb.honor - 5) : 0, 6);
+    obs_bits_put(b, seat_bit(st->dealer, seat, n), n);
+    obs_bits_put(b, st->phase == MAGNA_PH_OVER
+                        ? 0 : seat_bit(st->tb.turn, seat, n), n);
+    obs_bits_put(b, seat_bit(st->bidder, seat, n), n);
+    obs_bits_skip(b, 1 + n); /* bid, bids */
+    obs_bits_put(b, passed, n);
+    obs_bits_put(b, 1u << st->phase, MAGNA_NPHASES);
+    obs_bits_skip(b, n + 2); /* score, sets, deal */
+    obs_bits_end(b);
 }
 
 static void observe_seats(const struct magna_state *st, int seat,
                           const struct layout *l, float *out)
 {
     int n = st->tb.n;
+    int top = 2 * st->target;
     float scale = 2.0f * st->target;
-    /* Others' discards are face down at first: only seat's own row. */
-    int shown = magna_discards_hidden(st) ? 1 : n;
     for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n)) {
-        trick_put_bits(out + l->played + r * FT_CARDS, st->tb.played[s]);
-        trick_put_bits(out + l->won + r * FT_CARDS, st->won[s]);
-        if (r < shown)
-            trick_put_bits(out + l->discards + r * FT_CARDS, st->discard[s]);
-        out[l->bids + r] = st->bids[s] > 0 ? st->bids[s] / 9.0f : 0;
-        out[l->passed + r] = st->bids[s] == 0;
-        float sc = (float)st->score[magna_side(st, s)] / scale;
-        out[l->score + r] = sc < 0 ? 0 : sc > 1 ? 1 : sc;
+        out[l->bids + r] = bid_value[st->bids[s] > 0 ? st->bids[s] : 0];
+        /* Clipped as an integer (no branch on a float): 0 / scale and
+         * top / scale are exactly 0 and 1. */
+        int sc = st->score[magna_side(st, s)];
+        sc = sc < 0 ? 0 : sc;
+        out[l->score + r] = (float)(sc < top ? sc : top) / scale;
     }
 }
 
@@ -79,21 +137,26 @@ void magna__observe(const struct game *g, const void *vst, int seat, float *out)
     const struct magna_state *st = vst;
     int n = st->tb.n;
     struct layout l = layout_of(n);
-    memset(out, 0, sizeof *out * (size_t)l.size);
-    trick_put_bits(out + l.hand, st->tb.hand[seat]);
+    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
+    switch (n) {
+    case 2:
+        observe_bits(st, seat, w, 2);
+        break;
+    case 3:
+        observe_bits(st, seat, w, 3);
+        break;
+    case 4:
+        observe_bits(st, seat, w, 4);
+        break;
+    default:
+        observe_bits(st, seat, w, MAGNA_MAXP);
+    }
+    obs_bits_write(out, w, l.size);
     int r = trick_rel(st->tb.leader, seat, n);
     for (int i = 0; i < st->tb.ntrick; i++, r = trick_next(r, n))
-        out[l.trick + st->tb.trick[i]] = (float)(r + 1) / (float)n;
+        out[l.trick + st->tb.trick[i]] = trick_value[n][r];
     observe_seats(st, seat, &l, out);
-    if (st->tb.honor)
-        out[l.honor + st->tb.honor - 5] = 1;
-    out[l.dealer + trick_rel(st->dealer, seat, st->tb.n)] = 1;
-    if (st->phase != MAGNA_PH_OVER)
-        out[l.to_move + trick_rel(st->tb.turn, seat, st->tb.n)] = 1;
-    if (st->bidder != MAGNA_NO_SEAT)
-        out[l.bidder + trick_rel(st->bidder, seat, st->tb.n)] = 1;
-    out[l.bid] = st->bid / 9.0f;
-    out[l.phase + st->phase] = 1;
+    out[l.bid] = bid_value[st->bid];
     out[l.sets] = st->nsets / (float)MAGNA_SETS;
     out[l.deal] = (float)st->deal_no / (float)st->max_deals;
 }

@@ -551,6 +551,61 @@ static void test_determinize_in_haggle(void **state)
     assert_true(changed > 0);
 }
 
+/* ==== the tensor's rows kept in the state ============================ */
+
+/* Row of h worked out from the faces' masks: each face's copies / 10. */
+static void faces_row(hand_t h, float *row)
+{
+    for (int f = 0; f < BJ_FACES; f++)
+        row[f] = (float)hand_count(h & bi_jinx__face_mask[f]) / 10.0f;
+}
+
+/* taken_f and played_f match taken and played for every seat. */
+static void check_rows(const struct bi_jinx_state *st, int n)
+{
+    float want[BJ_FACES];
+    for (int s = 0; s < n; s++) {
+        faces_row(st->taken[s], want);
+        assert_memory_equal(st->taken_f[s], want, sizeof want);
+        faces_row(st->played[s], want);
+        assert_memory_equal(st->played_f[s], want, sizeof want);
+    }
+}
+
+/* Over random games (2 to 4 players, several hands each), after every
+ * action and in determinized copies, the rows apply keeps equal the
+ * rows worked out from scratch. */
+static void test_rows_follow_play(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {"bi_jinx", "bi_jinx(players=2)",
+                                        "bi_jinx(players=3)"};
+    struct rng r;
+    int buf[512], steps = 0;
+    rng_seed(&r, 7);
+    for (size_t k = 0; k < sizeof specs / sizeof specs[0]; k++) {
+        char err[256];
+        struct game g;
+        struct bi_jinx_state st, u;
+        assert_int_equal(conformance_game_make(&g, &bi_jinx_game, specs[k],
+                                               err, sizeof err), 0);
+        for (uint64_t seed = 1; seed <= 5; seed++) {
+            assert_int_equal(game_init(&g, &st, seed, NULL, 0), 0);
+            for (uint32_t m; (m = g.def->to_move(&g, &st)); steps++) {
+                int s = __builtin_ctz(m);
+                int na = g.def->legal(&g, &st, s, buf);
+                assert_true(na > 0);
+                g.def->apply(&g, &st, buf[rng_below(&r, (uint32_t)na)]);
+                check_rows(&st, g.dims.players);
+                u = st;
+                g.def->determinize(&g, &u, s, &r);
+                check_rows(&u, g.dims.players);
+            }
+        }
+    }
+    assert_true(steps > 1000);
+}
+
 /* ==== conformance ====================================================== */
 
 static void run_conformance(const char *spec)
@@ -594,6 +649,7 @@ int main(void)
         cmocka_unit_test(test_haggle),
         cmocka_unit_test(test_no_partner_sales),
         cmocka_unit_test(test_determinize_in_haggle),
+        cmocka_unit_test(test_rows_follow_play),
         cmocka_unit_test(test_configure_and_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
