@@ -159,10 +159,26 @@ void obs_bits_write_width(float *out, const uint64_t *w, int n,
     write_rows(out, w, pad, n, false);
 }
 
+enum obs_width obs__width = OBS_WIDTH_16;
+
+void obs_width_cap(enum obs_width wd)
+{
+    /* The enum runs from wide to narrow. */
+    while (wd < OBS_WIDTH_16 && !obs_width_supported(wd))
+        wd++;
+    obs__width = wd;
+}
+
+/* Runs when the program loads, before main and before any thread. */
+__attribute__((constructor)) static void width_init(void)
+{
+#if defined(__x86_64__)
+    __builtin_cpu_init(); /* needed this early */
+#endif
+    obs_width_cap(OBS_WIDTH_64);
+}
+
 void obs_bits_write(float *out, const uint64_t *w, int n)
 {
-    enum obs_width wd = obs_width_supported(OBS_WIDTH_64)   ? OBS_WIDTH_64
-                        : obs_width_supported(OBS_WIDTH_32) ? OBS_WIDTH_32
-                                                            : OBS_WIDTH_16;
-    obs_bits_write_width(out, w, n, wd);
+    obs_bits_write_width(out, w, n, obs_width_best());
 }

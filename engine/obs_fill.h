@@ -90,6 +90,22 @@ enum obs_width {
 /* True when this CPU runs the stores of width wd. */
 bool obs_width_supported(enum obs_width wd);
 
+/* The widest width this CPU runs, no wider than the cap: every observe
+ * with builds per width picks its build by this, at each call. Set when
+ * the program loads and by obs_width_cap. */
+extern enum obs_width obs__width;
+
+static inline enum obs_width obs_width_best(void)
+{
+    return obs__width;
+}
+
+/* Caps the widths obs_width_best returns at wd, for the whole process
+ * (OBS_WIDTH_64, the default, caps nothing): so that tests run each
+ * build a CPU has, not only its widest. Not for use while another thread
+ * observes. */
+void obs_width_cap(enum obs_width wd);
+
 /* obs_bits_write with the stores of width wd (supported here), so that
  * tests cover each. */
 void obs_bits_write_width(float *out, const uint64_t *w, int n,

@@ -671,7 +671,7 @@ mine_avx512(const struct loto_state *st, int seat, float *out)
 
 static void observe_mine(const struct loto_state *st, int seat, float *out)
 {
-    if (__builtin_cpu_supports("avx512f"))
+    if (obs_width_best() == OBS_WIDTH_64)
         mine_avx512(st, seat, out);
     else
         mine_base(st, seat, out);

@@ -220,7 +220,7 @@ void spoil_five__observe(const struct game *g, const void *st, int seat,
                          float *out)
 {
     (void)g;
-    if (__builtin_cpu_supports("avx2"))
+    if (obs_width_best() <= OBS_WIDTH_32)
         observe_avx2(st, seat, out);
     else
         observe_base(st, seat, out);

@@ -7,7 +7,9 @@
  * observe function was rewritten for speed, so a rewrite that changes a
  * single float of a single tensor, or leaves a float unwritten, fails
  * here. The buffer is filled with a sentinel before every call: observe
- * must write all obs_size floats itself.
+ * must write all obs_size floats itself. A CPU runs only the widest build
+ * of an observe that has one per store width, so the same states are
+ * observed again with each narrower width it has, which must agree.
  *
  * PARLOR_OBS_GOLDEN_PRINT=1 prints the table instead of checking it, for
  * a game whose rules (not whose speed) change; PARLOR_OBS_GOLDEN_GAME=name
@@ -24,6 +26,7 @@
 #include <string.h>
 
 #include "engine/game.h"
+#include "engine/obs_fill.h"
 
 #define PLAYOUTS 60  /* seeded random games per spec */
 #define FNV_OFFSET 0xcbf29ce484222325ull
@@ -300,8 +303,13 @@ static void random_step(const struct game *g, void *st, uint32_t m, int *buf,
     g->def->apply_joint(g, st, joint);
 }
 
-/* The checksum of spec's observations over PLAYOUTS seeded games. */
-static uint64_t spec_checksum(const char *spec)
+/* What each_state does at a state: folds something of it into h. */
+typedef uint64_t (*state_fn)(const struct game *g, const void *st, float *obs,
+                             uint64_t h);
+
+/* Folds visit over every state of PLAYOUTS seeded games of spec, from
+ * FNV_OFFSET on. */
+static uint64_t each_state(const char *spec, state_fn visit)
 {
     struct game g;
     char err[256];
@@ -318,17 +326,51 @@ static uint64_t spec_checksum(const char *spec)
     uint64_t h = FNV_OFFSET;
     for (int p = 0; p < PLAYOUTS; p++) {
         assert_int_equal(game_init(&g, st, (uint64_t)p + 1, NULL, 0), 0);
-        h = hash_state(&g, st, obs, h);
+        h = visit(&g, st, obs, h);
         uint32_t m;
         for (int n = 0; (m = g.def->to_move(&g, st)) != 0; n++) {
             assert_true(n < g.dims.max_length);
             random_step(&g, st, m, buf, &rng);
-            h = hash_state(&g, st, obs, h);
+            h = visit(&g, st, obs, h);
         }
     }
     free(buf);
     free(obs);
     free(st);
+    return h;
+}
+
+/* The checksum of spec's observations over PLAYOUTS seeded games. */
+static uint64_t spec_checksum(const char *spec)
+{
+    return each_state(spec, hash_state);
+}
+
+/* Checks that every narrower store width this CPU has writes each seat's
+ * observation of st as the widest does; h passes through. */
+static uint64_t same_at_each_width(const struct game *g, const void *st,
+                                   float *obs, uint64_t h)
+{
+    enum obs_width best = obs_width_best();
+    size_t size = sizeof *obs * (size_t)g->dims.obs_size;
+    float *narrow = malloc(size);
+    assert_non_null(narrow);
+    for (int s = 0; s < g->dims.players; s++) {
+        g->def->observe(g, st, s, obs);
+        for (int wd = best + 1; wd <= OBS_WIDTH_16; wd++) {
+            if (!obs_width_supported((enum obs_width)wd))
+                continue;
+            for (int i = 0; i < g->dims.obs_size; i++)
+                narrow[i] = SENTINEL;
+            obs_width_cap((enum obs_width)wd);
+            g->def->observe(g, st, s, narrow);
+            obs_width_cap(OBS_WIDTH_64);
+            if (memcmp(obs, narrow, size) != 0)
+                fail_msg("%s: seat %d's observation differs with %d-byte "
+                         "stores", g->def->name, s, 64 >> wd);
+        }
+    }
+    free(narrow);
     return h;
 }
 
@@ -372,6 +414,11 @@ static void check_one(const char *spec)
     fail_msg("%s: no golden checksum (PARLOR_OBS_GOLDEN_PRINT=1)", spec);
 }
 
+static void check_widths(const char *spec)
+{
+    each_state(spec, same_at_each_width);
+}
+
 /* Every spec's observations hash to the recorded value. */
 static void test_checksums(void **state)
 {
@@ -384,6 +431,22 @@ static void test_checksums(void **state)
     checked = 0;
     each_spec(check_one);
     assert_int_equal(checked, (int)(sizeof goldens / sizeof *goldens) - 1);
+}
+
+/* Observe functions with a build per store width (obs_width_best) write
+ * the same floats in every build, though a CPU runs only its widest: the
+ * checksums above hold for the narrower builds too. */
+static void test_widths_agree(void **state)
+{
+    (void)state;
+    enum obs_width best = obs_width_best();
+    int narrower = 0;
+    for (int wd = best + 1; wd <= OBS_WIDTH_16; wd++)
+        narrower += obs_width_supported((enum obs_width)wd);
+    if (!narrower)
+        skip(); /* a CPU with one width only */
+    each_spec(check_widths);
+    assert_int_equal(obs_width_best(), best);
 }
 
 /* The checksum sees one float changed: a changed tensor cannot pass. */
@@ -400,6 +463,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checksum_sees_one_float),
         cmocka_unit_test(test_checksums),
+        cmocka_unit_test(test_widths_agree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
