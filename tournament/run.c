@@ -78,9 +78,10 @@ struct lines {
 };
 
 /* A finished game as a worker packs it: this, then the returns (double,
- * one a seat), the moves (int), the seats' agents (int8_t) and the
- * forfeit's reason, padded to 8 bytes. Ranks are worked out again by the
- * writer (match_rank_seats, as match_play did). */
+ * one a seat), the moves (int), the seats' agents and ranks (int8_t each)
+ * and the forfeit's reason, padded to 8 bytes. The ranks match_play
+ * worked out travel with the game: the writer does not work them out
+ * again. */
 struct packed {
     int64_t deal;                 /* the record's fields, as in */
     uint64_t seed;                /* struct journal_record */
@@ -165,7 +166,7 @@ static bool lines_room(struct lines *l, size_t n)
 /* Bytes a packed game takes. */
 static size_t packed_size(int seats, int nmoves, size_t reason_len)
 {
-    size_t n = sizeof(struct packed) + (sizeof(double) + 1) * (size_t)seats +
+    size_t n = sizeof(struct packed) + (sizeof(double) + 2) * (size_t)seats +
                sizeof(int) * (size_t)nmoves + reason_len;
     return (n + 7) & ~(size_t)7;
 }
@@ -186,8 +187,12 @@ static void pack(struct lines *l, int seats, const struct journal_record *r,
     at += sizeof(double) * (size_t)seats;
     if (moves)
         memcpy(at, r->res.moves, moves);
-    memcpy(at + moves, r->agent, (size_t)seats);
-    memcpy(at + moves + (size_t)seats, r->res.reason, reason_len);
+    at += moves;
+    memcpy(at, r->agent, (size_t)seats);
+    at += seats;
+    for (int s = 0; s < seats; s++) /* ranks are 1 to seats */
+        at[s] = (char)r->res.rank[s];
+    memcpy(at + seats, r->res.reason, reason_len);
     l->len += packed_size(seats, p.nmoves, reason_len);
     l->count++;
 }
@@ -217,9 +222,11 @@ static size_t unpack(const char *at, int seats, struct journal_record *r)
     r->res.moves = (const int *)(const void *)q; /* 8-byte aligned */
     q += sizeof(int) * (size_t)p.nmoves;
     memcpy(r->agent, q, (size_t)seats);
+    q += seats;
+    for (int s = 0; s < seats; s++)
+        r->res.rank[s] = (signed char)q[s];
     memcpy(r->res.reason, q + seats, p.reason_len);
     r->res.reason[p.reason_len] = '\0';
-    match_rank_seats(seats, &r->res);
     return packed_size(seats, p.nmoves, p.reason_len);
 }
 
@@ -283,6 +290,17 @@ static int put_game(struct worker *wk, const struct journal_record *rec,
 
 /* ---- workers ----------------------------------------------------------- */
 
+/* Which copy of its agent seat s holds: how many seats before it hold
+ * the same agent (a walk over the few seats, where a count per roster
+ * entry cost a clearing of ROSTER_MAX counters a game). */
+static int copy_of(const struct schedule_game *sg, int s)
+{
+    int c = 0;
+    for (int t = 0; t < s; t++)
+        c += sg->agent[t] == sg->agent[s];
+    return c;
+}
+
 /* Seats the game's agents, creating missing instances; a seat whose agent
  * cannot be created is marked in *missing with the reason in why. */
 static void seat_agents(struct worker *wk, const struct schedule_game *sg,
@@ -291,11 +309,10 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
 {
     struct run *run = wk->run;
     char sub[768];
-    int copies[ROSTER_MAX] = {0};
     *missing = 0;
     for (int s = 0; s < run->g.dims.players; s++) {
         int a = sg->agent[s];
-        agent_t **slot = &wk->inst[a][copies[a]++];
+        agent_t **slot = &wk->inst[a][copy_of(sg, s)];
         if (!*slot) {
             *slot = agent_new_at(run->roster.a[a].spec, &run->g, run->arena,
                                  sub, sizeof sub);
@@ -313,13 +330,9 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
 static void drop_forfeiters(struct worker *wk, const struct schedule_game *sg,
                             uint32_t forfeit)
 {
-    int copies[ROSTER_MAX] = {0};
-    for (int s = 0; s < wk->run->g.dims.players; s++) {
-        int a = sg->agent[s];
-        int c = copies[a]++;
+    for (int s = 0; s < wk->run->g.dims.players; s++)
         if ((forfeit >> s) & 1)
-            agent_destroy(&wk->inst[a][c]);
-    }
+            agent_destroy(&wk->inst[sg->agent[s]][copy_of(sg, s)]);
 }
 
 /* The agent of a seat in r that never got going, if no instance of it
@@ -364,8 +377,9 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
     struct schedule_game sg;
     struct journal_record rec;
     agent_t *seat[GAME_MAX_PLAYERS];
-    char why[MATCH_REASON_MAX] = "";
+    char why[MATCH_REASON_MAX];
     uint32_t missing;
+    why[0] = '\0'; /* not the whole buffer: it is rarely written */
     schedule_game(&run->sched, &wk->cur, index, &sg);
     for (int tries = 1;; tries++) {
         seat_agents(wk, &sg, seat, &missing, why, sizeof why);
