@@ -36,6 +36,7 @@
 #define QUICK_US 200               /* a game this short is quick */
 #define HAND_GAMES 64              /* games a worker hands over at once */
 #define HAND_US 2000               /* .. or those of this long, at most */
+#define TEXT_FLUSH (128u << 10)    /* journal bytes the writer writes at once */
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -594,10 +595,12 @@ static void note_forfeit(struct run *run, const struct journal_record *rec)
 }
 
 /* Formats the packed games of in as journal lines into text, adding
- * them to the results if asked for. Returns 0, or ERR_RANGE / ERR_NOMEM
- * with a message. */
-static int format_games(struct run *run, const struct lines *in,
-                        struct lines *text, char *err, size_t errlen)
+ * them to the results if asked for, and writes them to the journal every
+ * TEXT_FLUSH bytes: the write() copies the lines while they are still in
+ * the cache (a tick's worth of lines is megabytes). Returns 0, or
+ * ERR_RANGE / ERR_NOMEM / ERR_IO with a message in err. */
+static int write_games(struct run *run, const struct lines *in,
+                       struct lines *text, char *err, size_t errlen)
 {
     struct journal_record rec = {0};
     int rc = 0;
@@ -619,6 +622,10 @@ static int format_games(struct run *run, const struct lines *in,
             rc = err_set(err, errlen, ERR_RANGE,
                          "a record is too long, or out of memory");
         text->len += n;
+        if (!rc && (text->len >= TEXT_FLUSH || at >= in->len)) {
+            rc = journal_write(&run->w, text->buf, text->len, err, errlen);
+            text->len = 0;
+        }
     }
     return rc;
 }
@@ -630,7 +637,7 @@ static int64_t sweep(struct run *run, struct lines *text)
 {
     char err[1024];
     int64_t games = 0;
-    int rc = 0, code = ERR_IO;
+    int rc = 0;
     for (int i = 0; i < run->nwk; i++) {
         struct worker *wk = &run->wk[i];
         struct lines taken;
@@ -641,18 +648,15 @@ static int64_t sweep(struct run *run, struct lines *text)
         wk->out.count = 0;
         pthread_cond_broadcast(&wk->space);
         pthread_mutex_unlock(&wk->mu);
-        if (taken.len && !rc && (rc = format_games(run, &taken, text, err,
-                                                   sizeof err)))
-            code = rc;
         if (taken.len && !rc)
-            rc = journal_write(&run->w, text->buf, text->len, err, sizeof err);
+            rc = write_games(run, &taken, text, err, sizeof err);
         games += taken.count;
         wk->spare = taken; /* only the writer touches spare */
     }
     if (!rc && games)
         rc = journal_sync(&run->w, err, sizeof err);
     if (rc)
-        fail(run, code, err);
+        fail(run, rc, err);
     return rc ? -1 : games;
 }
 
