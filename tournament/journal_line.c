@@ -241,6 +241,16 @@ static void put_moves_short(struct out *o, const struct match_result *res)
         if (k == i)
             break;
         for (; i < k; i++) {
+            /* Eight ids below 64 at a time take one test, not eight. */
+            if (k - i >= 8 && ((unsigned)(m[i] | m[i + 1] | m[i + 2] |
+                                          m[i + 3] | m[i + 4] | m[i + 5] |
+                                          m[i + 6] | m[i + 7]) < MOVE_BASE)) {
+                for (int j = 0; j < 8; j++)
+                    p[j] = move_last[m[i + j]];
+                p += 8;
+                i += 7;
+                continue;
+            }
             unsigned v = (unsigned)m[i];
             if (v < MOVE_BASE)
                 *p++ = move_last[v];
@@ -271,6 +281,14 @@ static void put_moves_short(struct out *o, const struct match_result *res)
  * the end. */
 static char *raw_u64(char *p, uint64_t v)
 {
+    if (v < 10) { /* most of a line's numbers: no digits to count */
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    if (v < 100) {
+        memcpy(p, digit_pairs + 2 * v, 2);
+        return p + 2;
+    }
     int n = 1;
     for (uint64_t t = v; t >= 10; t /= 10)
         n++;
