@@ -241,16 +241,6 @@ static void put_moves_short(struct out *o, const struct match_result *res)
         if (k == i)
             break;
         for (; i < k; i++) {
-            /* Eight ids below 64 at a time take one test, not eight. */
-            if (k - i >= 8 && ((unsigned)(m[i] | m[i + 1] | m[i + 2] |
-                                          m[i + 3] | m[i + 4] | m[i + 5] |
-                                          m[i + 6] | m[i + 7]) < MOVE_BASE)) {
-                for (int j = 0; j < 8; j++)
-                    p[j] = move_last[m[i + j]];
-                p += 8;
-                i += 7;
-                continue;
-            }
             unsigned v = (unsigned)m[i];
             if (v < MOVE_BASE)
                 *p++ = move_last[v];

@@ -292,9 +292,9 @@ static void test_moves_format3_long(void **state)
     assert_int_equal(journal_close(&w), 0);
 }
 
-/* Format 3 moves in runs of short ids broken by a long one, where the
- * writer takes eight short ids at once: the characters worked out by hand
- * (10 = 'a', 36 = 'A', 62 = '-', 63 = '_', 64 = "#0"). */
+/* Format 3 moves in runs of short ids broken by a long one: the
+ * characters worked out by hand (10 = 'a', 36 = 'A', 62 = '-', 63 = '_',
+ * 64 = "#0"). */
 static void test_moves_format3_runs(void **state)
 {
     struct fx *f = *state;
@@ -311,10 +311,10 @@ static void test_moves_format3_runs(void **state)
                      0);
     assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
     assert_non_null(strstr(line, "\"moves\":\"123456789a#0bcdef_-A\"}\n"));
-    r.res.nmoves = 16; /* two whole runs of eight, the second broken */
+    r.res.nmoves = 16; /* the long id inside */
     assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
     assert_non_null(strstr(line, "\"moves\":\"123456789a#0bcdef\"}\n"));
-    r.res.nmoves = 8; /* one whole run */
+    r.res.nmoves = 8; /* short ids only */
     assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
     assert_non_null(strstr(line, "\"moves\":\"12345678\"}\n"));
     assert_int_equal(journal_close(&w), 0);
