@@ -87,7 +87,7 @@ static void tally_agents(struct results *r, const struct journal_header *h,
 int results_add(struct results_builder *l, const struct journal_header *h,
                 const struct journal_record *rec, char *err, size_t errlen)
 {
-    int first[GAME_MAX_PLAYERS];
+    const int8_t *first = l->first;
     int64_t i =
         (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
     if ((l->seen[i >> 3] >> (i & 7)) & 1) {
@@ -96,9 +96,6 @@ int results_add(struct results_builder *l, const struct journal_header *h,
     }
     l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
     tally_agents(l->r, h, rec);
-    for (int t = 0; t < h->sides; t++)
-        for (int s = h->seats - 1; s >= 0; s--)
-            first[t] = h->team[s] == t ? s : first[t];
     for (int a = 0; a < h->sides; a++)
         for (int b = a + 1; b < h->sides; b++) {
             int sa = first[a], sb = first[b];
@@ -246,6 +243,11 @@ int results_begin(struct results_builder *b, struct results *r,
                        (long long)h->games);
     r->h = *h;
     r->n = h->roster.n;
+    /* Each side's first seat, once (the journals of one tournament agree
+     * on the teams): a side's rank is that seat's. */
+    for (int t = 0; t < h->sides; t++)
+        for (int s = h->seats - 1; s >= 0; s--)
+            b->first[t] = h->team[s] == t ? (int8_t)s : b->first[t];
     b->seen = mem_alloc((size_t)(h->games / 8 + 1));
     if (!b->seen)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
