@@ -184,16 +184,19 @@ static void pack(struct lines *l, int seats, const struct journal_record *r,
     size_t moves = sizeof(int) * (size_t)p.nmoves;
     memcpy(at, &p, sizeof p);
     at += sizeof p;
-    memcpy(at, r->res.ret, sizeof(double) * (size_t)seats);
-    at += sizeof(double) * (size_t)seats;
+    /* The seats' few values one by one: a call to memcpy for each short
+     * field cost more than the copying. */
+    for (int s = 0; s < seats; s++, at += sizeof(double))
+        memcpy(at, &r->res.ret[s], sizeof(double));
     if (moves)
         memcpy(at, r->res.moves, moves);
     at += moves;
-    memcpy(at, r->agent, (size_t)seats);
-    at += seats;
-    for (int s = 0; s < seats; s++) /* ranks are 1 to seats */
-        at[s] = (char)r->res.rank[s];
-    memcpy(at + seats, r->res.reason, reason_len);
+    for (int s = 0; s < seats; s++) {
+        at[s] = (char)r->agent[s];
+        at[seats + s] = (char)r->res.rank[s]; /* 1 to seats */
+    }
+    if (reason_len)
+        memcpy(at + 2 * seats, r->res.reason, reason_len);
     l->len += packed_size(seats, p.nmoves, reason_len);
     l->count++;
 }
@@ -218,15 +221,16 @@ static size_t unpack(const char *at, int seats, struct journal_record *r)
     r->res.culprit = p.culprit;
     r->res.nmoves = p.nmoves;
     const char *q = at + sizeof p;
-    memcpy(r->res.ret, q, sizeof(double) * (size_t)seats);
-    q += sizeof(double) * (size_t)seats;
+    for (int s = 0; s < seats; s++, q += sizeof(double))
+        memcpy(&r->res.ret[s], q, sizeof(double));
     r->res.moves = (const int *)(const void *)q; /* 8-byte aligned */
     q += sizeof(int) * (size_t)p.nmoves;
-    memcpy(r->agent, q, (size_t)seats);
-    q += seats;
-    for (int s = 0; s < seats; s++)
-        r->res.rank[s] = (signed char)q[s];
-    memcpy(r->res.reason, q + seats, p.reason_len);
+    for (int s = 0; s < seats; s++) {
+        r->agent[s] = (int8_t)q[s];
+        r->res.rank[s] = (signed char)q[seats + s];
+    }
+    if (p.reason_len)
+        memcpy(r->res.reason, q + 2 * seats, p.reason_len);
     r->res.reason[p.reason_len] = '\0';
     return packed_size(seats, p.nmoves, p.reason_len);
 }
