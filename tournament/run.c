@@ -107,6 +107,8 @@ struct worker {
     pthread_cond_t space;                        /* out was taken */
     struct lines mine;                           /* games not handed over */
     int64_t handed_us;                           /* when mine last was */
+    int64_t hand_at;                             /* games in mine that
+                                                  * are handed over */
     struct lines out;                            /* games not yet taken */
     struct lines spare;                          /* the writer's, swapped */
 };
@@ -237,8 +239,12 @@ static size_t unpack(const char *at, int seats, struct journal_record *r)
 
 /* Hands the worker's packed games over to the writer, waiting while its
  * buffer is over the limit; wakes the writer early when that buffer
- * passes QUEUE_FLUSH (once: the writer's urgent flag stays set). */
-static int hand_over(struct worker *wk, char *err, size_t errlen)
+ * passes QUEUE_FLUSH (once: the writer's urgent flag stays set). Unless
+ * now is set, games are not appended to a buffer the writer has not
+ * taken yet: they stay in the worker's own, which changes places with
+ * the writer's once that is taken (appending copied every quick game a
+ * second time), or is appended when it passes QUEUE_FLUSH. */
+static int hand_over(struct worker *wk, bool now, char *err, size_t errlen)
 {
     struct run *run = wk->run;
     struct lines *l = &wk->out, *mine = &wk->mine;
@@ -246,6 +252,12 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     if (!mine->count)
         return 0;
     pthread_mutex_lock(&wk->mu);
+    if (l->len && !now && mine->len < QUEUE_FLUSH) {
+        pthread_mutex_unlock(&wk->mu);
+        wk->hand_at = mine->count + HAND_GAMES; /* try again later */
+        wk->handed_us = wk->m.clock_us;
+        return 0;
+    }
     while (l->len >= wk->limit && !atomic_load(&run->stop))
         pthread_cond_wait(&wk->space, &wk->mu);
     size_t before = l->len;
@@ -262,6 +274,7 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     pthread_mutex_unlock(&wk->mu);
     mine->len = 0;
     mine->count = 0;
+    wk->hand_at = HAND_GAMES;
     wk->handed_us = wk->m.clock_us;
     if (!ok)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
@@ -274,9 +287,10 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     return 0;
 }
 
-/* Packs one game's record into the worker's own buffer; hands the games
- * there over after HAND_GAMES of them, or once HAND_US have passed since
- * the last hand-over (at once after a game that is not quick). */
+/* Packs one game's record into the worker's own buffer; offers the games
+ * there to the writer after HAND_GAMES of them, or once HAND_US have
+ * passed since the last offer (hands them over at once after a game that
+ * is not quick). */
 static int put_game(struct worker *wk, const struct journal_record *rec,
                     char *err, size_t errlen)
 {
@@ -287,9 +301,11 @@ static int put_game(struct worker *wk, const struct journal_record *rec,
     if (!lines_room(mine, n))
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     pack(mine, seats, rec, reason_len);
-    if (mine->count >= HAND_GAMES || !wk->quick ||
+    if (!wk->quick) /* the writer gets it without delay */
+        return hand_over(wk, true, err, errlen);
+    if (mine->count >= wk->hand_at ||
         wk->m.clock_us - wk->handed_us >= HAND_US)
-        return hand_over(wk, err, errlen);
+        return hand_over(wk, false, err, errlen);
     return 0;
 }
 
@@ -447,7 +463,7 @@ static void *worker_main(void *arg)
             fail(run, rc, err);
     }
     /* What is finished is written, after an error or signal too. */
-    int rc = hand_over(wk, err, sizeof err);
+    int rc = hand_over(wk, true, err, sizeof err);
     if (rc)
         fail(run, rc, err);
     /* Agents end in the thread that made them: a spawned bot is told
@@ -467,6 +483,7 @@ static int worker_init(struct worker *wk, struct run *run)
     memset(wk, 0, sizeof *wk);
     wk->run = run;
     wk->quick = true;
+    wk->hand_at = HAND_GAMES;
     /* A disk that stalls for a moment (a slow fdatasync) should not stop
      * the workers: each may run ahead by its share of the budget. */
     wk->limit = QUEUE_BUDGET / (size_t)run->o->jobs;
