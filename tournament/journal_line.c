@@ -271,6 +271,14 @@ static void put_moves_short(struct out *o, const struct match_result *res)
  * the end. */
 static char *raw_u64(char *p, uint64_t v)
 {
+    if (v < 10) { /* most of a line's numbers: no digits to count */
+        *p = (char)('0' + v);
+        return p + 1;
+    }
+    if (v < 100) {
+        memcpy(p, digit_pairs + 2 * v, 2);
+        return p + 2;
+    }
     int n = 1;
     for (uint64_t t = v; t >= 10; t /= 10)
         n++;

@@ -13,17 +13,35 @@
 #include "../common/mem.h"
 #include "schedule.h"
 
-/* One pairwise result before summing. */
+/* Pairwise results of one deal and pair before summing: one result, or
+ * several that arrived one after the other. */
 struct results_raw {
-    int64_t deal; /* deal number */
-    int16_t i, j; /* agents, i < j */
-    double score; /* i's points */
+    int64_t deal;  /* deal number */
+    int16_t i, j;  /* agents, i < j */
+    int32_t games; /* results gathered here */
+    double score;  /* i's points in them */
 };
 
 /* ---- per record -------------------------------------------------------- */
 
-static int push(struct results_builder *l, int64_t deal, int a, int b, double score)
+/* Adds a's result against b. A result for the deal and pair of the last
+ * one joins it: a deal's games mostly arrive together (a worker plays a
+ * run of game indexes), so this halves the raw results of a two-sided
+ * game, and the memory and sorting at the end with them. Scores are
+ * multiples of 0.5 and counts are integers, so the sums come out the same
+ * in any order. */
+static int push(struct results_builder *l, int64_t deal, int a, int b,
+                double score)
 {
+    int16_t i = (int16_t)(a < b ? a : b), j = (int16_t)(a < b ? b : a);
+    score = a < b ? score : 1 - score;
+    struct results_raw *last = l->nraw ? &l->raw[l->nraw - 1] : NULL;
+    if (last && last->deal == deal && last->i == i && last->j == j &&
+        last->games < INT32_MAX) {
+        last->games++;
+        last->score += score;
+        return 0;
+    }
     if (l->nraw == l->cap) {
         int64_t cap = l->cap ? 2 * l->cap : 1024;
         struct results_raw *p = mem_realloc(l->raw, (size_t)cap * sizeof *p);
@@ -32,26 +50,28 @@ static int push(struct results_builder *l, int64_t deal, int a, int b, double sc
         l->raw = p;
         l->cap = cap;
     }
-    l->raw[l->nraw++] =
-        a < b ? (struct results_raw){deal, (int16_t)a, (int16_t)b, score}
-              : (struct results_raw){deal, (int16_t)b, (int16_t)a, 1 - score};
+    l->raw[l->nraw++] = (struct results_raw){deal, i, j, 1, score};
     return 0;
 }
 
 static void tally_agents(struct results *r, const struct journal_header *h,
                          const struct journal_record *rec)
 {
-    bool in[ROSTER_MAX] = {false}, out[ROSTER_MAX] = {false};
+    /* An agent's game and forfeit count once, at its first seat: a walk
+     * over the game's few seats, not over the roster. */
     for (int s = 0; s < h->seats; s++) {
-        int a = rec->agent[s];
+        int a = rec->agent[s], t = 0;
+        uint32_t out = 0;
         r->seats[a]++;
         r->ret_sum[a] += rec->res.ret[s];
-        in[a] = true;
-        out[a] |= (rec->res.forfeit >> s) & 1;
-    }
-    for (int a = 0; a < h->roster.n; a++) {
-        r->agent_games[a] += in[a];
-        r->agent_forfeits[a] += out[a];
+        while (rec->agent[t] != a)
+            t++;
+        if (t < s)
+            continue; /* counted at seat t */
+        for (t = s; t < h->seats; t++)
+            out |= rec->agent[t] == a ? rec->res.forfeit >> t & 1 : 0;
+        r->agent_games[a]++;
+        r->agent_forfeits[a] += out;
     }
     r->games++;
     r->forfeits += rec->res.forfeit != 0;
@@ -67,7 +87,7 @@ static void tally_agents(struct results *r, const struct journal_header *h,
 int results_add(struct results_builder *l, const struct journal_header *h,
                 const struct journal_record *rec, char *err, size_t errlen)
 {
-    int first[GAME_MAX_PLAYERS];
+    const int8_t *first = l->first;
     int64_t i =
         (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
     if ((l->seen[i >> 3] >> (i & 7)) & 1) {
@@ -76,9 +96,6 @@ int results_add(struct results_builder *l, const struct journal_header *h,
     }
     l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
     tally_agents(l->r, h, rec);
-    for (int t = 0; t < h->sides; t++)
-        for (int s = h->seats - 1; s >= 0; s--)
-            first[t] = h->team[s] == t ? s : first[t];
     for (int a = 0; a < h->sides; a++)
         for (int b = a + 1; b < h->sides; b++) {
             int sa = first[a], sb = first[b];
@@ -135,6 +152,17 @@ static int pair_cmp(const struct results_raw *a, const struct results_raw *b)
     return a->i != b->i ? a->i - b->i : a->j - b->j;
 }
 
+/* Whether the n results at raw are in deal and pair order already. */
+static bool is_sorted(const struct results_raw *raw, int64_t n)
+{
+    for (int64_t k = 1; k < n; k++)
+        if (raw[k - 1].deal > raw[k].deal ||
+            (raw[k - 1].deal == raw[k].deal &&
+             pair_cmp(&raw[k - 1], &raw[k]) > 0))
+            return false;
+    return true;
+}
+
 /* Sorts raw by deal and pair in linear time: a counting sort by deal
  * (deals are 0..deals-1), then an insertion sort of each deal's few
  * results by pair. Two workers' results arrive interleaved, and the
@@ -143,6 +171,8 @@ static int pair_cmp(const struct results_raw *a, const struct results_raw *b)
 static int sort_raw(struct results_builder *l)
 {
     int64_t deals = l->r->h.deals, n = l->nraw;
+    if (is_sorted(l->raw, n))
+        return 0; /* one worker's run, read in order: nothing to move */
     int64_t *at = mem_alloc(sizeof *at * (size_t)(deals + 1));
     struct results_raw *out = mem_alloc(sizeof *out * (size_t)(n + 1));
     if (!at || !out) {
@@ -173,31 +203,56 @@ static int sort_raw(struct results_builder *l)
     return 0;
 }
 
-/* Sorts the raw results and sums them per deal and pair. */
+/* Sorts the raw results and sums them per deal and pair. The pairs are
+ * written over the raw results they sum (a pair is never further on than
+ * the first raw result it holds, and the two are the same size), so the
+ * end of a run maps and faults in no second array of that size: the
+ * pages of a new one were half of sum_pairs's time. The elements go in
+ * and out by memcpy: the buffer holds raw results and pairs at once. */
 static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
 {
+    _Static_assert(sizeof(struct results_raw) == sizeof(struct results_pair),
+                   "pairs are written over raw results");
     struct results *r = l->r;
     if (sort_raw(l))
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    r->pair = mem_alloc(sizeof *r->pair * (size_t)(l->nraw + 1));
     r->deal = mem_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
     r->start = mem_alloc(sizeof *r->start * (size_t)(l->nraw + 2));
-    if (!r->pair || !r->deal || !r->start)
+    if (!r->deal || !r->start)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    int64_t np = 0;
+    char *buf = (char *)l->raw;
+    struct results_pair cur = {0, 0, 0, 0};
+    int64_t np = 0, last = -1;
     for (int64_t k = 0; k < l->nraw; k++) {
-        const struct results_raw *x = &l->raw[k];
-        bool new_deal = !k || x->deal != l->raw[k - 1].deal;
+        struct results_raw x;
+        memcpy(&x, buf + k * (int64_t)sizeof x, sizeof x);
+        bool new_deal = !k || x.deal != last;
         if (new_deal) {
-            r->deal[r->ndeals] = x->deal;
+            r->deal[r->ndeals] = x.deal;
             r->start[r->ndeals++] = np;
         }
-        if (new_deal || x->i != r->pair[np - 1].i || x->j != r->pair[np - 1].j)
-            r->pair[np++] = (struct results_pair){x->i, x->j, 0, 0};
-        r->pair[np - 1].score += x->score;
-        r->pair[np - 1].games += 1;
+        if (new_deal || x.i != cur.i || x.j != cur.j) {
+            if (np) /* the last pair is done: at or before raw k */
+                memcpy(buf + (np - 1) * (int64_t)sizeof cur, &cur,
+                       sizeof cur);
+            cur = (struct results_pair){x.i, x.j, 0, 0};
+            np++;
+        }
+        cur.score += x.score;
+        cur.games += x.games;
+        last = x.deal;
     }
+    if (np)
+        memcpy(buf + (np - 1) * (int64_t)sizeof cur, &cur, sizeof cur);
     r->start[r->ndeals] = np;
+    /* The buffer becomes the pairs (at least one element: never NULL). */
+    r->pair = mem_realloc(buf, sizeof *r->pair * (size_t)(np + 1));
+    if (!r->pair && !buf)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    if (!r->pair)
+        r->pair = (struct results_pair *)(void *)buf; /* keeps it all */
+    l->raw = NULL;
+    l->nraw = l->cap = 0;
     return 0;
 }
 
@@ -213,6 +268,11 @@ int results_begin(struct results_builder *b, struct results *r,
                        (long long)h->games);
     r->h = *h;
     r->n = h->roster.n;
+    /* Each side's first seat, once (the journals of one tournament agree
+     * on the teams): a side's rank is that seat's. */
+    for (int t = 0; t < h->sides; t++)
+        for (int s = h->seats - 1; s >= 0; s--)
+            b->first[t] = h->team[s] == t ? (int8_t)s : b->first[t];
     b->seen = mem_alloc((size_t)(h->games / 8 + 1));
     if (!b->seen)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");

@@ -52,6 +52,7 @@ struct results_builder {
     uint8_t *seen;          /* bit per game index */
     struct results_raw *raw; /* pairwise results, growing */
     int64_t nraw, cap;      /* used, allocated */
+    int8_t first[GAME_MAX_PLAYERS]; /* side -> its first seat */
 };
 
 /* Starts r (zeroed by the caller) for the tournament of header h. Returns

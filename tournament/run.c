@@ -36,6 +36,8 @@
 #define QUICK_US 200               /* a game this short is quick */
 #define HAND_GAMES 64              /* games a worker hands over at once */
 #define HAND_US 2000               /* .. or those of this long, at most */
+#define TEXT_FLUSH (128u << 10)    /* journal bytes the writer writes at once */
+#define PREFETCH_AHEAD 1024        /* packed bytes the writer reads ahead */
 
 /* ---- types ------------------------------------------------------------- */
 
@@ -78,9 +80,10 @@ struct lines {
 };
 
 /* A finished game as a worker packs it: this, then the returns (double,
- * one a seat), the moves (int), the seats' agents (int8_t) and the
- * forfeit's reason, padded to 8 bytes. Ranks are worked out again by the
- * writer (match_rank_seats, as match_play did). */
+ * one a seat), the moves (int), the seats' agents and ranks (int8_t each)
+ * and the forfeit's reason, padded to 8 bytes. The ranks match_play
+ * worked out travel with the game: the writer does not work them out
+ * again. */
 struct packed {
     int64_t deal;                 /* the record's fields, as in */
     uint64_t seed;                /* struct journal_record */
@@ -105,6 +108,8 @@ struct worker {
     pthread_cond_t space;                        /* out was taken */
     struct lines mine;                           /* games not handed over */
     int64_t handed_us;                           /* when mine last was */
+    int64_t hand_at;                             /* games in mine that
+                                                  * are handed over */
     struct lines out;                            /* games not yet taken */
     struct lines spare;                          /* the writer's, swapped */
 };
@@ -165,7 +170,7 @@ static bool lines_room(struct lines *l, size_t n)
 /* Bytes a packed game takes. */
 static size_t packed_size(int seats, int nmoves, size_t reason_len)
 {
-    size_t n = sizeof(struct packed) + (sizeof(double) + 1) * (size_t)seats +
+    size_t n = sizeof(struct packed) + (sizeof(double) + 2) * (size_t)seats +
                sizeof(int) * (size_t)nmoves + reason_len;
     return (n + 7) & ~(size_t)7;
 }
@@ -182,12 +187,19 @@ static void pack(struct lines *l, int seats, const struct journal_record *r,
     size_t moves = sizeof(int) * (size_t)p.nmoves;
     memcpy(at, &p, sizeof p);
     at += sizeof p;
-    memcpy(at, r->res.ret, sizeof(double) * (size_t)seats);
-    at += sizeof(double) * (size_t)seats;
+    /* The seats' few values one by one: a call to memcpy for each short
+     * field cost more than the copying. */
+    for (int s = 0; s < seats; s++, at += sizeof(double))
+        memcpy(at, &r->res.ret[s], sizeof(double));
     if (moves)
         memcpy(at, r->res.moves, moves);
-    memcpy(at + moves, r->agent, (size_t)seats);
-    memcpy(at + moves + (size_t)seats, r->res.reason, reason_len);
+    at += moves;
+    for (int s = 0; s < seats; s++) {
+        at[s] = (char)r->agent[s];
+        at[seats + s] = (char)r->res.rank[s]; /* 1 to seats */
+    }
+    if (reason_len)
+        memcpy(at + 2 * seats, r->res.reason, reason_len);
     l->len += packed_size(seats, p.nmoves, reason_len);
     l->count++;
 }
@@ -212,21 +224,28 @@ static size_t unpack(const char *at, int seats, struct journal_record *r)
     r->res.culprit = p.culprit;
     r->res.nmoves = p.nmoves;
     const char *q = at + sizeof p;
-    memcpy(r->res.ret, q, sizeof(double) * (size_t)seats);
-    q += sizeof(double) * (size_t)seats;
+    for (int s = 0; s < seats; s++, q += sizeof(double))
+        memcpy(&r->res.ret[s], q, sizeof(double));
     r->res.moves = (const int *)(const void *)q; /* 8-byte aligned */
     q += sizeof(int) * (size_t)p.nmoves;
-    memcpy(r->agent, q, (size_t)seats);
-    memcpy(r->res.reason, q + seats, p.reason_len);
+    for (int s = 0; s < seats; s++) {
+        r->agent[s] = (int8_t)q[s];
+        r->res.rank[s] = (signed char)q[seats + s];
+    }
+    if (p.reason_len)
+        memcpy(r->res.reason, q + 2 * seats, p.reason_len);
     r->res.reason[p.reason_len] = '\0';
-    match_rank_seats(seats, &r->res);
     return packed_size(seats, p.nmoves, p.reason_len);
 }
 
 /* Hands the worker's packed games over to the writer, waiting while its
  * buffer is over the limit; wakes the writer early when that buffer
- * passes QUEUE_FLUSH (once: the writer's urgent flag stays set). */
-static int hand_over(struct worker *wk, char *err, size_t errlen)
+ * passes QUEUE_FLUSH (once: the writer's urgent flag stays set). Unless
+ * now is set, games are not appended to a buffer the writer has not
+ * taken yet: they stay in the worker's own, which changes places with
+ * the writer's once that is taken (appending copied every quick game a
+ * second time), or is appended when it passes QUEUE_FLUSH. */
+static int hand_over(struct worker *wk, bool now, char *err, size_t errlen)
 {
     struct run *run = wk->run;
     struct lines *l = &wk->out, *mine = &wk->mine;
@@ -234,6 +253,12 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     if (!mine->count)
         return 0;
     pthread_mutex_lock(&wk->mu);
+    if (l->len && !now && mine->len < QUEUE_FLUSH) {
+        pthread_mutex_unlock(&wk->mu);
+        wk->hand_at = mine->count + HAND_GAMES; /* try again later */
+        wk->handed_us = wk->m.clock_us;
+        return 0;
+    }
     while (l->len >= wk->limit && !atomic_load(&run->stop))
         pthread_cond_wait(&wk->space, &wk->mu);
     size_t before = l->len;
@@ -250,6 +275,7 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     pthread_mutex_unlock(&wk->mu);
     mine->len = 0;
     mine->count = 0;
+    wk->hand_at = HAND_GAMES;
     wk->handed_us = wk->m.clock_us;
     if (!ok)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
@@ -262,9 +288,10 @@ static int hand_over(struct worker *wk, char *err, size_t errlen)
     return 0;
 }
 
-/* Packs one game's record into the worker's own buffer; hands the games
- * there over after HAND_GAMES of them, or once HAND_US have passed since
- * the last hand-over (at once after a game that is not quick). */
+/* Packs one game's record into the worker's own buffer; offers the games
+ * there to the writer after HAND_GAMES of them, or once HAND_US have
+ * passed since the last offer (hands them over at once after a game that
+ * is not quick). */
 static int put_game(struct worker *wk, const struct journal_record *rec,
                     char *err, size_t errlen)
 {
@@ -275,13 +302,26 @@ static int put_game(struct worker *wk, const struct journal_record *rec,
     if (!lines_room(mine, n))
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     pack(mine, seats, rec, reason_len);
-    if (mine->count >= HAND_GAMES || !wk->quick ||
+    if (!wk->quick) /* the writer gets it without delay */
+        return hand_over(wk, true, err, errlen);
+    if (mine->count >= wk->hand_at ||
         wk->m.clock_us - wk->handed_us >= HAND_US)
-        return hand_over(wk, err, errlen);
+        return hand_over(wk, false, err, errlen);
     return 0;
 }
 
 /* ---- workers ----------------------------------------------------------- */
+
+/* Which copy of its agent seat s holds: how many seats before it hold
+ * the same agent (a walk over the few seats, where a count per roster
+ * entry cost a clearing of ROSTER_MAX counters a game). */
+static int copy_of(const struct schedule_game *sg, int s)
+{
+    int c = 0;
+    for (int t = 0; t < s; t++)
+        c += sg->agent[t] == sg->agent[s];
+    return c;
+}
 
 /* Seats the game's agents, creating missing instances; a seat whose agent
  * cannot be created is marked in *missing with the reason in why. */
@@ -291,11 +331,10 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
 {
     struct run *run = wk->run;
     char sub[768];
-    int copies[ROSTER_MAX] = {0};
     *missing = 0;
     for (int s = 0; s < run->g.dims.players; s++) {
         int a = sg->agent[s];
-        agent_t **slot = &wk->inst[a][copies[a]++];
+        agent_t **slot = &wk->inst[a][copy_of(sg, s)];
         if (!*slot) {
             *slot = agent_new_at(run->roster.a[a].spec, &run->g, run->arena,
                                  sub, sizeof sub);
@@ -313,13 +352,9 @@ static void seat_agents(struct worker *wk, const struct schedule_game *sg,
 static void drop_forfeiters(struct worker *wk, const struct schedule_game *sg,
                             uint32_t forfeit)
 {
-    int copies[ROSTER_MAX] = {0};
-    for (int s = 0; s < wk->run->g.dims.players; s++) {
-        int a = sg->agent[s];
-        int c = copies[a]++;
+    for (int s = 0; s < wk->run->g.dims.players; s++)
         if ((forfeit >> s) & 1)
-            agent_destroy(&wk->inst[a][c]);
-    }
+            agent_destroy(&wk->inst[sg->agent[s]][copy_of(sg, s)]);
 }
 
 /* The agent of a seat in r that never got going, if no instance of it
@@ -364,8 +399,9 @@ static int play_one(struct worker *wk, int64_t index, char *err, size_t errlen)
     struct schedule_game sg;
     struct journal_record rec;
     agent_t *seat[GAME_MAX_PLAYERS];
-    char why[MATCH_REASON_MAX] = "";
+    char why[MATCH_REASON_MAX];
     uint32_t missing;
+    why[0] = '\0'; /* not the whole buffer: it is rarely written */
     schedule_game(&run->sched, &wk->cur, index, &sg);
     for (int tries = 1;; tries++) {
         seat_agents(wk, &sg, seat, &missing, why, sizeof why);
@@ -428,7 +464,7 @@ static void *worker_main(void *arg)
             fail(run, rc, err);
     }
     /* What is finished is written, after an error or signal too. */
-    int rc = hand_over(wk, err, sizeof err);
+    int rc = hand_over(wk, true, err, sizeof err);
     if (rc)
         fail(run, rc, err);
     /* Agents end in the thread that made them: a spawned bot is told
@@ -448,6 +484,7 @@ static int worker_init(struct worker *wk, struct run *run)
     memset(wk, 0, sizeof *wk);
     wk->run = run;
     wk->quick = true;
+    wk->hand_at = HAND_GAMES;
     /* A disk that stalls for a moment (a slow fdatasync) should not stop
      * the workers: each may run ahead by its share of the budget. */
     wk->limit = QUEUE_BUDGET / (size_t)run->o->jobs;
@@ -580,15 +617,22 @@ static void note_forfeit(struct run *run, const struct journal_record *rec)
 }
 
 /* Formats the packed games of in as journal lines into text, adding
- * them to the results if asked for. Returns 0, or ERR_RANGE / ERR_NOMEM
- * with a message. */
-static int format_games(struct run *run, const struct lines *in,
-                        struct lines *text, char *err, size_t errlen)
+ * them to the results if asked for, and writes them to the journal every
+ * TEXT_FLUSH bytes: the write() copies the lines while they are still in
+ * the cache (a tick's worth of lines is megabytes). Returns 0, or
+ * ERR_RANGE / ERR_NOMEM / ERR_IO with a message in err. */
+static int write_games(struct run *run, const struct lines *in,
+                       struct lines *text, char *err, size_t errlen)
 {
     struct journal_record rec = {0};
     int rc = 0;
     text->len = 0;
     for (size_t at = 0; at < in->len && !rc;) {
+        /* The games were packed on another core: ask for the bytes a
+         * few games on while this one is formatted (their first read
+         * was a tenth of the writer's time). */
+        if (in->len - at > PREFETCH_AHEAD)
+            __builtin_prefetch(in->buf + at + PREFETCH_AHEAD);
         at += unpack(in->buf + at, run->g.dims.players, &rec);
         note_forfeit(run, &rec);
         rc = run->o->results
@@ -605,6 +649,10 @@ static int format_games(struct run *run, const struct lines *in,
             rc = err_set(err, errlen, ERR_RANGE,
                          "a record is too long, or out of memory");
         text->len += n;
+        if (!rc && (text->len >= TEXT_FLUSH || at >= in->len)) {
+            rc = journal_write(&run->w, text->buf, text->len, err, errlen);
+            text->len = 0;
+        }
     }
     return rc;
 }
@@ -616,7 +664,7 @@ static int64_t sweep(struct run *run, struct lines *text)
 {
     char err[1024];
     int64_t games = 0;
-    int rc = 0, code = ERR_IO;
+    int rc = 0;
     for (int i = 0; i < run->nwk; i++) {
         struct worker *wk = &run->wk[i];
         struct lines taken;
@@ -627,18 +675,15 @@ static int64_t sweep(struct run *run, struct lines *text)
         wk->out.count = 0;
         pthread_cond_broadcast(&wk->space);
         pthread_mutex_unlock(&wk->mu);
-        if (taken.len && !rc && (rc = format_games(run, &taken, text, err,
-                                                   sizeof err)))
-            code = rc;
         if (taken.len && !rc)
-            rc = journal_write(&run->w, text->buf, text->len, err, sizeof err);
+            rc = write_games(run, &taken, text, err, sizeof err);
         games += taken.count;
         wk->spare = taken; /* only the writer touches spare */
     }
     if (!rc && games)
         rc = journal_sync(&run->w, err, sizeof err);
     if (rc)
-        fail(run, code, err);
+        fail(run, rc, err);
     return rc ? -1 : games;
 }
 

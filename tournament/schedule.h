@@ -47,10 +47,17 @@ struct schedule {
     int64_t games;                    /* deals * lineups * sides */
 };
 
-/* A sampled schedule's line-ups of one deal, kept by each reader. */
+/* What each reader keeps between calls: a sampled schedule's line-ups
+ * of one deal, and where the last game it asked for is (the next index is
+ * then worked out by counting on, without dividing). */
 struct schedule_cursor {
-    int64_t deal;   /* deal whose line-ups lineup holds; -1: none */
-    int8_t *lineup; /* lineups x sides agents, owned */
+    int64_t deal;          /* deal whose line-ups lineup holds; -1: none */
+    int8_t *lineup;        /* lineups x sides agents, owned */
+    int64_t after;         /* index after the last game asked for; -1 */
+    int64_t last_deal;     /* that game's deal, */
+    int last_lineup;       /* line-up, */
+    int last_rotation;     /* rotation */
+    uint64_t last_seed;    /* and deal seed */
 };
 
 /* One game of the schedule. */
@@ -79,7 +86,8 @@ int schedule_cursor_init(struct schedule_cursor *c, const struct schedule *s);
 void schedule_cursor_fini(struct schedule_cursor *c);
 
 /* Describes game index (0 <= index < s->games) into out; c caches a
- * sampled deal's line-ups (it may be NULL when !s->sampled). */
+ * sampled deal's line-ups and the last game asked for (it may be NULL
+ * when !s->sampled; games asked for in index order are found fastest). */
 void schedule_game(const struct schedule *s, struct schedule_cursor *c,
                    int64_t index, struct schedule_game *out);
 

@@ -292,6 +292,34 @@ static void test_moves_format3_long(void **state)
     assert_int_equal(journal_close(&w), 0);
 }
 
+/* Format 3 moves in runs of short ids broken by a long one: the
+ * characters worked out by hand (10 = 'a', 36 = 'A', 62 = '-', 63 = '_',
+ * 64 = "#0"). */
+static void test_moves_format3_runs(void **state)
+{
+    struct fx *f = *state;
+    struct journal_writer w;
+    struct journal_read_info info;
+    struct journal_record r = record(0, 0);
+    char err[512], line[1024];
+    static const int moves[] = {1,  2,  3,  4,  5,  6,  7,  8,  9, 10,
+                                64, 11, 12, 13, 14, 15, 63, 62, 36};
+    r.res.moves = moves;
+    r.res.nmoves = 19;
+    assert_int_equal(journal_open(&w, f->path, &f->h, false, NULL, NULL,
+                                  &info, err, sizeof err),
+                     0);
+    assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
+    assert_non_null(strstr(line, "\"moves\":\"123456789a#0bcdef_-A\"}\n"));
+    r.res.nmoves = 16; /* the long id inside */
+    assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
+    assert_non_null(strstr(line, "\"moves\":\"123456789a#0bcdef\"}\n"));
+    r.res.nmoves = 8; /* short ids only */
+    assert_true(journal_format(&w, &f->h, &r, line, sizeof line) > 0);
+    assert_non_null(strstr(line, "\"moves\":\"12345678\"}\n"));
+    assert_int_equal(journal_close(&w), 0);
+}
+
 /* The writer's quick path for the usual line (format 3, normal end,
  * integer returns) writes the same bytes as the general one, which it
  * leaves to lines with less room than the quick path asks for: records
@@ -780,6 +808,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_moves, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_format3, setup, teardown),
         cmocka_unit_test_setup_teardown(test_moves_format3_long, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_moves_format3_runs, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_format_paths_agree, setup,
                                         teardown),

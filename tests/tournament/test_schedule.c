@@ -261,6 +261,75 @@ static void test_sampled(void **state)
     schedule_fini(&s);
 }
 
+/* Game i of s as a fresh reader sees it: the divisions, nothing cached. */
+static void fresh_game(const struct schedule *s, int64_t i,
+                       struct schedule_game *out)
+{
+    struct schedule_cursor c;
+    assert_int_equal(schedule_cursor_init(&c, s), 0);
+    schedule_game(s, &c, i, out);
+    schedule_cursor_fini(&c);
+}
+
+/* The same game, whatever was asked before: one cursor walks the games
+ * in index order (counting on from the last one), then backwards, then
+ * by jumps; each answer matches a fresh reader's. Three sides and 2 or 3
+ * line-ups a deal, so every carry (rotation into line-up, line-up into
+ * deal) happens many times; sampled and enumerated schedules. */
+static void check_walks(const char *spec, int n, int max)
+{
+    struct game g;
+    struct schedule s;
+    struct schedule_cursor c;
+    struct schedule_game a, b;
+    make(&g, spec);
+    build(&s, &g, n, 9, max);
+    assert_int_equal(schedule_cursor_init(&c, &s), 0);
+    for (int pass = 0; pass < 3; pass++)
+        for (int64_t k = 0; k < s.games; k++) {
+            int64_t i = pass == 0   ? k
+                        : pass == 1 ? s.games - 1 - k
+                                    : (k * 7) % s.games;
+            schedule_game(&s, &c, i, &a);
+            fresh_game(&s, i, &b);
+            assert_int_equal(a.index, i);
+            assert_int_equal(a.deal, b.deal);
+            assert_int_equal(a.lineup, b.lineup);
+            assert_int_equal(a.rotation, b.rotation);
+            assert_true(a.seed == b.seed);
+            assert_true(a.seed == schedule_deal_seed(7, a.deal));
+            assert_memory_equal(a.agent, b.agent, (size_t)s.seats);
+            assert_int_equal(schedule_index(&s, a.deal, a.lineup,
+                                            a.rotation), i);
+        }
+    schedule_cursor_fini(&c);
+    schedule_fini(&s);
+}
+
+static void test_walk_orders(void **state)
+{
+    (void)state;
+    check_walks("thirty_one(players=3)", 4, 120); /* C(4, 3) = 4 */
+    check_walks("thirty_one(players=3)", 3, 120); /* 1 line-up */
+    check_walks("thirty_one(players=3)", 6, 2);   /* sampled, 2 */
+    check_walks("spoil_five(players=4,partnerships=true)", 3, 120);
+}
+
+/* One shard of one: every game, with or without counting. */
+static void test_one_shard(void **state)
+{
+    (void)state;
+    struct game g;
+    struct schedule s;
+    make(&g, "thirty_one(players=3)");
+    build(&s, &g, 3, 5, 120);
+    for (int64_t i = 0; i < s.games; i++) {
+        assert_true(schedule_in_shard(&s, i, 1, 1));
+        assert_false(schedule_in_shard(&s, i, 2, 1));
+    }
+    schedule_fini(&s);
+}
+
 /* ---- shards -------------------------------------------------------------- */
 
 /* Every game is in exactly one of 3 shards, and a line-up's rotations in
@@ -352,6 +421,8 @@ int main(void)
         cmocka_unit_test(test_fewer_agents_than_seats),
         cmocka_unit_test(test_partnerships),
         cmocka_unit_test(test_sampled),
+        cmocka_unit_test(test_walk_orders),
+        cmocka_unit_test(test_one_shard),
         cmocka_unit_test(test_shards),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_roster),
