@@ -545,9 +545,10 @@ static int tricks_per_deal(const struct pinochle_state *st)
     return st->np == 6 ? NCARDS / 6 : NCARDS / 8;
 }
 
-/* Per seat, self first: melds and hand sizes; the tricks played. */
-static MELD_INLINE void observe_seat_values(const struct pinochle_state *st, int seat,
-                                float *tail)
+/* Per seat, self first: melds and hand sizes; the tricks played (into
+ * tail = out + O_HIGH). */
+static MELD_INLINE void observe_seat_values(const struct pinochle_state *st,
+                                            int seat, float *tail)
 {
     int np = st->np, left = tricks_per_deal(st) - st->tb.tricks;
     double per = np == 6 ? 1.0 / (NCARDS / 6) : 1.0 / (NCARDS / 8);
@@ -567,9 +568,9 @@ static MELD_INLINE void observe_seat_values(const struct pinochle_state *st, int
     tail[O_TRICKS - O_HIGH] = meld_quot(st->tb.tricks, per);
 }
 
-/* The taken card points and scores per team, own first. */
-static MELD_INLINE void observe_team_values(const struct pinochle_state *st, int seat,
-                                float *tail)
+/* The taken card points and scores per team, own first (into tail). */
+static MELD_INLINE void observe_team_values(const struct pinochle_state *st,
+                                            int seat, float *tail)
 {
     int teams = st->teams;
     for (int r = 0, t = seat < teams ? seat : seat - teams; r < teams; r++) {
