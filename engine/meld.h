@@ -228,6 +228,112 @@ void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
 void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
                          int n, float inv);
 
+/* ---- whole tensors in aligned 64-byte stores (x86-64, AVX-512F) ------ */
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define MELD_HAVE_512 1
+#include <immintrin.h>
+#define MELD_512 __attribute__((target("avx512f")))
+/* For small helpers called from a MELD_512 function and from a plain one:
+ * each caller gets its own build. Called out of line, the plain build's
+ * SSE code would run after AVX-512 instructions with the registers' upper
+ * halves in use, which costs it dearly. */
+#define MELD_INLINE inline __attribute__((always_inline))
+
+/* Writes a tensor of n > 16 floats as a sequence of 16-float blocks,
+ * block j holding tensor[16 j .. 16 j + 16): meld_w_first, meld_w_put for
+ * each middle block, meld_w_last. One store per 64 bytes, each aligned:
+ * where out is not on a 64-byte boundary, each store joins the end of the
+ * previous block with the start of the new one (one two-source permute)
+ * and the first and last stores are masked to the tensor, since a store
+ * straddling two cache lines costs about two. Nothing outside out[0..n)
+ * is written. An observe made so has no memset, writes no float twice and
+ * keeps its scattered values in registers: stores and instructions bound
+ * it, not arithmetic. Only for functions built with MELD_512, on a CPU
+ * with AVX-512F. */
+struct meld_writer {
+    float *at;     /* next aligned store */
+    float *out;    /* the tensor */
+    int n;         /* floats in the tensor */
+    bool shifted;  /* out is not aligned: each store joins two blocks */
+    __m512 prev;   /* the block put last */
+    __m512i shift; /* permute indices: lane i takes joined lane i + 16 - k */
+};
+
+/* Whether out needs the shifted writer: not on a 64-byte boundary. */
+static inline bool meld_w_shifted(const float *out)
+{
+    return (uintptr_t)out & 63;
+}
+
+/* Starts the tensor with its first block v; shifted is
+ * meld_w_shifted(out), best a constant in each of two builds of the
+ * caller, so that the aligned one has no permutes at all. */
+MELD_512 static inline void meld_w_first(struct meld_writer *w, float *out,
+                                         int n, __m512 v, bool shifted)
+{
+    int k = shifted ? (int)((uintptr_t)out >> 2 & 15) : 0;
+    w->shifted = shifted;
+    w->at = (float *)((uintptr_t)out - (uintptr_t)(4 * k));
+    w->out = out;
+    w->n = n;
+    w->shift = _mm512_add_epi32(
+        _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+        _mm512_set1_epi32(16 - k));
+    if (shifted)
+        _mm512_mask_store_ps(
+            w->at, (__mmask16)(0xffffu << k),
+            _mm512_permutex2var_ps(_mm512_setzero_ps(), w->shift, v));
+    else
+        _mm512_store_ps(w->at, v);
+    w->at += 16;
+    w->prev = v;
+}
+
+/* Puts the next block, one that is neither the first nor the last: its
+ * store lies wholly inside the tensor. */
+MELD_512 static inline void meld_w_put(struct meld_writer *w, __m512 v)
+{
+    _mm512_store_ps(w->at, w->shifted ? _mm512_permutex2var_ps(
+                                            w->prev, w->shift, v)
+                                      : v);
+    w->at += 16;
+    w->prev = v;
+}
+
+/* Puts the last block, v (its lanes past the tensor ignored), and ends
+ * the tensor, which must span more than one block. */
+MELD_512 static inline void meld_w_last(struct meld_writer *w, __m512 v)
+{
+    int rest = w->n - (int)(w->at - w->out); /* 1..31 floats */
+    __m512 joined =
+        w->shifted ? _mm512_permutex2var_ps(w->prev, w->shift, v) : v;
+    unsigned m = rest >= 16 ? 0xffffu : (1u << rest) - 1;
+    _mm512_mask_store_ps(w->at, (__mmask16)m, joined);
+    if (rest > 16) {
+        joined = _mm512_permutex2var_ps(v, w->shift, _mm512_setzero_ps());
+        _mm512_mask_store_ps(w->at + 16, (__mmask16)((1u << (rest - 16)) - 1),
+                             joined);
+    }
+}
+
+/* The block of 16 counts src[0..16) times scale. */
+MELD_512 static inline __m512 meld_w_counts(const uint8_t *src, __m512 scale)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)src);
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b)), scale);
+}
+
+/* The block with 1 at lane i for each bit i of bits, else 0. */
+MELD_512 static inline __m512 meld_w_bits(unsigned bits)
+{
+    return _mm512_maskz_mov_ps((__mmask16)bits, _mm512_set1_ps(1.0f));
+}
+#else
+#define MELD_HAVE_512 0
+#define MELD_INLINE inline
+#endif
+
 /* ---- dealing hidden duplicate cards (determinization) ---------------- */
 
 /* Accepts or refuses the hidden cards drawn for seat (counts per face);

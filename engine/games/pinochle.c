@@ -518,22 +518,24 @@ static void returns(const struct game *g, const void *vst, double *out)
 
 /* ==== what a seat sees ================================================= */
 
-static void observe_bids(const struct game *g, const struct pinochle_state *st,
-                         int seat, float *out)
+/* The values from O_HIGH on, into tail = out + O_HIGH, which holds zeros:
+ * the high bid and each seat's bid (the high bidder's one-hot apart). */
+static MELD_INLINE void observe_bid_values(const struct game *g,
+                                           const struct pinochle_state *st,
+                                           int seat, float *tail)
 {
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     int min = trick_opt(g, P_MIN_BID);
-    if (st->bidder != NO)
-        out[O_BIDDER + trick_rel(st->bidder, seat, st->np)] = 1;
     if (st->high)
-        out[O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
+        tail[O_HIGH - O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
     if (trick_opt(g, P_TRUMP) != TRUMP_AUCTION)
         return; /* no bids: the turned card fixes trumps */
     for (int r = 0, s = seat; r < st->np; r++, s = trick_next(s, st->np)) {
         if (st->bid[s] == PASSED)
-            out[O_BIDS + 2 * r + 1] = 1;
+            tail[O_BIDS - O_HIGH + 2 * r + 1] = 1;
         else if (st->bid[s])
-            out[O_BIDS + 2 * r] = (float)(min + 10 * (st->bid[s] - 1)) / top;
+            tail[O_BIDS - O_HIGH + 2 * r] =
+                (float)(min + 10 * (st->bid[s] - 1)) / top;
     }
 }
 
@@ -543,12 +545,11 @@ static int tricks_per_deal(const struct pinochle_state *st)
     return st->np == 6 ? NCARDS / 6 : NCARDS / 8;
 }
 
-/* Per seat, self first: melds, hand sizes and the cards known in others'
- * hands, written whole (branching on the few known cards costs more). */
-static void observe_seats(const struct pinochle_state *st, int seat,
-                          float *out)
+/* Per seat, self first: melds and hand sizes; the tricks played (into
+ * tail = out + O_HIGH). */
+static MELD_INLINE void observe_seat_values(const struct pinochle_state *st,
+                                            int seat, float *tail)
 {
-    const uint8_t *known[MAXP];
     int np = st->np, left = tricks_per_deal(st) - st->tb.tricks;
     double per = np == 6 ? 1.0 / (NCARDS / 6) : 1.0 / (NCARDS / 8);
     /* Every seat holds the cards of the tricks still to play, less one
@@ -560,28 +561,182 @@ static void observe_seats(const struct pinochle_state *st, int seat,
                       << trick_rel(st->tb.leader, seat, np);
     played |= played >> np;
     for (int r = 0, s = seat; r < np; r++) {
-        out[O_MELD + r] = st->meld_obs[s];
-        out[O_SIZES + r] = size[played >> r & 1];
-        known[r] = st->known[s];
+        tail[O_MELD - O_HIGH + r] = st->meld_obs[s];
+        tail[O_SIZES - O_HIGH + r] = size[played >> r & 1];
         s = s + 1 == np ? 0 : s + 1;
     }
-    meld_put_count_rows(out + O_KNOWN + 32, known + 1, np - 1, 0.25f);
-    out[O_TRICKS] = meld_quot(st->tb.tricks, per);
+    tail[O_TRICKS - O_HIGH] = meld_quot(st->tb.tricks, per);
 }
+
+/* The taken card points and scores per team, own first (into tail). */
+static MELD_INLINE void observe_team_values(const struct pinochle_state *st,
+                                            int seat, float *tail)
+{
+    int teams = st->teams;
+    for (int r = 0, t = seat < teams ? seat : seat - teams; r < teams; r++) {
+        tail[O_TAKEN - O_HIGH + r] = st->taken_obs[t];
+        tail[O_SCORES - O_HIGH + r] = st->score_obs[t];
+        t = t + 1 == teams ? 0 : t + 1;
+    }
+}
+
+#if MELD_HAVE_512
+_Static_assert(O_TURNED == 36 * 16 && O_TRUMP == 38 * 16 &&
+                   O_PHASE == O_TRUMP + 4 && O_DEALER == O_TRUMP + 8 &&
+                   O_TURN == 39 * 16 && O_BIDDER == O_TURN + 8 &&
+                   O_HIGH == 40 * 16 && O_BIDS == O_HIGH + 1 &&
+                   O_MELD == O_BIDS + 16 && O_TAKEN == O_MELD + 8 &&
+                   O_SCORES == O_TAKEN + 4 && O_TRICKS == O_SCORES + 4 &&
+                   O_SIZES == O_TRICKS + 1 && OBS_SIZE == O_SIZES + 8,
+               "observe_512 writes the tensor in these 16-float blocks");
+_Static_assert(offsetof(struct pinochle_state, taken_obs) ==
+                       offsetof(struct pinochle_state, meld_obs) + 32 &&
+                   offsetof(struct pinochle_state, score_obs) ==
+                       offsetof(struct pinochle_state, meld_obs) + 48,
+               "observe_512 loads meld_obs, taken_obs and score_obs whole");
+
+/* The 16 floats from O_MELD on: melds per seat, then card points and
+ * scores per team, each rotated to start at seat's own, in one permute
+ * of meld_obs, taken_obs and score_obs as they lie in the state. */
+MELD_512 static __m512 seat_team_block(const struct pinochle_state *st,
+                                       int seat)
+{
+    int np = st->np, teams = st->teams;
+    int t = seat < teams ? seat : seat - teams;
+    __m512i lane = _mm512_set_epi32(3, 2, 1, 0, 3, 2, 1, 0, 7, 6, 5, 4, 3,
+                                    2, 1, 0);
+    __m512i from = _mm512_set_epi32(t, t, t, t, t, t, t, t, seat, seat,
+                                    seat, seat, seat, seat, seat, seat);
+    __m512i mod = _mm512_set_epi32(teams, teams, teams, teams, teams, teams,
+                                   teams, teams, np, np, np, np, np, np, np,
+                                   np);
+    __m512i base = _mm512_set_epi32(12, 12, 12, 12, 8, 8, 8, 8, 0, 0, 0, 0,
+                                    0, 0, 0, 0);
+    __m512i i = _mm512_add_epi32(lane, from);
+    i = _mm512_mask_sub_epi32(i, _mm512_cmpge_epi32_mask(i, mod), i, mod);
+    __mmask16 used = _mm512_cmplt_epi32_mask(lane, mod);
+    return _mm512_maskz_permutexvar_ps(used, _mm512_add_epi32(i, base),
+                                       _mm512_loadu_ps(st->meld_obs));
+}
+
+/* The tensor block by block in aligned 64-byte stores (meld_writer):
+ * count rows widened, one-hots as lane masks, the values of the last
+ * three blocks joined in registers. Stores bound this work, so it makes
+ * as few as it can: one per 64 bytes of tensor and nothing on the stack
+ * (short of auction bids). */
+MELD_512 static MELD_INLINE void observe_512_body(
+    const struct game *g, const struct pinochle_state *st, int seat,
+    float *out, bool shifted)
+{
+    int np = st->np, ntrick = st->tb.ntrick;
+    __m512 quarter = _mm512_set1_ps(0.25f), zero = _mm512_setzero_ps();
+    struct meld_writer w;
+    meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], quarter),
+                 shifted);
+    meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, quarter));
+    meld_w_put(&w, meld_w_counts(st->gone, quarter));
+    meld_w_put(&w, meld_w_counts(st->gone + 16, quarter));
+    /* Row r holds trick place i = r - the leader's row (mod np), if
+     * i < ntrick. */
+    int lead = trick_rel(st->tb.leader, seat, np);
+    for (int r = 0; r < MAXP; r++) {
+        int i = r >= lead ? r - lead : r - lead + np;
+        uint32_t b = i < ntrick && r < np ? 1u << st->tb.trick[i] : 0;
+        meld_w_put(&w, meld_w_bits(b & 0xffffu));
+        meld_w_put(&w, meld_w_bits(b >> 16));
+    }
+    meld_w_put(&w, zero); /* the own known row: all in the hand row */
+    meld_w_put(&w, zero);
+    for (int r = 1; r < MAXP; r++) {
+        int s = seat + r < np ? seat + r : seat + r - np;
+        if (r < np) {
+            meld_w_put(&w, meld_w_counts(st->known[s], quarter));
+            meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
+        } else {
+            meld_w_put(&w, zero);
+            meld_w_put(&w, zero);
+        }
+    }
+    uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
+    meld_w_put(&w, meld_w_bits(turned & 0xffffu));
+    meld_w_put(&w, meld_w_bits(turned >> 16));
+    unsigned b = 1u << (O_PHASE - O_TRUMP + st->phase) |
+                 1u << (O_DEALER - O_TRUMP + trick_rel(st->dealer, seat, np));
+    if (st->trump != NO)
+        b |= 1u << st->trump;
+    meld_w_put(&w, meld_w_bits(b));
+    b = st->phase != PH_OVER ? 1u << trick_rel(st->tb.turn, seat, np) : 0;
+    if (st->bidder != NO)
+        b |= 1u << (O_BIDDER - O_TURN + trick_rel(st->bidder, seat, np));
+    meld_w_put(&w, meld_w_bits(b));
+
+    /* O_HIGH (lane 15 of high, taken by the first join), the bids, the
+     * seat and team values, the tricks and hand sizes. */
+    _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
+    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION)
+        observe_bid_values(g, st, seat, bids + 16 - (O_BIDS - O_HIGH));
+    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
+    int min = trick_opt(g, P_MIN_BID);
+    __m512 high = _mm512_set1_ps(
+        st->high ? (float)(min + 10 * (st->high - 1)) / top : 0.0f);
+    __m512 bid = _mm512_load_ps(bids + 16);
+    __m512 vals = seat_team_block(st, seat);
+    int left = tricks_per_deal(st) - st->tb.tricks;
+    double per = np == 6 ? 1.0 / (NCARDS / 6) : 1.0 / (NCARDS / 8);
+    unsigned played = ((1u << ntrick) - 1) << lead;
+    played |= played >> np;
+    /* Lane 0 the tricks, lanes 1..np the sizes, less one where played. */
+    __m512 sizes = _mm512_mask_blend_ps(
+        (__mmask16)(played << 1), _mm512_set1_ps(meld_quot(left, per)),
+        _mm512_set1_ps(meld_quot(left - 1, per)));
+    sizes = _mm512_maskz_mov_ps((__mmask16)(((1u << np) - 1) << 1), sizes);
+    sizes = _mm512_mask_mov_ps(sizes, 1,
+                               _mm512_set1_ps(meld_quot(st->tb.tricks, per)));
+    meld_w_put(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
+                       _mm512_castps_si512(bid), _mm512_castps_si512(high),
+                       15)));
+    meld_w_put(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
+                       _mm512_castps_si512(vals), _mm512_castps_si512(bid),
+                       15)));
+    meld_w_last(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
+                        _mm512_castps_si512(sizes),
+                        _mm512_castps_si512(vals), 15)));
+}
+
+MELD_512 static void observe_512(const struct game *g,
+                                 const struct pinochle_state *st, int seat,
+                                 float *out)
+{
+    if (meld_w_shifted(out))
+        observe_512_body(g, st, seat, out, true);
+    else
+        observe_512_body(g, st, seat, out, false);
+}
+#endif
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
     const struct pinochle_state *st = vst;
-    int np = st->np, teams = st->teams;
+    int np = st->np;
+#if MELD_HAVE_512
+    if (__builtin_cpu_supports("avx512f")) {
+        observe_512(g, st, seat, out);
+        return;
+    }
+#endif
     /* Hand, gone and the others' known cards are written whole, the rest
      * (the own known row included) is mostly zeros. */
     obs_fill_zero(out + O_TRICK, O_KNOWN + 32 - O_TRICK);
     obs_fill_zero(out + O_KNOWN + 32 * np,
                   (size_t)(OBS_SIZE - O_KNOWN - 32 * np));
-    const uint8_t *own[2] = {st->hand[seat], st->gone};
-    meld_put_count_rows(out + O_HAND, own, 2, 0.25f);
+    const uint8_t *rows[MAXP + 1] = {st->hand[seat], st->gone};
+    meld_put_count_rows(out + O_HAND, rows, 2, 0.25f);
+    for (int r = 1, s = trick_next(seat, np); r < np; r++) {
+        rows[r] = st->known[s];
+        s = trick_next(s, np);
+    }
+    meld_put_count_rows(out + O_KNOWN + 32, rows + 1, np - 1, 0.25f);
     meld_observe_trick(out + O_TRICK, &st->tb, seat, np);
-    observe_seats(st, seat, out);
     if (st->turned != NO)
         out[O_TURNED + st->turned] = 1;
     if (st->trump != NO)
@@ -590,12 +745,11 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     out[O_DEALER + trick_rel(st->dealer, seat, np)] = 1;
     if (st->phase != PH_OVER)
         out[O_TURN + trick_rel(st->tb.turn, seat, np)] = 1;
-    observe_bids(g, st, seat, out);
-    for (int r = 0, t = seat < teams ? seat : seat - teams; r < teams; r++) {
-        out[O_TAKEN + r] = st->taken_obs[t];
-        out[O_SCORES + r] = st->score_obs[t];
-        t = t + 1 == teams ? 0 : t + 1;
-    }
+    if (st->bidder != NO)
+        out[O_BIDDER + trick_rel(st->bidder, seat, np)] = 1;
+    observe_bid_values(g, st, seat, out + O_HIGH);
+    observe_seat_values(st, seat, out + O_HIGH);
+    observe_team_values(st, seat, out + O_HIGH);
 }
 
 static const struct obs_segment layout[] = {
