@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../common/err.h"
+#include "obs_fill.h"
 #include "view.h"
 
 #define PINOCHLE_PLACES 0x3fu /* A 10 K Q J 9 */
@@ -429,7 +430,7 @@ static void put_count_rows_512(float *out, const uint8_t *const *rows, int n,
 void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
                          int n, float inv)
 {
-    if (__builtin_cpu_supports("avx512f"))
+    if (obs_width_best() == OBS_WIDTH_64)
         put_count_rows_512(out, rows, n, inv);
     else
         put_count_rows(out, rows, n, inv);

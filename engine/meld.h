@@ -223,7 +223,7 @@ void meld_format_hand(const uint8_t *hand, char *buf, size_t len);
  * the count rows of a tensor (a hand, the cards gone, each seat's known
  * cards) in one call. inv is 1 / a power of two, so each product equals
  * the quotient exactly. On x86-64 a row is two 64-byte stores where the
- * CPU has AVX-512F (checked per call), else four of 32 bytes under AVX2
+ * CPU has AVX-512F (obs_width_best), else four of 32 bytes under AVX2
  * (chosen at load time), else the plain loop. */
 void meld_put_count_rows(float *restrict out, const uint8_t *const *rows,
                          int n, float inv);

@@ -719,7 +719,7 @@ static void observe(const struct game *g, const void *vst, int seat, float *out)
     const struct pinochle_state *st = vst;
     int np = st->np;
 #if MELD_HAVE_512
-    if (__builtin_cpu_supports("avx512f")) {
+    if (obs_width_best() == OBS_WIDTH_64) {
         observe_512(g, st, seat, out);
         return;
     }
