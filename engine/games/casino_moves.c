@@ -73,6 +73,16 @@ struct subset {
     uint8_t nmulti;  /* multiple builds among them */
 };
 
+/* A small table's families of sets of items (bit x of a family: the set
+ * of index mask x): per sum, the sets adding up to it, and the sets the
+ * group rules test. */
+struct fams {
+    uint64_t fam[CASINO_SUM_MAX + 1]; /* the sets adding up to v */
+    uint64_t loose_only;              /* the sets of loose cards */
+    uint64_t no_multi;                /* the sets without multiple builds */
+    uint64_t one_single;              /* one single build, loose cards */
+};
+
 /* The work of one call: the table's subsets, then one block at a time. */
 struct search {
     /* What every search uses, first, so that a small table's search
@@ -87,10 +97,7 @@ struct search {
     int nsub;                      /* entries in sub */
     int ngrp;                      /* entries in grp */
     int nuni;                      /* entries in uni */
-    uint64_t fam[CASINO_SUM_MAX + 1];     /* small: the sets adding up to v */
-    uint64_t loose_only;           /* small: the sets of loose cards */
-    uint64_t no_multi;             /* small: the sets without multiple builds */
-    uint64_t one_single;           /* small: one single build, loose cards */
+    struct fams f;                 /* small: the families */
     uint64_t found;                /* small: the block's unions */
     struct item it[ITEMS_MAX];     /* items up to limit, ascending bits */
     int table_items;               /* numeral items on the table, all */
@@ -351,6 +358,19 @@ static uint64_t disjoint(unsigned m)
     return casino__disjoint[m];
 }
 
+/* Fills the families the group rules test in f, builds and multi being
+ * the index bits of the builds and of the multiple ones. */
+static void rule_families(struct fams *f, unsigned builds, unsigned multi)
+{
+    /* These families hold sets of absent items too (index nit and up):
+     * no sum family does, and every use meets one. */
+    f->loose_only = disjoint(builds);
+    f->no_multi = disjoint(multi);
+    f->one_single = 0;
+    for (unsigned b = builds & ~multi; b; b &= b - 1)
+        f->one_single |= f->loose_only << (b & -b);
+}
+
 /* Lists, for a small table, the families of sets adding up to each v
  * (casino__sum_families) and the families the group rules test. Sums
  * above list_items' limit miss the items it left out; no block asks
@@ -363,14 +383,8 @@ static void list_families(struct search *s)
         val[i] = (uint8_t)(s->it[i].packed >> SUB_SUM);
         multi |= (unsigned)(s->it[i].packed >> SUB_MULTI & 1) << i;
     }
-    casino__sum_families(val, s->nit, s->fam);
-    /* These families hold sets of absent items too (index nit and up):
-     * no sum family does, and every use meets one. */
-    s->loose_only = disjoint(s->builds);
-    s->no_multi = disjoint(multi);
-    s->one_single = 0;
-    for (unsigned b = s->builds & ~multi; b; b &= b - 1)
-        s->one_single |= s->loose_only << (b & -b);
+    casino__sum_families(val, s->nit, s->f.fam);
+    rule_families(&s->f, s->builds, multi);
 }
 
 /* found grown by the groups, one at a time: every union in found that is
@@ -394,38 +408,61 @@ close_over(uint64_t found, uint64_t groups)
     return found;
 }
 
-/* numeral_capture for a small table; the same groups (capture_group). */
+/* numeral_capture's unions on a small table's families f; the same
+ * groups (capture_group). Only fam[r] is read. */
+static uint64_t capture_sets(const struct fams *f, int r, unsigned forced,
+                             const struct casino_rules *ru)
+{
+    uint64_t ok = f->loose_only | ALONE | (ru->as_card ? f->no_multi : 0);
+    uint64_t groups = f->fam[r] & ok & disjoint(forced);
+    return close_over((uint64_t)1 << forced, groups);
+}
+
+/* build's unions on a small table's families f; the same groups
+ * (own_group, other_group). The played card's group never holds the
+ * v-build (it adds up to less). Only fam[v] and fam[v - r] are read. */
+static uint64_t build_sets(const struct fams *f, int r, int v,
+                           unsigned forced, const struct casino_rules *ru)
+{
+    uint64_t own = f->loose_only | (ru->as_card ? f->no_multi : 0) |
+                   (f->one_single & (ru->raise_table ? ~0ull : ALONE));
+    uint64_t other = f->no_multi & (ru->as_card ? ~0ull : f->loose_only);
+    uint64_t found = r == v ? (uint64_t)1 << forced : 0;
+    if (r < v)
+        found |= (f->fam[v - r] & own) << forced;
+    return close_over(found, f->fam[v] & other & disjoint(forced));
+}
+
+/* numeral_capture for a small table. */
 static void small_capture(struct search *s, int r, unsigned forced,
                           const struct casino_rules *ru)
 {
-    uint64_t ok = s->loose_only | ALONE | (ru->as_card ? s->no_multi : 0);
-    uint64_t groups = s->fam[r] & ok & disjoint(forced);
-    s->found = close_over((uint64_t)1 << forced, groups);
+    s->found = capture_sets(&s->f, r, forced, ru);
 }
 
-/* build for a small table; the same groups (own_group, other_group). The
- * played card's group never holds the v-build (it adds up to less). */
+/* build for a small table. */
 static void small_build(struct search *s, int r, int v, unsigned forced,
                         const struct casino_rules *ru)
 {
-    uint64_t own = s->loose_only | (ru->as_card ? s->no_multi : 0) |
-                   (s->one_single & (ru->raise_table ? ~0ull : ALONE));
-    uint64_t other = s->no_multi & (ru->as_card ? ~0ull : s->loose_only);
-    uint64_t found = r == v ? (uint64_t)1 << forced : 0;
-    if (r < v)
-        found |= (s->fam[v - r] & own) << forced;
-    s->found = close_over(found, s->fam[v] & other & disjoint(forced));
+    s->found = build_sets(&s->f, r, v, forced, ru);
 }
 
-/* The legal unions of a small table's block (union_legal): not empty, and
- * holding every build its owner will hold no card for after the play. */
+/* The legal ones of the unions found (union_legal): not empty, and
+ * holding the builds of index bits need (those their owner will hold no
+ * card for after the play). */
+static uint64_t legal_sets(uint64_t found, unsigned need)
+{
+    return found & disjoint(need) << need & ~(uint64_t)1;
+}
+
+/* The legal unions of a small table's block. */
 static uint64_t legal_family(const struct search *s)
 {
     unsigned must = s->owned & ~s->ranks_after, need = 0;
     for (unsigned b = must ? s->builds : 0; b; b &= b - 1)
         if (s->it[__builtin_ctz(b)].build & must)
             need |= b & -b;
-    return s->found & disjoint(need) << need & ~(uint64_t)1;
+    return legal_sets(s->found, need);
 }
 
 /* The ranks held in hand once a card of rank r is played from it, given
@@ -614,7 +651,7 @@ static void build(struct search *s, int r, int v, const struct casino_rules *ru)
 /* True if a non-empty subset of the items adds up to v. */
 static inline bool has_sum(const struct search *s, int v)
 {
-    return s->small ? s->fam[v] != 0 : s->head[v] != 0;
+    return s->small ? s->f.fam[v] != 0 : s->head[v] != 0;
 }
 
 /* Fills uni with the unions (legal or not) of a numeral of rank r in
@@ -728,6 +765,174 @@ static unsigned nth_union(const struct search *s, int k)
             return u;
     }
     return NO_SET;
+}
+
+/* ==== static helpers: small tables with builds ========================= */
+
+/* About a decision in five sees a build on the table, and most such
+ * tables hold at most SMALL_ITEMS items up to the highest sum asked. They
+ * are searched here with the families of the general search (the same
+ * sets, rules and order) but straight from the state: the items in a few
+ * small arrays rather than the search's item list, the index bit of each
+ * build value looked up rather than searched for, each block's families
+ * found at once with no union lists to clear, and an option finding only
+ * the two sums its block asks (casino__sum_pair). */
+struct few {
+    int nit;                      /* items: loose cards, then builds */
+    unsigned owned;               /* build values the player owns */
+    uint8_t at[CASINO_VMAX + 1];  /* index bit of the build of v, or 0 */
+    uint8_t val[SMALL_ITEMS];     /* each item's value, 0 past them */
+    uint8_t weight[SMALL_ITEMS];  /* cards it stands for */
+    uint64_t bit[SMALL_ITEMS];    /* its item bit */
+    struct fams f;                /* the families */
+};
+
+/* Lists st's items of value at most limit as list_items does (loose
+ * cards by ascending card, then builds by ascending value) with the
+ * families the rules test; false if there are more than SMALL_ITEMS. The
+ * sum families are left to the caller. */
+static bool few_items(const struct casino_state *st, int seat, int limit,
+                      struct few *w)
+{
+    hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
+    unsigned bl = st->builds & ((2u << limit) - 1), multi = 0;
+    int nl = hand_count(h), n = nl + __builtin_popcount(bl);
+    if (n > SMALL_ITEMS)
+        return false;
+    memset(w->at, 0, sizeof w->at);
+    memset(w->val, 0, sizeof w->val);
+    w->nit = n;
+    w->owned = casino__owned(st, seat);
+    for (int i = 0; h; h &= h - 1, i++) {
+        int c = hand_first(h);
+        w->val[i] = casino__rank_of[c];
+        w->weight[i] = 1;
+        w->bit[i] = card_bit(c);
+    }
+    for (int i = nl; bl; bl &= bl - 1, i++) {
+        int v = __builtin_ctz(bl);
+        w->val[i] = (uint8_t)v;
+        w->weight[i] = (uint8_t)hand_count(st->build[v]);
+        w->bit[i] = casino_build_bit(v);
+        w->at[v] = (uint8_t)(1u << i);
+        multi |= (unsigned)casino__multiple(st, v) << i;
+    }
+    rule_families(&w->f, ((1u << n) - 1) & ~((1u << nl) - 1), multi);
+    return true;
+}
+
+/* The legal unions of the block of a numeral of rank r in kind on w, as
+ * count_block and nth_union see them; after: the ranks held once the
+ * card is played. A build's value must be r or more and in after. */
+static inline __attribute__((always_inline)) uint64_t
+few_family(const struct few *w, int r, int kind, unsigned after,
+           const struct casino_rules *ru)
+{
+    int v = kind ? kind + 1 : r;
+    unsigned must = w->owned & ~after, need = 0;
+    uint64_t found;
+    /* No option without a set adding up to the number (a capture) or
+     * to what the played card's group takes (a build): most blocks. */
+    if (!w->f.fam[!kind ? r : r < v ? v - r : r])
+        return 0;
+    if (!kind) {
+        /* Playing the only card that can take one's own r-build must
+         * take it (numeral_capture). */
+        unsigned forced = ((w->owned >> r) & 1) && !((after >> r) & 1)
+                              ? w->at[r]
+                              : 0;
+        found = capture_sets(&w->f, r, forced, ru);
+    } else {
+        found = build_sets(&w->f, r, v, w->at[v], ru);
+    }
+    for (; must; must &= must - 1)
+        need |= w->at[__builtin_ctz(must)];
+    return legal_sets(found, need);
+}
+
+/* casino__counts on a table with builds through few_family: the table's
+ * items up to limit (the highest numeral held) are at most SMALL_ITEMS;
+ * false, with out untouched, if not. */
+static bool few_counts(const struct casino_state *st,
+                       const struct casino_rules *ru, int seat, unsigned held,
+                       unsigned twice, int limit, hand_t cards,
+                       struct casino_counts *out)
+{
+    struct few w;
+    int first[KING + 1]; /* where each rank's counts were first put */
+    unsigned done = 0;
+    if (!few_items(st, seat, limit, &w))
+        return false;
+    casino__sum_families(w.val, w.nit, w.f.fam);
+    for (int i = 0; cards; cards &= cards - 1, i++) {
+        int r = casino__rank_of[hand_first(cards)];
+        /* Cards of one rank leave the same ranks in hand: same counts. */
+        if ((done >> r) & 1) {
+            out[i] = out[first[r]];
+            continue;
+        }
+        done |= 1u << r;
+        first[r] = i;
+        unsigned after = ranks_without(held, twice, r);
+        out[i] = (struct casino_counts){{0}, 0};
+        if (r > CASINO_SUM_MAX) {
+            /* face_options: one loose card of the rank, if every build
+             * the player owns keeps a card to take it. */
+            bool keeps = (w.owned & ~after) == 0;
+            out[i].n[0] = (uint16_t)(keeps ? hand_count(st->loose &
+                                                        CASINO_ACES << (r - 1))
+                                           : 0);
+            out[i].kinds = out[i].n[0] != 0;
+            continue;
+        }
+        /* bit 0: the capture; bit v - 1: the build of v, a value held
+         * after the play, r or more */
+        unsigned kinds = ((after & CASINO_BUILD_VALUES & ~0u << r) >> 1) | 1;
+        for (; kinds; kinds &= kinds - 1) {
+            int kind = __builtin_ctz(kinds);
+            int n = __builtin_popcountll(few_family(&w, r, kind, after, ru));
+            out[i].n[kind] = (uint16_t)n;
+            out[i].kinds |= (unsigned)(n != 0) << kind;
+        }
+    }
+    return true;
+}
+
+/* casino__option for a numeral on a table with builds through
+ * few_family: 1 with *items set, 0 if there is no such option, -1 if more
+ * than SMALL_ITEMS items lie up to the block's number. */
+static int few_option(const struct casino_state *st,
+                      const struct casino_rules *ru, int seat, int card,
+                      int kind, int k, uint64_t *items)
+{
+    struct few w;
+    uint32_t key[64];
+    int r = casino__rank_of[card], v = kind ? kind + 1 : r, n = 0;
+    unsigned after = casino__ranks(st->hand[seat] & ~card_bit(card));
+    if (!few_items(st, seat, v, &w))
+        return -1;
+    /* A build of v needs a card of rank v kept in hand (run_kind). */
+    if (kind && (r > v || !((after >> v) & 1)))
+        return 0;
+    /* The two sums few_family reads; fam[v] is the number itself. */
+    casino__sum_pair(w.val, w.nit, v, r < v ? v - r : v, &w.f.fam[v],
+                     &w.f.fam[r < v ? v - r : v]);
+    /* nth_of_family: the k-th legal union, most cards first, then the
+     * lower index mask. */
+    for (uint64_t f = few_family(&w, r, kind, after, ru); f; f &= f - 1) {
+        unsigned u = (unsigned)__builtin_ctzll(f);
+        int weight = 0;
+        for (unsigned b = u; b; b &= b - 1)
+            weight += w.weight[__builtin_ctz(b)];
+        key[n++] = (uint32_t)(CARDS_IN_PACK - weight) << ITEMS_MAX | u;
+    }
+    unsigned u = kth_key(key, n, k);
+    if (u == NO_SET)
+        return 0;
+    *items = 0;
+    for (; u; u &= u - 1)
+        *items |= w.bit[__builtin_ctz(u)];
+    return 1;
 }
 
 /* ==== API ============================================================== */
@@ -885,6 +1090,8 @@ int casino__counts(const struct casino_state *st,
                                   out);
         return hand_count(st->loose & CASINO_NUMERALS);
     }
+    if (few_counts(st, ru, seat, held, twice, limit, cards, out))
+        return casino__items(st);
     return general_counts(st, ru, seat, held, twice, limit, cards, out);
 }
 
@@ -930,6 +1137,10 @@ bool casino__option(const struct casino_state *st,
         found = plain_option(st, seat, card, kind, k, items);
         if (found < 0)
             found = casino__wide_option(st, seat, card, kind, k, items);
+        if (found >= 0)
+            return found;
+    } else {
+        found = few_option(st, ru, seat, card, kind, k, items);
         if (found >= 0)
             return found;
     }
