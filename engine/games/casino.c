@@ -835,7 +835,7 @@ static void observe_base(const struct game *g, const struct casino_state *st,
 
 static void observe(const struct game *g, const void *vst, int seat, float *out)
 {
-    if (__builtin_cpu_supports("avx512f"))
+    if (obs_width_best() == OBS_WIDTH_64)
         observe_512(g, vst, seat, out);
     else
         observe_base(g, vst, seat, out);
