@@ -178,17 +178,21 @@ void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
  * of cards off a hand reads 63 once the hand is spent. */
 extern const uint8_t casino__rank_of[64];
 
-/* The count loop of casino__counts on a table without builds, shared by
- * its searches: for each card of cards (seat holds every rank in held,
- * those in twice twice or more), how many ways it captures (kind 0) or
- * builds v (kind v - 1, a value still held after the play, r or more),
- * with count(fam, r, kind) the number of ways for a card of rank r on the
- * searched table fam. Cards of one rank share their counts; a court card
- * captures its like only. Inlined, so that count is a direct call. */
+/* The count loop of casino__counts, shared by its searches: for each
+ * card of cards (seat holds every rank in held, those in twice twice or
+ * more, and owns builds of the values in owned), how many ways it
+ * captures (kind 0) or builds v (kind v - 1, a value still held after the
+ * play, r or more), with count(fam, r, kind, after) the number of ways
+ * for a card of rank r on the searched table fam, after being the ranks
+ * left in hand. Cards of one rank share their counts; a court card
+ * captures its like only, and only while every build seat owns keeps a
+ * card to take it. Inlined, so that count is a direct call. */
 static inline __attribute__((always_inline)) void
 casino__fill_counts(const struct casino_state *st, unsigned held,
-                    unsigned twice, hand_t cards, const void *fam,
-                    int (*count)(const void *fam, int r, int kind),
+                    unsigned twice, unsigned owned, hand_t cards,
+                    const void *fam,
+                    int (*count)(const void *fam, int r, int kind,
+                                 unsigned after),
                     struct casino_counts *out)
 {
     int first[KING + 1]; /* where each rank's counts were first put */
@@ -202,19 +206,21 @@ casino__fill_counts(const struct casino_state *st, unsigned held,
         done |= 1u << r;
         first[r] = i;
         out[i] = (struct casino_counts){{0}, 0};
+        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
         if (r > CASINO_SUM_MAX) {
-            out[i].n[0] =
-                (uint16_t)hand_count(st->loose & CASINO_ACES << (r - 1));
+            bool keeps = (owned & ~after) == 0;
+            out[i].n[0] = (uint16_t)(keeps ? hand_count(st->loose &
+                                                        CASINO_ACES << (r - 1))
+                                           : 0);
             out[i].kinds = out[i].n[0] != 0;
             continue;
         }
-        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
         unsigned values = after & CASINO_BUILD_VALUES;
         values = (values & ~0u << r) | 1; /* bit 0: the capture */
         for (; values; values &= values - 1) {
             int kind = __builtin_ctz(values);
             kind = kind ? kind - 1 : 0;
-            int n = count(fam, r, kind);
+            int n = count(fam, r, kind, after);
             out[i].n[kind] = (uint16_t)n;
             out[i].kinds |= (unsigned)(n != 0) << kind;
         }

@@ -524,8 +524,9 @@ static uint64_t plain_unions(const struct plain *p, int r, int kind)
 }
 
 /* The ways a card of rank r plays in kind on plain table p. */
-static int plain_count(const void *p, int r, int kind)
+static int plain_count(const void *p, int r, int kind, unsigned after)
 {
+    (void)after; /* a table without builds */
     return __builtin_popcountll(plain_unions(p, r, kind));
 }
 
@@ -534,7 +535,7 @@ static void plain_counts(const struct casino_state *st, const struct plain *p,
                          unsigned held, unsigned twice, hand_t cards,
                          struct casino_counts *out)
 {
-    casino__fill_counts(st, held, twice, cards, p, plain_count, out);
+    casino__fill_counts(st, held, twice, 0, cards, p, plain_count, out);
 }
 
 /* The k-th of the sets in family f in the canonical order (most items
@@ -850,6 +851,20 @@ few_family(const struct few *w, int r, int kind, unsigned after,
     return legal_sets(found, need);
 }
 
+/* What few_count counts on. */
+struct few_table {
+    const struct few *w;
+    const struct casino_rules *ru;
+};
+
+/* The ways a card of rank r plays in kind on table t (casino__fill_counts'
+ * count). */
+static int few_count(const void *t, int r, int kind, unsigned after)
+{
+    const struct few_table *f = t;
+    return __builtin_popcountll(few_family(f->w, r, kind, after, f->ru));
+}
+
 /* casino__counts on a table with builds through few_family: the table's
  * items up to limit (the highest numeral held) are at most SMALL_ITEMS;
  * false, with out untouched, if not. */
@@ -859,42 +874,11 @@ static bool few_counts(const struct casino_state *st,
                        struct casino_counts *out)
 {
     struct few w;
-    int first[KING + 1]; /* where each rank's counts were first put */
-    unsigned done = 0;
     if (!few_items(st, seat, limit, &w))
         return false;
     casino__sum_families(w.val, w.nit, w.f.fam);
-    for (int i = 0; cards; cards &= cards - 1, i++) {
-        int r = casino__rank_of[hand_first(cards)];
-        /* Cards of one rank leave the same ranks in hand: same counts. */
-        if ((done >> r) & 1) {
-            out[i] = out[first[r]];
-            continue;
-        }
-        done |= 1u << r;
-        first[r] = i;
-        unsigned after = ranks_without(held, twice, r);
-        out[i] = (struct casino_counts){{0}, 0};
-        if (r > CASINO_SUM_MAX) {
-            /* face_options: one loose card of the rank, if every build
-             * the player owns keeps a card to take it. */
-            bool keeps = (w.owned & ~after) == 0;
-            out[i].n[0] = (uint16_t)(keeps ? hand_count(st->loose &
-                                                        CASINO_ACES << (r - 1))
-                                           : 0);
-            out[i].kinds = out[i].n[0] != 0;
-            continue;
-        }
-        /* bit 0: the capture; bit v - 1: the build of v, a value held
-         * after the play, r or more */
-        unsigned kinds = ((after & CASINO_BUILD_VALUES & ~0u << r) >> 1) | 1;
-        for (; kinds; kinds &= kinds - 1) {
-            int kind = __builtin_ctz(kinds);
-            int n = __builtin_popcountll(few_family(&w, r, kind, after, ru));
-            out[i].n[kind] = (uint16_t)n;
-            out[i].kinds |= (unsigned)(n != 0) << kind;
-        }
-    }
+    const struct few_table t = {&w, ru};
+    casino__fill_counts(st, held, twice, w.owned, cards, &t, few_count, out);
     return true;
 }
 
@@ -1023,7 +1007,8 @@ int casino__plain_legal(const struct casino_state *st, int seat, int *out)
         /* bit 0: the capture; bit v - 1: the build of v, v >= r */
         unsigned kinds = ((after & CASINO_BUILD_VALUES & ~0u << r) >> 1) | 1;
         for (; kinds; kinds &= kinds - 1) {
-            int kind = __builtin_ctz(kinds), m = plain_count(&p, r, kind);
+            int kind = __builtin_ctz(kinds);
+            int m = plain_count(&p, r, kind, after);
             int fit = m < CASINO_OPTS ? m : CASINO_OPTS;
             n += casino__put_block(out + n, casino__id(c, kind, 0), fit);
             over += m - fit;
@@ -1060,7 +1045,8 @@ general_counts(const struct casino_state *st, const struct casino_rules *ru,
         out[i].n[0] = (uint16_t)count_block(&s, r, 0, ru);
         out[i].kinds = out[i].n[0] ? 1u : 0;
         /* A build's value is one the player still holds, r or more. */
-        unsigned values = r > CASINO_SUM_MAX ? 0 : s.ranks_after & CASINO_BUILD_VALUES;
+        unsigned values =
+            r > CASINO_SUM_MAX ? 0 : s.ranks_after & CASINO_BUILD_VALUES;
         for (values &= ~0u << r; values; values &= values - 1) {
             int kind = __builtin_ctz(values) - 1;
             out[i].n[kind] = (uint16_t)count_block(&s, r, kind, ru);

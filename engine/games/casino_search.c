@@ -138,8 +138,9 @@ static int wide_nth(const uint64_t *u, int nw, int k)
 }
 
 /* The ways a card of rank r plays in kind on wide table p. */
-static int wide_count_of(const void *vp, int r, int kind)
+static int wide_count_of(const void *vp, int r, int kind, unsigned after)
 {
+    (void)after; /* a table without builds */
     const struct wide *p = vp;
     family u;
     wide_unions(p, r, kind, u);
@@ -153,7 +154,7 @@ bool casino__wide_counts(const struct casino_state *st, int limit,
     struct wide p;
     if (!wide_families(st, limit, &p))
         return false;
-    casino__fill_counts(st, held, twice, cards, &p, wide_count_of, out);
+    casino__fill_counts(st, held, twice, 0, cards, &p, wide_count_of, out);
     return true;
 }
 
