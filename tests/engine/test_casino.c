@@ -1186,6 +1186,44 @@ static void test_court_option_needs_owner_card(void **state)
     assert_int_equal(n[1].n[0], 1);
 }
 
+/* A full table that holds a build (13 loose numerals and a 7-build: 14
+ * items), searched by the build-table path for few items (the hand's
+ * highest numeral is 2: four aces lie up to it): the count is 14, so the
+ * 2, which can take two aces, may not be trailed; the king may. With one
+ * loose numeral fewer the table has room and the 2 may trail. */
+static void test_full_table_with_a_build(void **state)
+{
+    (void)state;
+    struct tc t;
+    struct casino_rules ru = {false, false, false};
+    struct casino_counts n[4];
+    static const char *const loose[] = {"Ac", "Ad", "Ah", "As", "4c",
+                                        "4h", "4s", "6c", "6d", "6h",
+                                        "6s", "9c", "9d"};
+    start_cards(&t, "casino", NULL, 0);
+    int seat = t.st.turn;
+    t.st.hand[seat] = card_bit(card("2h")) | card_bit(card("Kd"));
+    t.st.loose = 0;
+    for (int i = 0; i < 13; i++)
+        t.st.loose |= card_bit(card(loose[i]));
+    t.st.build[7] = card_bit(card("5c")) | card_bit(card("2d"));
+    t.st.builds = 1u << 7;
+    t.st.owner[7] = (uint8_t)(1 - seat);
+    assert_int_equal(casino__items(&t.st), 14);
+    assert_int_equal(casino__counts(&t.st, &ru, seat, t.st.hand[seat], n),
+                     14);
+    /* Kd (card 25) first, then 2h (27): it takes any two of the four
+     * aces (6 sets) or all four (1); the king finds no king. */
+    assert_int_equal(n[0].n[0], 0);
+    assert_int_equal(n[1].n[0], 7);
+    assert_true(is_legal(&t, "trail Kd"));
+    assert_false(is_legal(&t, "trail 2h"));
+    t.st.loose &= ~card_bit(card("9d"));
+    assert_int_equal(casino__counts(&t.st, &ru, seat, t.st.hand[seat], n),
+                     13);
+    assert_true(is_legal(&t, "trail 2h"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1223,6 +1261,7 @@ int main(void)
         cmocka_unit_test(test_full_table_limits_trails),
         cmocka_unit_test(test_build_masks_follow_the_builds),
         cmocka_unit_test(test_court_option_needs_owner_card),
+        cmocka_unit_test(test_full_table_with_a_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
