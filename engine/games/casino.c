@@ -129,37 +129,18 @@
 
 #include "../../common/err.h"
 #include "../game.h"
-#include "../obs_fill.h"
 #include "../view.h"
 #include "casino.h"
 
 /* ==== types and constants ============================================== */
 
-#define HAND 4          /* cards per deal to each seat */
-#define TABLE_DEAL 4    /* cards dealt to the table in a round */
-#define MAX_ROUNDS 200  /* largest max_rounds option */
-#define MAX_SWEEPS 24   /* most sweeps one seat makes in a round */
-#define ROUND_POINTS 11 /* points of a round without sweeps */
-#define DET_TRIES 64    /* rejection sampling attempts */
-
-enum {
-    P_PLAYERS,
-    P_PARTNERS,
-    P_TARGET,
-    P_CARDS,
-    P_SWEEPS,
-    P_AS_CARD,
-    P_RAISE,
-    P_OWNER_TRAIL,
-    P_MAX_ROUNDS,
-    NPARAMS
-};
+#define DET_TRIES 64 /* rejection sampling attempts */
 
 enum { CARDS_THREE, CARDS_TWO_AND_LAST };
 
 static const char *const cards_choices[] = {"three", "two_and_last", NULL};
 
-static const struct param_def params[NPARAMS] = {
+static const struct param_def params[CASINO_NPARAMS] = {
     {"players", PARAM_INT, 2, 2, CASINO_MAXP, NULL, "number of players"},
     {"partnerships", PARAM_BOOL, 0, 0, 1, NULL,
      "four players as two partnerships, partners opposite (needs "
@@ -177,7 +158,7 @@ static const struct param_def params[NPARAMS] = {
      "loose table cards may help a hand card raise a single build"},
     {"owner_may_trail", PARAM_BOOL, 0, 0, 1, NULL,
      "a build's owner may trail, keeping a card of its value"},
-    {"max_rounds", PARAM_INT, 50, 1, MAX_ROUNDS, NULL,
+    {"max_rounds", PARAM_INT, 50, 1, CASINO_MAX_ROUNDS, NULL,
      "rounds before the episode ends drawn"},
 };
 
@@ -197,13 +178,6 @@ static const char *const view_keys[] = {
     "dealer", "last_capturer", "round",   "deal",
     "stock",  "last_deal",     "history", NULL};
 
-/* Offsets of the observation tensor's segments for n players. */
-struct layout {
-    int hand, loose, in_build, builds, multiple, owner, won, nwon, spades;
-    int sweeps, score, last, dealer, capturer, actor, stock, last_deal;
-    int round, dead, size;
-};
-
 /* ==== static helpers: options and seats ================================ */
 
 static int nplayers(const struct game *g)
@@ -218,8 +192,8 @@ static int opt(const struct game *g, int p)
 
 static struct casino_rules rules_of(const struct game *g)
 {
-    return (struct casino_rules){opt(g, P_AS_CARD) != 0, opt(g, P_RAISE) != 0,
-                                 opt(g, P_OWNER_TRAIL) != 0};
+    return (struct casino_rules){opt(g, CASINO_P_AS_CARD) != 0, opt(g, CASINO_P_RAISE) != 0,
+                                 opt(g, CASINO_P_OWNER_TRAIL) != 0};
 }
 
 static int side_of(const struct game *g, int seat)
@@ -250,7 +224,7 @@ static void deal_hands(const struct game *g, struct casino_state *st)
     int n = nplayers(g);
     for (int i = 1; i <= n; i++) {
         int seat = (st->dealer + i) % n;
-        for (int k = 0; k < HAND; k++)
+        for (int k = 0; k < CASINO_HAND; k++)
             st->hand[seat] |= card_bit(st->pack[st->next++]);
     }
 }
@@ -273,7 +247,7 @@ static int start_round(const struct game *g, struct casino_state *st,
     st->nhist = 0;
     st->last_capturer = CASINO_NO_SEAT;
     deal_hands(g, st);
-    for (int k = 0; k < TABLE_DEAL; k++)
+    for (int k = 0; k < CASINO_TABLE_DEAL; k++)
         st->loose |= card_bit(st->pack[st->next++]);
     st->turn = (uint8_t)((st->dealer + 1) % nplayers(g));
     return 0;
@@ -292,7 +266,7 @@ static void count_sides(const struct game *g, const struct casino_state *st,
         pts[s] += hand_has(w, card_make(2, SPADES));
         for (int su = 0; su < 4; su++)
             pts[s] += hand_has(w, card_make(ACE, su));
-        if (opt(g, P_SWEEPS))
+        if (opt(g, CASINO_P_SWEEPS))
             pts[s] += st->sweeps[p];
     }
 }
@@ -302,7 +276,7 @@ static void score_round(const struct game *g, struct casino_state *st)
 {
     int n = g->dims.teams, ncards[CASINO_MAXP] = {0};
     int nspades[CASINO_MAXP] = {0}, pts[CASINO_MAXP] = {0};
-    bool two = opt(g, P_CARDS) == CARDS_TWO_AND_LAST;
+    bool two = opt(g, CASINO_P_CARDS) == CARDS_TWO_AND_LAST;
     count_sides(g, st, ncards, nspades, pts);
     int most = game_sole_best(ncards, n), spades = game_sole_best(nspades, n);
     if (most >= 0)
@@ -325,10 +299,10 @@ static void close_round(const struct game *g, struct casino_state *st)
     for (int s = 0; s < n; s++)
         best[s] = st->score[s];
     int top = game_sole_best(best, n);
-    if (top >= 0 && st->score[top] >= opt(g, P_TARGET)) {
+    if (top >= 0 && st->score[top] >= opt(g, CASINO_P_TARGET)) {
         st->over = 1;
         st->winner = (uint8_t)top;
-    } else if (st->rounds >= opt(g, P_MAX_ROUNDS)) {
+    } else if (st->rounds >= opt(g, CASINO_P_MAX_ROUNDS)) {
         st->over = 1;
     } else {
         st->dealer = (uint8_t)((st->dealer + 1) % nplayers(g));
@@ -380,7 +354,7 @@ static bool overflow_move(const struct game *g, const struct casino_state *st,
                           int i, int *card, int *kind, int *k)
 {
     struct casino_rules ru = rules_of(g);
-    struct casino_counts n[HAND];
+    struct casino_counts n[CASINO_HAND];
     hand_t h = st->hand[st->turn];
     if (st->over)
         return false;
@@ -509,53 +483,26 @@ static void next_turn(const struct game *g, struct casino_state *st)
 
 /* ==== API: configure, init, play ======================================= */
 
-static inline void layout_of(int n, struct layout *L)
-{
-    int o = 0, nb = CASINO_VMAX - 1;
-    L->hand = o, o += CARDS_IN_PACK;
-    L->loose = o, o += CARDS_IN_PACK;
-    L->in_build = o, o += CARDS_IN_PACK;
-    L->builds = o, o += nb;
-    L->multiple = o, o += nb;
-    L->owner = o, o += nb * n;
-    L->won = o, o += n * CARDS_IN_PACK;
-    L->nwon = o, o += n;
-    L->spades = o, o += n;
-    L->sweeps = o, o += n;
-    L->score = o, o += n;
-    L->last = o, o += n;
-    L->dealer = o, o += n;
-    L->capturer = o, o += n;
-    L->actor = o, o += n;
-    L->stock = o++;
-    L->last_deal = o++;
-    L->round = o++;
-    L->dead = o, o += CARDS_IN_PACK;
-    L->size = o;
-}
-
 static int configure(const struct param_values *p, struct game_dims *d,
                      char *err, size_t errlen)
 {
-    int n = (int)p->v[P_PLAYERS];
-    bool partners = p->v[P_PARTNERS] != 0;
-    struct layout L;
+    int n = (int)p->v[CASINO_P_PLAYERS];
+    bool partners = p->v[CASINO_P_PARTNERS] != 0;
     if (partners && n != 4)
         return err_set(err, errlen, ERR_INVAL,
                        "partnerships=true needs players=4 (two sides of "
                        "two, partners opposite), not players=%d",
                        n);
-    layout_of(n, &L);
     d->players = n;
     d->teams = partners ? 2 : n;
     for (int i = 0; i < n; i++)
         d->team[i] = (int8_t)(partners ? i % 2 : i);
     d->num_actions = CASINO_NUM_ACTIONS;
     d->max_legal = CASINO_MAX_LEGAL;
-    d->obs_size = L.size;
+    d->obs_size = casino__obs_size(n);
     d->obs_low = 0;
     d->obs_high = 1;
-    d->max_length = CASINO_PLAYS * (int)p->v[P_MAX_ROUNDS];
+    d->max_length = CASINO_PLAYS * (int)p->v[CASINO_P_MAX_ROUNDS];
     d->ret_low = -1;
     d->ret_high = 1;
     return 0;
@@ -595,8 +542,8 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
     const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
-    struct casino_counts b[HAND];
-    int n = 0, over = 0, items, card[HAND];
+    struct casino_counts b[CASINO_HAND];
+    int n = 0, over = 0, items, card[CASINO_HAND];
     uint64_t blocks = 0;
     hand_t h = st->hand[seat];
     if (st->over || seat != st->turn)
@@ -606,7 +553,7 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
         return n;
     items = casino__counts(st, &ru, seat, h, b);
 #pragma GCC unroll 4
-    for (int j = 0; j < HAND; j++, h &= h - 1) {
+    for (int j = 0; j < CASINO_HAND; j++, h &= h - 1) {
         card[j] = __builtin_ctzll(h | 1ull << 63); /* past the cards: 63 */
         blocks |= (uint64_t)(h ? b[j].kinds : 0) << 16 * j;
     }
@@ -657,241 +604,6 @@ static void returns(const struct game *g, const void *vst, double *out)
     const struct casino_state *st = vst;
     bool decided = st->over && st->winner != CASINO_NO_SEAT;
     game_returns_winner(g, decided ? st->winner : -1, out);
-}
-
-/* ==== API: observation ================================================= */
-
-/* Writes the 52 card bits of h at out as floats 0 and 1, no clearing
- * needed: six rows of eight (obs_byte_floats) and the last four. No loop
- * over the cards, whose number varies (won piles hold dozens). */
-static inline void plane(float *out, hand_t h)
-{
-#pragma GCC unroll 6
-    for (int i = 0; i < 6; i++)
-        memcpy(out + 8 * i, obs_byte_floats[h >> 8 * i & 0xff],
-               8 * sizeof *out);
-    memcpy(out + 48, obs_byte_floats[h >> 48 & 0xf], 4 * sizeof *out);
-}
-
-/* observe has a second build for AVX-512 (GCC and clang on x86-64), picked
- * at run time: there a plane is three 64-byte stores of ones under a
- * 16-bit mask of h and one of 16 bytes, with no table to read, and the
- * cleared segments take six stores; elsewhere the plain build above. */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define CASINO_512 1
-#include <immintrin.h>
-
-__attribute__((target("avx512f"))) static inline void plane_512(float *out,
-                                                                hand_t h)
-{
-    __m512 one = _mm512_set1_ps(1.0f);
-    _mm512_storeu_ps(out, _mm512_maskz_mov_ps((__mmask16)h, one));
-    _mm512_storeu_ps(out + 16,
-                     _mm512_maskz_mov_ps((__mmask16)(h >> 16), one));
-    _mm512_storeu_ps(out + 32,
-                     _mm512_maskz_mov_ps((__mmask16)(h >> 32), one));
-    __m512 last = _mm512_maskz_mov_ps((__mmask16)(h >> 48 & 0xf), one);
-    _mm_storeu_ps(out + 48, _mm512_castps512_ps128(last));
-}
-
-/* Sets out[0..n) to 0: whole 64-byte stores, then one under a mask. */
-__attribute__((target("avx512f"))) static inline void zero_512(float *out,
-                                                               int n)
-{
-    __m512 z = _mm512_setzero_ps();
-    int i = 0;
-    for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(out + i, z);
-    _mm512_mask_storeu_ps(out + i, (__mmask16)((1u << (n - i)) - 1), z);
-}
-#else
-#define CASINO_512 0
-#endif
-
-#define ALWAYS_INLINE static inline __attribute__((always_inline))
-
-/* The plane and the clearing of the build of observe at hand (wide: the
- * AVX-512 one). */
-ALWAYS_INLINE void put_plane(float *out, hand_t h, bool wide)
-{
-#if CASINO_512
-    if (wide) {
-        plane_512(out, h);
-        return;
-    }
-#endif
-    (void)wide;
-    plane(out, h);
-}
-
-ALWAYS_INLINE void put_zeros(float *out, int n, bool wide)
-{
-#if CASINO_512
-    if (wide) {
-        zero_512(out, n);
-        return;
-    }
-#endif
-    (void)wide;
-    obs_fill_zero(out, (size_t)n);
-}
-
-static float clamp01(double x)
-{
-    return x > 1 ? 1.0f : (float)x;
-}
-
-static void observe_builds(const struct game *g, const struct casino_state *st,
-                           int seat, const struct layout *L, float *out)
-{
-    int n = nplayers(g);
-    for (unsigned b = st->builds; b; b &= b - 1) {
-        int v = __builtin_ctz(b);
-        for (hand_t h = st->build[v]; h; h &= h - 1)
-            out[L->in_build + hand_first(h)] = (float)v / CASINO_VMAX;
-        out[L->builds + v - 2] = 1;
-        out[L->multiple + v - 2] = casino__multiple(st, v);
-        int rel = st->owner[v] - seat; /* the owner, from the observer */
-        out[L->owner + (v - 2) * n + (rel < 0 ? rel + n : rel)] = 1;
-    }
-}
-
-/* Tables of i / d as floats for i = 0..63: the same values the division
- * gives (the compiler divides as the machine does, correctly rounded),
- * without a division per entry at each observe. */
-#define FRAC4(d, i)                                                        \
-    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
-        (float)((i) + 3) / (d)
-#define FRAC16(d, i)                                                       \
-    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
-#define FRAC64(d)                                                          \
-    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
-
-static const float won_frac[64] = FRAC64(CARDS_IN_PACK);
-static const float spades_frac[64] = FRAC64(13);
-static const float sweeps_frac[64] = FRAC64(MAX_SWEEPS);
-static const float last_frac[64] = FRAC64(ROUND_POINTS + CASINO_PLAYS);
-static const float zero_one[2] = {0, 1};
-
-/* The per-seat segments, in seat order relative to the observer. The
- * quotients and flags come from tables: no division and no branch. */
-ALWAYS_INLINE void observe_seats(const struct game *g,
-                                 const struct casino_state *st, int seat,
-                                 const struct layout *L, float *out, bool wide)
-{
-    int n = nplayers(g);
-    double scale = 1.0 / (opt(g, P_TARGET) + ROUND_POINTS);
-    /* Seats relative to the observer: seat + k, wrapped without a
-     * division (observe runs at every env step). */
-    for (int k = 0; k < n; k++) {
-        int p = seat + k < n ? seat + k : seat + k - n, s = side_of(g, p);
-        put_plane(out + L->won + k * CARDS_IN_PACK, st->won[p], wide);
-        /* Counts at most 52, 13, MAX_SWEEPS and 59: within the tables. */
-        out[L->nwon + k] = won_frac[hand_count(st->won[p]) & 63];
-        out[L->spades + k] =
-            spades_frac[hand_count(st->won[p] & suit_mask(SPADES)) & 63];
-        out[L->sweeps + k] = sweeps_frac[st->sweeps[p] & 63];
-        out[L->score + k] = clamp01(st->score[s] * scale);
-        out[L->last + k] = last_frac[st->last_points[s] & 63];
-        out[L->dealer + k] = zero_one[p == st->dealer];
-        out[L->capturer + k] = zero_one[p == st->last_capturer];
-        out[L->actor + k] = zero_one[!st->over && p == st->turn];
-    }
-}
-
-ALWAYS_INLINE void observe_body(const struct game *g,
-                                const struct casino_state *st, int seat,
-                                float *out, bool wide)
-{
-    struct layout L;
-    layout_of(nplayers(g), &L);
-    /* Every segment is written whole but the build ones (in_build to
-     * owner, which lie together): only they are cleared. */
-    put_zeros(out + L.in_build, L.won - L.in_build, wide);
-    put_plane(out + L.hand, st->hand[seat], wide);
-    put_plane(out + L.loose, st->loose, wide);
-    put_plane(out + L.dead, st->dead, wide);
-    observe_builds(g, st, seat, &L, out);
-    observe_seats(g, st, seat, &L, out, wide);
-    out[L.stock] = (float)(CARDS_IN_PACK - st->next) /
-                   (CARDS_IN_PACK - TABLE_DEAL - 2 * HAND);
-    out[L.last_deal] = st->next == CARDS_IN_PACK;
-    out[L.round] = (float)st->rounds / opt(g, P_MAX_ROUNDS);
-}
-
-#if CASINO_512
-__attribute__((target("avx512f"))) static void
-observe_512(const struct game *g, const struct casino_state *st, int seat,
-            float *out)
-{
-    observe_body(g, st, seat, out, true);
-}
-
-static void observe_base(const struct game *g, const struct casino_state *st,
-                         int seat, float *out)
-{
-    observe_body(g, st, seat, out, false);
-}
-
-static void observe(const struct game *g, const void *vst, int seat, float *out)
-{
-    if (obs_width_best() == OBS_WIDTH_64)
-        observe_512(g, vst, seat, out);
-    else
-        observe_base(g, vst, seat, out);
-}
-#else
-static void observe(const struct game *g, const void *vst, int seat, float *out)
-{
-    observe_body(g, vst, seat, out, false);
-}
-#endif
-
-static int obs_layout(const struct game *g, struct obs_segment *out, int max)
-{
-    struct layout L;
-    int n = nplayers(g), nb = CASINO_VMAX - 1;
-    layout_of(n, &L);
-    const struct obs_segment seg[] = {
-        {"hand", L.hand, 52, "own cards, one per card id"},
-        {"table", L.loose, 52, "loose cards on the table"},
-        {"in_build", L.in_build, 52,
-         "per card: value/10 of the build holding it, else 0"},
-        {"builds", L.builds, nb, "per value 2..10: 1 if a build of it lies"},
-        {"multiple", L.multiple, nb,
-         "per value 2..10: 1 if that build is "
-         "multiple (its value can no longer change)"},
-        {"owner", L.owner, nb * n,
-         "per value 2..10, per seat from self "
-         "clockwise: 1 for the build's owner"},
-        {"won", L.won, n * 52,
-         "per seat from self clockwise: cards it "
-         "captured this round"},
-        {"won_count", L.nwon, n, "per seat: cards captured / 52"},
-        {"spades", L.spades, n, "per seat: spades captured / 13"},
-        {"sweeps", L.sweeps, n, "per seat: sweeps this round / 24"},
-        {"score", L.score, n,
-         "per seat: its side's game total / (target "
-         "+ 11), at most 1"},
-        {"last_round", L.last, n,
-         "per seat: its side's points in the last "
-         "round scored / 59"},
-        {"dealer", L.dealer, n, "per seat: 1 for this round's dealer"},
-        {"last_capturer", L.capturer, n,
-         "per seat: 1 for the last seat to "
-         "capture this round"},
-        {"to_act", L.actor, n, "per seat: 1 for the seat to play"},
-        {"stock", L.stock, 1, "undealt cards / 40"},
-        {"last_deal", L.last_deal, 1, "1 once the last cards are dealt"},
-        {"round", L.round, 1, "rounds scored / max_rounds"},
-        {"dead", L.dead, 52,
-         "cards lying dead on the table (trailed onto "
-         "a full table)"},
-    };
-    int k = (int)(sizeof seg / sizeof seg[0]);
-    k = k < max ? k : max;
-    memcpy(out, seg, sizeof seg[0] * (size_t)k);
-    return k;
 }
 
 /* ==== API: view and names ============================================== */
@@ -1000,7 +712,7 @@ static void pack_counts(const struct game *g, const struct casino_state *st,
 
 static int deal_number(const struct game *g, const struct casino_state *st)
 {
-    return (st->next - TABLE_DEAL) / (HAND * nplayers(g));
+    return (st->next - CASINO_TABLE_DEAL) / (CASINO_HAND * nplayers(g));
 }
 
 static int view(const struct game *g, const void *vst, int seat,
@@ -1207,7 +919,7 @@ static void estimate(const struct game *g, const void *vst, double *out)
     double pts[CASINO_MAXP];
     for (int t = 0; t < g->dims.teams; t++)
         pts[t] = st->score[t];
-    game_estimate_lead(g, pts, opt(g, P_TARGET), out);
+    game_estimate_lead(g, pts, opt(g, CASINO_P_TARGET), out);
 }
 
 /* ==== the descriptor =================================================== */
@@ -1221,7 +933,7 @@ const struct game_def casino_game = {
     .flags = GAME_HIDDEN_INFO | GAME_CHANCE | GAME_ZERO_SUM | GAME_PARTNERSHIPS,
     .state_size = sizeof(struct casino_state),
     .params = params,
-    .nparams = NPARAMS,
+    .nparams = CASINO_NPARAMS,
     .cards = &cards_standard,
     .view_keys = view_keys,
     .test_specs = test_specs,
@@ -1232,8 +944,8 @@ const struct game_def casino_game = {
     .apply = apply,
     .apply_joint = NULL,
     .returns = returns,
-    .observe = observe,
-    .obs_layout = obs_layout,
+    .observe = casino__observe,
+    .obs_layout = casino__obs_layout,
     .view = view,
     .action_name = action_name,
     .determinize = determinize,

@@ -24,7 +24,11 @@
 #include "../cards.h"
 
 #define CASINO_MAXP 4        /* most seats */
-#define CASINO_HAND 4        /* most cards in a hand */
+#define CASINO_HAND 4        /* cards dealt to a seat at a time: most held */
+#define CASINO_TABLE_DEAL 4  /* cards dealt to the table in a round */
+#define CASINO_MAX_ROUNDS 200 /* largest max_rounds option */
+#define CASINO_MAX_SWEEPS 24 /* most sweeps one seat makes in a round */
+#define CASINO_ROUND_POINTS 11 /* points of a round without sweeps */
 #define CASINO_PLAYS 48      /* hand cards played in one round */
 #define CASINO_VMAX 10       /* highest build value */
 #define CASINO_KINDS 10      /* per card: capture, then build 2..10 */
@@ -49,6 +53,20 @@ static inline uint64_t casino_build_bit(int v)
 {
     return (uint64_t)1 << (CASINO_BUILD_SHIFT + v);
 }
+
+/* The game's options, in the order of casino.c's parameter table. */
+enum casino_param {
+    CASINO_P_PLAYERS,
+    CASINO_P_PARTNERS,
+    CASINO_P_TARGET,
+    CASINO_P_CARDS,
+    CASINO_P_SWEEPS,
+    CASINO_P_AS_CARD,
+    CASINO_P_RAISE,
+    CASINO_P_OWNER_TRAIL,
+    CASINO_P_MAX_ROUNDS,
+    CASINO_NPARAMS
+};
 
 /* The rule variants the move enumeration needs (options, see
  * docs/games/casino.md). */
@@ -285,5 +303,15 @@ int casino__wide_option(const struct casino_state *st, int seat, int card,
  * "play 8♠ capture 8♦ + 6♣2♥ + 5♠3♦", "play 3♥ build 8 on 5♣").
  * Returns the length it needed, as snprintf does. */
 int casino__name(int card, int kind, uint64_t items, char *buf, size_t len);
+
+struct game;
+struct obs_segment;
+
+/* The observation (casino_obs.c): its size for n players, the observe
+ * and obs_layout ops. */
+int casino__obs_size(int n);
+void casino__observe(const struct game *g, const void *st, int seat,
+                     float *out);
+int casino__obs_layout(const struct game *g, struct obs_segment *out, int max);
 
 #endif
