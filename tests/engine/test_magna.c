@@ -403,6 +403,62 @@ static void test_refusals(void **state)
     assert_int_equal(game_init(&t.g, &t.st, 1, cards, n), ERR_INVAL);
 }
 
+/* ---- facts kept in the state ------------------------------------------ */
+
+/* Asserts the values apply keeps for the tensor equal their count from
+ * the bids, the scores and the deals (each seat's twice: s and s + n). */
+static void facts_match(const struct magna_state *st)
+{
+    int n = st->tb.n;
+    for (int s = 0; s < n; s++) {
+        int side = st->partners ? s & 1 : s;
+        int sc = st->score[side];
+        sc = sc < 0 ? 0 : sc > 2 * st->target ? 2 * st->target : sc;
+        float score = (float)sc / (float)(2 * st->target);
+        float bid = st->bids[s] > 0 ? (float)st->bids[s] / 9.0f : 0.0f;
+        bool passed = st->bids[s] == 0;
+        for (int k = s; k < 2 * n; k += n) {
+            assert_true(st->score_f[k] == score);
+            assert_true(st->bid_f[k] == bid);
+            assert_int_equal(st->passed >> k & 1, passed);
+        }
+    }
+    assert_int_equal(st->passed >> 2 * n, 0);
+    assert_true(st->deal_f == (float)st->deal_no / (float)st->max_deals);
+}
+
+/* The facts hold after every step of random games, of every player count
+ * and both scorings, through game ends and drawn games. */
+static void test_kept_facts_match_scratch(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "magna",
+        "magna(players=2,variation=true)",
+        "magna(players=3,target=30)",
+        "magna(players=5,target=5)",
+        "magna(partnerships=false,variation=true,target=4)",
+        "magna(target=50,max_deals=2)",
+    };
+    struct rng r;
+    rng_seed(&r, 5);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        struct mg t;
+        int l[64];
+        make(&t, specs[i]);
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            assert_int_equal(game_init(&t.g, &t.st, seed, NULL, 0), 0);
+            facts_match(&t.st);
+            for (int seat; (seat = seat_now(&t)) >= 0;) {
+                int k = t.g.def->legal(&t.g, &t.st, seat, l);
+                int a = l[rng_below(&r, (uint32_t)k)];
+                assert_int_equal(game_apply(&t.g, &t.st, seat, a), 0);
+                facts_match(&t.st);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -415,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_five_five_goes_to_magna),
         cmocka_unit_test(test_dealer_forced_and_keeps_honor),
         cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_kept_facts_match_scratch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
