@@ -10,6 +10,10 @@
 #include "../view.h"
 #include "magna.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 const char *const magna__view_keys[] = {
     "hand",     "dealer", "bids",    "bidder",    "bid",    "honors",
     "discards", "trick",  "leader",  "sets_won",  "scores", "target",
@@ -116,15 +120,11 @@ observe_bits(const struct magna_state *st, int seat, uint64_t *w, int n)
     obs_bits_end(b);
 }
 
-/* The whole tensor for n players: the bits, then the other values over
- * them, most read from the state as they are. */
+/* The values other than 0 and 1, over the bits already written. */
 static inline __attribute__((always_inline)) void
-observe_n(const struct magna_state *st, int seat, float *out, int n)
+observe_values(const struct magna_state *st, int seat, float *out, int n)
 {
     struct layout l = layout_of(n);
-    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
-    observe_bits(st, seat, w, n);
-    obs_bits_write(out, w, l.size);
     int r = trick_rel(st->tb.leader, seat, n);
     for (int i = 0; i < st->tb.ntrick; i++, r = trick_next(r, n))
         out[l.trick + st->tb.trick[i]] = trick_value[n][r];
@@ -135,10 +135,89 @@ observe_n(const struct magna_state *st, int seat, float *out, int n)
     out[l.deal] = st->deal_f;
 }
 
+/* The whole tensor for n players: the bits, then the other values over
+ * them, most read from the state as they are. */
+static inline __attribute__((always_inline)) void
+observe_n(const struct magna_state *st, int seat, float *out, int n)
+{
+    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
+    observe_bits(st, seat, w, n);
+    obs_bits_write(out, w, layout_of(n).size);
+    observe_values(st, seat, out, n);
+}
+
+#if defined(__x86_64__)
+/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
+ * in the lanes keep has a bit for. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block_512(float *p, uint64_t m, uint64_t keep)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+
+/* observe_n on AVX-512: the stream's words, kept in registers, go
+ * straight to the tensor, 64 floats a block aligned to 64 bytes (out[0]
+ * at lane pad of the first; lanes outside out[0..size) masked), so no
+ * word is stored and read back, and no call is made. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+observe_512_n(const struct magna_state *st, int seat, float *out, int n)
+{
+    int size = layout_of(n).size, words = (size + 63) / 64;
+    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
+    observe_bits(st, seat, w, n);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
+    block_512(base, w[0] << pad, ~0ull << pad);
+#pragma GCC unroll 16
+    for (int k = 1; k < words - 1; k++)
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  ~0ull);
+#pragma GCC unroll 2
+    for (int k = words - 1; k <= words; k++) {
+        int lim = size + pad - 64 * k; /* lanes in out, at most */
+        if (k == 0 || lim <= 0)
+            continue; /* the first block, or no float of out */
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  lim >= 64 ? ~0ull : ~(~0ull << lim));
+    }
+    observe_values(st, seat, out, n);
+}
+
+__attribute__((target("avx512f"))) static void
+observe_512(const struct magna_state *st, int seat, float *out)
+{
+    switch (st->tb.n) {
+    case 2:
+        observe_512_n(st, seat, out, 2);
+        break;
+    case 3:
+        observe_512_n(st, seat, out, 3);
+        break;
+    case 4:
+        observe_512_n(st, seat, out, 4);
+        break;
+    default:
+        observe_512_n(st, seat, out, MAGNA_MAXP);
+    }
+}
+#endif
+
 void magna__observe(const struct game *g, const void *vst, int seat, float *out)
 {
     (void)g;
     const struct magna_state *st = vst;
+#if defined(__x86_64__)
+    if (obs_width_best() == OBS_WIDTH_64) {
+        observe_512(st, seat, out);
+        return;
+    }
+#endif
     switch (st->tb.n) {
     case 2:
         observe_n(st, seat, out, 2);

@@ -77,6 +77,10 @@
 #include "../view.h"
 #include "nine_card_golf.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 /* ---- types --------------------------------------------------------------- */
 
 enum { OPT_PLAYERS, OPT_DECKS, OPT_HOLES, OPT_MAX_ROUNDS };
@@ -515,21 +519,19 @@ static int rel(int s, int seat, int n)
     return s < seat ? s - seat + n : s - seat;
 }
 
-/* The tensor's 0/1 entries as a bit stream into w: the layouts are the
- * bits kept in the state, 144 a seat, copied from the observer's on in
- * one piece (a fixed 144 bytes; what is copied past them is written over
- * by the rest), then the rest put after them. Inlined for each player
- * count n, so that every width and place in the stream is a constant. */
+/* The tensor's 0/1 entries past the layouts as a bit stream into t,
+ * from the stream's word at bit 144 n on (first: that word's bits from
+ * the layouts, the rest ignored). Inlined for each player count n, so
+ * that every width and place in the stream is a constant. */
 static inline __attribute__((always_inline)) void
-observe_bits(const struct g9_state *st, int seat, int n, uint64_t *w)
+tail_bits(const struct g9_state *st, int seat, int n, uint64_t first,
+          uint64_t *t)
 {
-    memcpy(w, st->lay[seat], sizeof st->lay[0] * G9_SEATS);
-    int at = 16 * G9_POS * n, fill = at % 64;
+    int fill = 16 * G9_POS * n % 64;
     struct obs_bits bits, *o = &bits;
-    uint64_t *next = w + at / 64;
-    obs_bits_start(o, next);
+    obs_bits_start(o, t);
     if (fill)
-        obs_bits_put(o, *next & ~(~0ull << fill), fill);
+        obs_bits_put(o, first & ~(~0ull << fill), fill);
     uint64_t held = held_visible(st, seat) ? 1u << rank_of[st->held] : 0;
     obs_bits_put(o, held | (uint64_t)st->top << G9_RANKS, 2 * G9_RANKS);
     obs_bits_skip(o, G9_RANKS); /* the discards' sums */
@@ -543,14 +545,11 @@ observe_bits(const struct g9_state *st, int seat, int n, uint64_t *w)
     obs_bits_end(o);
 }
 
-/* The whole tensor for n players: the bits, then the other values over
- * them, all kept in the state. */
+/* The values other than 0 and 1, over the bits already written: all
+ * kept in the state. */
 static inline __attribute__((always_inline)) void
-observe_n(const struct g9_state *st, int seat, int n, int size, float *out)
+observe_values(const struct g9_state *st, int seat, int n, float *out)
 {
-    uint64_t w[OBS_BITS_WORDS(G9_OBS_MAX)];
-    observe_bits(st, seat, n, w);
-    obs_bits_write(out, w, size);
     float *o = out + 16 * G9_POS * n + 2 * G9_RANKS;
     memcpy(o, st->drank, sizeof st->drank);
     o += G9_RANKS + 4;
@@ -558,11 +557,122 @@ observe_n(const struct g9_state *st, int seat, int n, int size, float *out)
     memcpy(o + 3, st->totf + seat, sizeof(float) * (size_t)n);
 }
 
+/* The whole tensor for n players through obs_bits_write: the stream's
+ * layouts are the bits kept in the state, 144 a seat, copied from the
+ * observer's on in one piece (a fixed 144 bytes; what is copied past
+ * them is written over by the rest). */
+static inline __attribute__((always_inline)) void
+observe_n(const struct g9_state *st, int seat, int n, int size, float *out)
+{
+    uint64_t w[OBS_BITS_WORDS(G9_OBS_MAX)];
+    int at = 16 * G9_POS * n / 64;
+    memcpy(w, st->lay[seat], sizeof st->lay[0] * G9_SEATS);
+    tail_bits(st, seat, n, w[at], w + at);
+    obs_bits_write(out, w, size);
+    observe_values(st, seat, n, out);
+}
+
+#if defined(__x86_64__)
+/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
+ * in the lanes keep has a bit for. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block_512(float *p, uint64_t m, uint64_t keep)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+
+/* Word k of the stream: the layouts' words are read from the state as
+ * they are, the others from the tail t. */
+static inline __attribute__((always_inline)) uint64_t
+stream_word(const char *lay, const uint64_t *t, int at, int k)
+{
+    uint64_t v;
+    if (k >= at)
+        return t[k - at];
+    memcpy(&v, lay + 8 * k, sizeof v);
+    return v;
+}
+
+/* observe_n on AVX-512: no stream is stored and read back; its words go
+ * from the state and registers straight to the tensor, 64 floats a block
+ * aligned to 64 bytes (out[0] at lane pad of the first; lanes outside
+ * out[0..size) masked), and no call is made. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+observe_512_n(const struct g9_state *st, int seat, int n, int size,
+              float *out)
+{
+    const char *lay = (const char *)st->lay[seat];
+    int at = 16 * G9_POS * n / 64, words = (size + 63) / 64;
+    uint64_t t[OBS_BITS_WORDS(64 + 3 * G9_RANKS + 7 + 4 * G9_SEATS)], first;
+    memcpy(&first, lay + 8 * at, sizeof first);
+    tail_bits(st, seat, n, first, t);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
+    block_512(base, stream_word(lay, t, at, 0) << pad, ~0ull << pad);
+#pragma GCC unroll 20
+    for (int k = 1; k < words - 1; k++)
+        block_512(base + 64 * k,
+                  stream_word(lay, t, at, k) << pad |
+                      stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
+                  ~0ull);
+#pragma GCC unroll 2
+    for (int k = words - 1; k <= words; k++) {
+        int lim = size + pad - 64 * k; /* lanes in out, at most */
+        if (k == 0 || lim <= 0)
+            continue; /* the first block, or no float of out */
+        block_512(base + 64 * k,
+                  stream_word(lay, t, at, k) << pad |
+                      stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
+                  lim >= 64 ? ~0ull : ~(~0ull << lim));
+    }
+    observe_values(st, seat, n, out);
+}
+
+__attribute__((target("avx512f"))) static void
+observe_512(const struct g9_state *st, int seat, int n, int size, float *out)
+{
+    switch (n) {
+    case 2:
+        observe_512_n(st, seat, 2, size, out);
+        break;
+    case 3:
+        observe_512_n(st, seat, 3, size, out);
+        break;
+    case 4:
+        observe_512_n(st, seat, 4, size, out);
+        break;
+    case 5:
+        observe_512_n(st, seat, 5, size, out);
+        break;
+    case 6:
+        observe_512_n(st, seat, 6, size, out);
+        break;
+    case 7:
+        observe_512_n(st, seat, 7, size, out);
+        break;
+    default:
+        observe_512_n(st, seat, G9_SEATS, size, out);
+    }
+}
+#endif
+
 static void g9_observe(const struct game *g, const void *vst, int seat,
                        float *out)
 {
     const struct g9_state *st = vst;
     int size = g->dims.obs_size;
+#if defined(__x86_64__)
+    if (obs_width_best() == OBS_WIDTH_64) {
+        observe_512(st, seat, nplayers(g), size, out);
+        return;
+    }
+#endif
     switch (nplayers(g)) {
     case 2:
         observe_n(st, seat, 2, size, out);
