@@ -74,8 +74,8 @@ struct magna_state {
     int8_t bids[MAGNA_MAXP];         /* each seat's bid, 0 pass, -1 none */
     uint8_t last[MAGNA_NPOINTS][MAGNA_MAXP]; /* last deal: points by side */
     int16_t score[MAGNA_MAXP];       /* each side's score (index: side) */
-    /* Kept by apply for the tensor, seat s's at s and at s + players so
-     * that a seat's view of all is one copy from it: */
+    /* Kept by apply for the tensor; the seats' hold seat s's at s and at
+     * s + players, so that a seat's view of them all is one copy: */
     uint16_t passed;                 /* bits of the seats that passed */
     float deal_f;                    /* deal_no / max_deals */
     float bid_f[2 * MAGNA_MAXP];     /* a seat's bid / 9 (0: none, pass) */
