@@ -130,6 +130,8 @@ static void start_deal(struct magna_state *st)
     memset(st->won, 0, sizeof st->won);
     memset(st->tb.cant, 0, sizeof st->tb.cant);
     memset(st->bids, -1, sizeof st->bids);
+    memset(st->bid_f, 0, sizeof st->bid_f);
+    st->passed = 0;
     st->tb.table = 0;
     st->tb.ntrick = st->nsets = st->nhist = st->bid = st->tb.honor = 0;
     st->bidder = st->trixie_winner = st->game_winner = MAGNA_NO_SEAT;
@@ -148,12 +150,14 @@ static void start_deal(struct magna_state *st)
 
 static void bid_or_pass(struct magna_state *st, int a)
 {
-    int s = st->tb.turn;
+    int s = st->tb.turn, n = st->tb.n;
     if (a == MAGNA_A_PASS) {
         st->bids[s] = 0;
+        st->passed |= (uint16_t)(1u << s | 1u << (s + n));
     } else {
         st->bid = (uint8_t)(a - MAGNA_A_BID + 1);
         st->bids[s] = (int8_t)st->bid;
+        st->bid_f[s] = st->bid_f[s + n] = (float)st->bid / 9.0f;
         st->bidder = (uint8_t)s;
     }
     if (s != st->dealer) {
@@ -179,6 +183,21 @@ static void lay_aside(struct magna_state *st, int c)
 }
 
 /* ==== static helpers: scoring ========================================== */
+
+/* Sets each seat's score_f from the scores. */
+static void rescore(struct magna_state *st)
+{
+    int n = st->tb.n, top = 2 * st->target;
+    float scale = 2.0f * st->target;
+    for (int s = 0; s < n; s++) {
+        /* Clipped as an integer (no branch on a float): 0 / scale and
+         * top / scale are exactly 0 and 1. */
+        int sc = st->score[magna_side(st, s)];
+        sc = sc < 0 ? 0 : sc;
+        st->score_f[s] = st->score_f[s + n] = (float)(sc < top ? sc : top) /
+                                              scale;
+    }
+}
 
 static int seat_dealt(const struct magna_state *st, int c)
 {
@@ -277,11 +296,15 @@ static void score_deal(struct magna_state *st)
     for (int i = 0; i < MAGNA_NPOINTS; i++)
         made += st->last[i][bside];
     st->last_made = made >= st->bid;
-    if (deduct(st, st->last_made))
-        return;
-    if (!st->last_made)
+    bool out = deduct(st, st->last_made);
+    if (!out && !st->last_made)
         st->score[bside] = (int16_t)(st->score[bside] + st->bid);
-    if (++st->deal_no >= st->max_deals) {
+    rescore(st);
+    if (out)
+        return;
+    st->deal_no++;
+    st->deal_f = (float)st->deal_no / (float)st->max_deals;
+    if (st->deal_no >= st->max_deals) {
         st->phase = MAGNA_PH_OVER; /* drawn */
         return;
     }
@@ -350,6 +373,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->victor = MAGNA_NO_SEAT;
     for (int t = 0; t < st->teams; t++)
         st->score[t] = st->target;
+    rescore(st);
     if (ft_deck_start(st->deck, deck, ndeck))
         return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
     st->deck_fixed = (uint8_t)ndeck;

@@ -74,6 +74,13 @@ struct magna_state {
     int8_t bids[MAGNA_MAXP];         /* each seat's bid, 0 pass, -1 none */
     uint8_t last[MAGNA_NPOINTS][MAGNA_MAXP]; /* last deal: points by side */
     int16_t score[MAGNA_MAXP];       /* each side's score (index: side) */
+    /* Kept by apply for the tensor; the seats' hold seat s's at s and at
+     * s + players, so that a seat's view of them all is one copy: */
+    uint16_t passed;                 /* bits of the seats that passed */
+    float deal_f;                    /* deal_no / max_deals */
+    float bid_f[2 * MAGNA_MAXP];     /* a seat's bid / 9 (0: none, pass) */
+    float score_f[2 * MAGNA_MAXP];   /* its side's score / (2 target),
+                                        clipped to [0, 1] */
     struct ft_table tb;              /* players, hands, the set in play */
     hand_t discard[MAGNA_MAXP];      /* cards laid aside */
     hand_t won[MAGNA_MAXP];          /* cards in the sets each seat won */

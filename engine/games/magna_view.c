@@ -10,6 +10,10 @@
 #include "../view.h"
 #include "magna.h"
 
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
 const char *const magna__view_keys[] = {
     "hand",     "dealer", "bids",    "bidder",    "bid",    "honors",
     "discards", "trick",  "leader",  "sets_won",  "scores", "target",
@@ -79,6 +83,10 @@ static inline uint64_t seat_bit(int s, int seat, int n)
     return s == MAGNA_NO_SEAT ? 0 : (uint64_t)1 << trick_rel(s, seat, n);
 }
 
+/* sets / 6 for the sets finished. */
+static const float sets_value[MAGNA_SETS + 1] = {
+    0, 1 / 6.0f, 2 / 6.0f, 3 / 6.0f, 4 / 6.0f, 5 / 6.0f, 6 / 6.0f};
+
 /* Streams the 0/1 entries of the tensor, in layout order (the other
  * values are zeros here, set later). Inlined for each player count n, so
  * that every width and place in the stream is a constant. */
@@ -89,7 +97,6 @@ observe_bits(const struct magna_state *st, int seat, uint64_t *w, int n)
     obs_bits_start(b, w);
     /* Others' discards are face down at first: only seat's own row. */
     int shown = magna_discards_hidden(st) ? 1 : n;
-    uint64_t passed = 0;
     obs_bits_put(b, st->tb.hand[seat], FT_CARDS);
     obs_bits_skip(b, FT_CARDS); /* the set */
 #pragma GCC unroll 5
@@ -99,66 +106,131 @@ observe_bits(const struct magna_state *st, int seat, uint64_t *w, int n)
     for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n))
         obs_bits_put(b, st->won[s], FT_CARDS);
 #pragma GCC unroll 5
-    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n)) {
+    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n))
         obs_bits_put(b, r < shown ? st->discard[s] : 0, FT_CARDS);
-        passed |= (uint64_t)(st->bids[s] == 0) << r;
-    }
     obs_bits_put(b, st->tb.honor ? 1u << (st->tb.honor - 5) : 0, 6);
     obs_bits_put(b, seat_bit(st->dealer, seat, n), n);
     obs_bits_put(b, st->phase == MAGNA_PH_OVER
                         ? 0 : seat_bit(st->tb.turn, seat, n), n);
     obs_bits_put(b, seat_bit(st->bidder, seat, n), n);
     obs_bits_skip(b, 1 + n); /* bid, bids */
-    obs_bits_put(b, passed, n);
+    obs_bits_put(b, st->passed >> seat & ((1u << n) - 1), n);
     obs_bits_put(b, 1u << st->phase, MAGNA_NPHASES);
     obs_bits_skip(b, n + 2); /* score, sets, deal */
     obs_bits_end(b);
 }
 
-static void observe_seats(const struct magna_state *st, int seat,
-                          const struct layout *l, float *out)
+/* The values other than 0 and 1, over the bits already written. */
+static inline __attribute__((always_inline)) void
+observe_values(const struct magna_state *st, int seat, float *out, int n)
 {
-    int n = st->tb.n;
-    int top = 2 * st->target;
-    float scale = 2.0f * st->target;
-    for (int r = 0, s = seat; r < n; r++, s = trick_next(s, n)) {
-        out[l->bids + r] = bid_value[st->bids[s] > 0 ? st->bids[s] : 0];
-        /* Clipped as an integer (no branch on a float): 0 / scale and
-         * top / scale are exactly 0 and 1. */
-        int sc = st->score[magna_side(st, s)];
-        sc = sc < 0 ? 0 : sc;
-        out[l->score + r] = (float)(sc < top ? sc : top) / scale;
+    struct layout l = layout_of(n);
+    int r = trick_rel(st->tb.leader, seat, n);
+    for (int i = 0; i < st->tb.ntrick; i++, r = trick_next(r, n))
+        out[l.trick + st->tb.trick[i]] = trick_value[n][r];
+    out[l.bid] = bid_value[st->bid];
+    memcpy(out + l.bids, st->bid_f + seat, sizeof(float) * (size_t)n);
+    memcpy(out + l.score, st->score_f + seat, sizeof(float) * (size_t)n);
+    out[l.sets] = sets_value[st->nsets];
+    out[l.deal] = st->deal_f;
+}
+
+/* The whole tensor for n players: the bits, then the other values over
+ * them, most read from the state as they are. */
+static inline __attribute__((always_inline)) void
+observe_n(const struct magna_state *st, int seat, float *out, int n)
+{
+    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
+    observe_bits(st, seat, w, n);
+    obs_bits_write(out, w, layout_of(n).size);
+    observe_values(st, seat, out, n);
+}
+
+#if defined(__x86_64__)
+/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
+ * in the lanes keep has a bit for. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block_512(float *p, uint64_t m, uint64_t keep)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+
+/* observe_n on AVX-512: the stream's words, kept in registers, go
+ * straight to the tensor, 64 floats a block aligned to 64 bytes (out[0]
+ * at lane pad of the first; lanes outside out[0..size) masked), so no
+ * word is stored and read back, and no call is made. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+observe_512_n(const struct magna_state *st, int seat, float *out, int n)
+{
+    int size = layout_of(n).size, words = (size + 63) / 64;
+    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
+    observe_bits(st, seat, w, n);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
+    block_512(base, w[0] << pad, ~0ull << pad);
+#pragma GCC unroll 16
+    for (int k = 1; k < words - 1; k++)
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  ~0ull);
+#pragma GCC unroll 2
+    for (int k = words - 1; k <= words; k++) {
+        int lim = size + pad - 64 * k; /* lanes in out, at most */
+        if (k == 0 || lim <= 0)
+            continue; /* the first block, or no float of out */
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  lim >= 64 ? ~0ull : ~(~0ull << lim));
+    }
+    observe_values(st, seat, out, n);
+}
+
+__attribute__((target("avx512f"))) static void
+observe_512(const struct magna_state *st, int seat, float *out)
+{
+    switch (st->tb.n) {
+    case 2:
+        observe_512_n(st, seat, out, 2);
+        break;
+    case 3:
+        observe_512_n(st, seat, out, 3);
+        break;
+    case 4:
+        observe_512_n(st, seat, out, 4);
+        break;
+    default:
+        observe_512_n(st, seat, out, MAGNA_MAXP);
     }
 }
+#endif
 
 void magna__observe(const struct game *g, const void *vst, int seat, float *out)
 {
     (void)g;
     const struct magna_state *st = vst;
-    int n = st->tb.n;
-    struct layout l = layout_of(n);
-    uint64_t w[OBS_BITS_WORDS(MAGNA_OBS_MAX)];
-    switch (n) {
+#if defined(__x86_64__)
+    if (obs_width_best() == OBS_WIDTH_64) {
+        observe_512(st, seat, out);
+        return;
+    }
+#endif
+    switch (st->tb.n) {
     case 2:
-        observe_bits(st, seat, w, 2);
+        observe_n(st, seat, out, 2);
         break;
     case 3:
-        observe_bits(st, seat, w, 3);
+        observe_n(st, seat, out, 3);
         break;
     case 4:
-        observe_bits(st, seat, w, 4);
+        observe_n(st, seat, out, 4);
         break;
     default:
-        observe_bits(st, seat, w, MAGNA_MAXP);
+        observe_n(st, seat, out, MAGNA_MAXP);
     }
-    obs_bits_write(out, w, l.size);
-    int r = trick_rel(st->tb.leader, seat, n);
-    for (int i = 0; i < st->tb.ntrick; i++, r = trick_next(r, n))
-        out[l.trick + st->tb.trick[i]] = trick_value[n][r];
-    observe_seats(st, seat, &l, out);
-    out[l.bid] = bid_value[st->bid];
-    out[l.sets] = st->nsets / (float)MAGNA_SETS;
-    out[l.deal] = (float)st->deal_no / (float)st->max_deals;
 }
 
 int magna__obs_layout(const struct game *g, struct obs_segment *out, int max)

@@ -66,72 +66,24 @@
  * 7♥" (the top discard, named after it), 20 "discard 7♥" (the drawn stock
  * card, named after it).
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../../common/err.h"
 #include "../game.h"
 #include "../multipack.h"
+#include "../obs_fill.h"
 #include "../view.h"
+#include "nine_card_golf.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
 
 /* ---- types --------------------------------------------------------------- */
 
-#define G9_SEATS 8  /* most players */
-#define G9_DECKS 5  /* most decks (G1 gives 5 for 8) */
-#define G9_JOKERS 2 /* jokers in each deck */
-#define G9_DECK (CARDS_IN_PACK + G9_JOKERS)
-#define G9_CARDS (G9_DECKS * G9_DECK)
-#define G9_POS 9          /* layout positions */
-#define G9_ALL_DOWN 0x1ff /* all nine positions face down */
-#define G9_NONE 0xff      /* no sideways card yet */
-#define G9_HIST 48        /* actions kept for the view */
-#define G9_RANKS 14       /* A..K, then the joker */
-#define G9_MIN_HOLE (-18) /* nine jokers */
-#define G9_MAX_HOLE 90    /* nine ten-point cards, no line */
-
-enum {
-    ACT_EXPOSE = 0,
-    ACT_REPLACE = 9,
-    ACT_DRAW = 18,
-    ACT_TAKE = 19,
-    ACT_DISCARD = 20,
-    G9_ACTIONS = 21
-};
-
-enum { PH_EXPOSE, PH_SOURCE, PH_PLACE_DRAWN, PH_PLACE_TAKEN, PH_OVER };
-
 enum { OPT_PLAYERS, OPT_DECKS, OPT_HOLES, OPT_MAX_ROUNDS };
-
-struct g9_state {
-    struct rng rng;                 /* every shuffle after init */
-    int16_t total[G9_SEATS];        /* points over the holes scored */
-    int16_t last[G9_SEATS];         /* points of the last hole scored */
-    uint16_t down[G9_SEATS];        /* bit p: position p is face down */
-    uint16_t nstock;                /* cards in the stock */
-    uint16_t ndisc;                 /* cards in the discard pile */
-    uint16_t turns;                 /* turns finished this hole */
-    uint16_t nhist;                 /* actions this hole */
-    uint8_t grid[G9_SEATS][G9_POS]; /* faces in each layout */
-    uint8_t side[G9_SEATS];         /* sideways position, G9_NONE before */
-    uint8_t held;                   /* card in the mover's hand, NO_CARD */
-    uint8_t phase;                  /* PH_* */
-    uint8_t seat;                   /* seat to act */
-    uint8_t dealer;                 /* dealer of this hole */
-    int8_t finisher;                /* seat that exposed all, -1 none */
-    uint8_t left;                   /* last-round turns still to play */
-    uint8_t hole;                   /* holes finished (scored or void) */
-    uint8_t voids;                  /* holes voided by the cap */
-    uint8_t reshuffled;             /* 1 once this hole's stock was rebuilt */
-    uint8_t stock[G9_CARDS];        /* faces; the top is stock[nstock-1] */
-    uint8_t disc[G9_CARDS];         /* faces; the top is disc[ndisc-1] */
-    uint8_t hist[G9_HIST][3];       /* ring: seat, action, card named */
-    uint8_t code[G9_SEATS][G9_POS]; /* the tensor's one-hot per position:
-                                       rank index, G9_RANKS face down */
-    uint8_t ndrank[G9_RANKS];       /* discards of each rank */
-    float drank[G9_RANKS];          /* ndrank[r] steps (1/copies of r in
-                                       the pack) added one by one, as the
-                                       tensor shows them */
-};
 
 static const struct param_def g9_params[] = {
     {"players", PARAM_INT, 4, 2, G9_SEATS, NULL, "number of players"},
@@ -171,16 +123,10 @@ static int turn_cap(const struct game *g)
     return (int)g->params.v[OPT_MAX_ROUNDS] * nplayers(g);
 }
 
-/* Rank index 0..12 (ace..king), 13 for the joker. */
-static int face_rank(int f)
-{
-    return f == MULTIPACK_JOKER ? 13 : f % 13;
-}
-
 /* The page's card points: A 1, 2-10 face value, J/Q 10, K 0, joker -2. */
 static int face_points(int f)
 {
-    int r = face_rank(f);
+    int r = g9_face_rank(f);
     if (r == 13)
         return -2;
     if (r == 12)
@@ -188,19 +134,22 @@ static int face_points(int f)
     return r >= 9 ? 10 : r + 1;
 }
 
-/* Recomputes position p's code of seat s after it changed. */
-static void recode_at(struct g9_state *st, int s, int p)
+/* Recomputes the tensor bits of seat s's position p after it changed,
+ * both copies (n players). */
+static void recode_at(struct g9_state *st, int n, int s, int p)
 {
-    st->code[s][p] = (uint8_t)(st->down[s] >> p & 1
-                                   ? G9_RANKS
-                                   : face_rank(st->grid[s][p]));
+    unsigned one = st->down[s] >> p & 1 ? G9_DOWN_BIT
+                                        : 1u << g9_face_rank(st->grid[s][p]);
+    one |= st->side[s] == p ? G9_SIDE_BIT : 0;
+    st->lay[s][p] = st->lay[s + n][p] = (uint16_t)one;
 }
 
-/* Recomputes all of seat s's position codes (a deal, a hole's end). */
-static void recode(struct g9_state *st, int s)
+/* Recomputes the tensor bits of all seat s's positions (a deal, a hole's
+ * end). */
+static void recode(struct g9_state *st, int n, int s)
 {
     for (int p = 0; p < G9_POS; p++)
-        recode_at(st, s, p);
+        recode_at(st, n, s, p);
 }
 
 /* 1.0f / n for the copies of a rank there can be (folded at compile
@@ -224,22 +173,25 @@ static float rank_step(const struct game *g, int r)
 /* Puts face f on the discards, keeping the per-rank sums. */
 static void push_discard(const struct game *g, struct g9_state *st, int f)
 {
-    int r = face_rank(f);
+    int r = g9_face_rank(f);
     st->disc[st->ndisc++] = (uint8_t)f;
     st->ndrank[r]++;
     st->drank[r] += rank_step(g, r);
+    st->top = (uint16_t)(1u << r);
 }
 
 /* Takes the top discard. Its rank's sum is added up again from zero: a
  * float sum less one step is not always the shorter sum. */
 static int pop_discard(const struct game *g, struct g9_state *st)
 {
-    int f = st->disc[--st->ndisc], r = face_rank(f);
+    int f = st->disc[--st->ndisc], r = g9_face_rank(f);
     float step = rank_step(g, r), sum = 0;
     st->ndrank[r]--;
     for (int i = 0; i < st->ndrank[r]; i++)
         sum += step;
     st->drank[r] = sum;
+    st->top = st->ndisc ? (uint16_t)(1u << g9_face_rank(st->disc[st->ndisc - 1]))
+                        : 0;
     return f;
 }
 
@@ -249,6 +201,32 @@ static void clear_discards(struct g9_state *st)
     st->ndisc = 0;
     memset(st->ndrank, 0, sizeof st->ndrank);
     memset(st->drank, 0, sizeof st->drank);
+    st->top = 0;
+}
+
+/* Sets the stock's count and its tensor value. */
+static void set_stock(const struct game *g, struct g9_state *st, int k)
+{
+    st->nstock = (uint16_t)k;
+    st->counts[0] = (float)k / (float)(G9_DECK * decks_for(&g->params));
+}
+
+/* Sets the turns finished this hole and their tensor value. */
+static void set_turns(const struct game *g, struct g9_state *st, int k)
+{
+    st->turns = (uint16_t)k;
+    st->counts[2] = (float)k / (float)(turn_cap(g) + nplayers(g));
+}
+
+/* Sets the totals' tensor values, twice over (see struct g9_state). */
+static void retotal(const struct game *g, struct g9_state *st)
+{
+    int n = nplayers(g);
+    float span = (float)((G9_MAX_HOLE - G9_MIN_HOLE) * holes(g));
+    for (int s = 0; s < n; s++) {
+        float v = (float)(st->total[s] - G9_MIN_HOLE * holes(g)) / span;
+        st->totf[s] = st->totf[s + n] = v;
+    }
 }
 
 /* A layout's points with every card face up (the header's scoring lines). */
@@ -256,9 +234,9 @@ static int layout_points(const uint8_t *g)
 {
     unsigned zero = 0;
     for (int l = 0; l < 8; l++) {
-        int r = face_rank(g[lines[l][0]]);
-        if (r == 13 || face_rank(g[lines[l][1]]) != r ||
-            face_rank(g[lines[l][2]]) != r)
+        int r = g9_face_rank(g[lines[l][0]]);
+        if (r == 13 || g9_face_rank(g[lines[l][1]]) != r ||
+            g9_face_rank(g[lines[l][2]]) != r)
             continue;
         zero |= 1u << lines[l][0] | 1u << lines[l][1] | 1u << lines[l][2];
     }
@@ -283,19 +261,19 @@ static int deal(const struct game *g, struct g9_state *st, const uint8_t *pre,
         st->grid[(st->dealer + 1 + k % n) % n][k / n] = pack[k];
     for (int s = 0; s < n; s++) {
         st->down[s] = G9_ALL_DOWN;
-        recode(st, s);
         st->side[s] = G9_NONE;
+        recode(st, n, s);
     }
     clear_discards(st);
     push_discard(g, st, pack[G9_POS * n]);
-    st->nstock = (uint16_t)(size - G9_POS * n - 1);
+    set_stock(g, st, size - G9_POS * n - 1);
     for (int i = 0; i < st->nstock; i++)
         st->stock[i] = pack[size - 1 - i];
     st->held = NO_CARD;
     st->phase = PH_EXPOSE;
     st->seat = (uint8_t)((st->dealer + 1) % n);
     st->finisher = -1;
-    st->turns = 0;
+    set_turns(g, st, 0);
     st->nhist = 0;
     st->reshuffled = 0;
     return 0;
@@ -307,7 +285,7 @@ static void reshuffle(const struct game *g, struct g9_state *st)
     int k = st->ndisc - 1, top = st->disc[k];
     memcpy(st->stock, st->disc, (size_t)k);
     rng_shuffle_u8(&st->rng, st->stock, k);
-    st->nstock = (uint16_t)k;
+    set_stock(g, st, k);
     clear_discards(st);
     push_discard(g, st, top);
     st->reshuffled = 1;
@@ -320,12 +298,15 @@ static void end_hole(const struct game *g, struct g9_state *st, bool scored)
     int n = nplayers(g);
     for (int s = 0; s < n; s++) {
         st->down[s] = 0; /* The face-down cards are turned up */
-        recode(st, s);
+        recode(st, n, s);
         st->last[s] = (int16_t)(scored ? layout_points(st->grid[s]) : 0);
         st->total[s] = (int16_t)(st->total[s] + st->last[s]);
     }
+    retotal(g, st);
     st->voids = (uint8_t)(st->voids + !scored);
-    if (++st->hole == holes(g)) {
+    st->hole++;
+    st->counts[1] = (float)st->hole / (float)holes(g);
+    if (st->hole == holes(g)) {
         st->phase = PH_OVER;
         return;
     }
@@ -337,7 +318,7 @@ static void end_hole(const struct game *g, struct g9_state *st, bool scored)
 static void end_turn(const struct game *g, struct g9_state *st)
 {
     int n = nplayers(g);
-    st->turns++;
+    set_turns(g, st, st->turns + 1);
     st->held = NO_CARD;
     if (st->finisher < 0 && !st->down[st->seat]) {
         st->finisher = (int8_t)st->seat;
@@ -374,7 +355,7 @@ static void replace(const struct game *g, struct g9_state *st, int p)
     push_discard(g, st, *cell);
     *cell = st->held;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
-    recode_at(st, st->seat, p);
+    recode_at(st, nplayers(g), st->seat, p);
 }
 
 /* Writes the action's name; card names take/discard (NO_CARD: unnamed). */
@@ -430,6 +411,7 @@ static int g9_init(const struct game *g, void *vst, uint64_t seed,
     struct g9_state *st = vst;
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
+    retotal(g, st);
     return deal(g, st, deck, ndeck);
 }
 
@@ -472,7 +454,7 @@ static void expose(const struct game *g, struct g9_state *st, int p)
 {
     st->side[st->seat] = (uint8_t)p;
     st->down[st->seat] &= (uint16_t) ~(1u << p);
-    recode_at(st, st->seat, p);
+    recode_at(st, nplayers(g), st->seat, p);
     if (st->seat == st->dealer)
         st->phase = PH_SOURCE;
     st->seat = (uint8_t)((st->seat + 1) % nplayers(g));
@@ -490,7 +472,8 @@ static int g9_apply(const struct game *g, void *vst, int action)
         end_turn(g, st);
     } else if (action == ACT_DRAW) {
         record(st, action, NO_CARD);
-        st->held = st->stock[--st->nstock];
+        set_stock(g, st, st->nstock - 1);
+        st->held = st->stock[st->nstock];
         st->phase = PH_PLACE_DRAWN;
     } else if (action == ACT_TAKE) {
         st->held = (uint8_t)pop_discard(g, st);
@@ -527,24 +510,8 @@ static bool held_visible(const struct g9_state *st, int seat)
 static const uint8_t rank_of[MULTIPACK_JOKER + 1] = {
     G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, G9_SUIT_RANKS, 13};
 
-/* One layout as seen by anyone, 16 floats a position, into zeroed o: the
- * one-hots kept in the state (no branch on face-down positions). */
-static void observe_layout(const struct g9_state *st, int s, float *o)
-{
-    const uint8_t *k = st->code[s];
-    /* The nine positions written out: no loop overhead. */
-    o[k[0]] = 1;
-    o[16 + k[1]] = 1;
-    o[32 + k[2]] = 1;
-    o[48 + k[3]] = 1;
-    o[64 + k[4]] = 1;
-    o[80 + k[5]] = 1;
-    o[96 + k[6]] = 1;
-    o[112 + k[7]] = 1;
-    o[128 + k[8]] = 1;
-    if (st->side[s] != G9_NONE)
-        o[16 * st->side[s] + G9_RANKS + 1] = 1;
-}
+/* Floats in the largest tensor (eight players). */
+#define G9_OBS_MAX ((16 * G9_POS + 4) * G9_SEATS + 3 * G9_RANKS + 4 + 3)
 
 /* Place of seat s seen from seat, among n (0: seat itself). */
 static int rel(int s, int seat, int n)
@@ -552,44 +519,182 @@ static int rel(int s, int seat, int n)
     return s < seat ? s - seat + n : s - seat;
 }
 
+/* The tensor's 0/1 entries past the layouts as a bit stream into t,
+ * from the stream's word at bit 144 n on (first: that word's bits from
+ * the layouts, the rest ignored). Inlined for each player count n, so
+ * that every width and place in the stream is a constant. */
+static inline __attribute__((always_inline)) void
+tail_bits(const struct g9_state *st, int seat, int n, uint64_t first,
+          uint64_t *t)
+{
+    int fill = 16 * G9_POS * n % 64;
+    struct obs_bits bits, *o = &bits;
+    obs_bits_start(o, t);
+    if (fill)
+        obs_bits_put(o, first & ~(~0ull << fill), fill);
+    uint64_t held = held_visible(st, seat) ? 1u << rank_of[st->held] : 0;
+    obs_bits_put(o, held | (uint64_t)st->top << G9_RANKS, 2 * G9_RANKS);
+    obs_bits_skip(o, G9_RANKS); /* the discards' sums */
+    obs_bits_put(o, 1u << st->phase & 15, 4); /* none when over */
+    obs_bits_skip(o, 3 + n); /* stock, hole, turns, totals */
+    uint64_t seats = st->phase != PH_OVER ? 1u << rel(st->seat, seat, n) : 0;
+    seats |= 1u << (n + rel(st->dealer, seat, n));
+    if (st->finisher >= 0)
+        seats |= 1u << (2 * n + rel(st->finisher, seat, n));
+    obs_bits_put(o, seats, 3 * n);
+    obs_bits_end(o);
+}
+
+/* The values other than 0 and 1, over the bits already written: all
+ * kept in the state. */
+static inline __attribute__((always_inline)) void
+observe_values(const struct g9_state *st, int seat, int n, float *out)
+{
+    float *o = out + 16 * G9_POS * n + 2 * G9_RANKS;
+    memcpy(o, st->drank, sizeof st->drank);
+    o += G9_RANKS + 4;
+    memcpy(o, st->counts, sizeof st->counts);
+    memcpy(o + 3, st->totf + seat, sizeof(float) * (size_t)n);
+}
+
+/* The whole tensor for n players through obs_bits_write: the stream's
+ * layouts are the bits kept in the state, 144 a seat, copied from the
+ * observer's on in one piece (a fixed 144 bytes; what is copied past
+ * them is written over by the rest). */
+static inline __attribute__((always_inline)) void
+observe_n(const struct g9_state *st, int seat, int n, int size, float *out)
+{
+    uint64_t w[OBS_BITS_WORDS(G9_OBS_MAX)];
+    int at = 16 * G9_POS * n / 64;
+    memcpy(w, st->lay[seat], sizeof st->lay[0] * G9_SEATS);
+    tail_bits(st, seat, n, w[at], w + at);
+    obs_bits_write(out, w, size);
+    observe_values(st, seat, n, out);
+}
+
+#if defined(__x86_64__)
+/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
+ * in the lanes keep has a bit for. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+block_512(float *p, uint64_t m, uint64_t keep)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+
+/* Word k of the stream: the layouts' words are read from the state as
+ * they are, the others from the tail t. */
+static inline __attribute__((always_inline)) uint64_t
+stream_word(const char *lay, const uint64_t *t, int at, int k)
+{
+    uint64_t v;
+    if (k >= at)
+        return t[k - at];
+    memcpy(&v, lay + 8 * k, sizeof v);
+    return v;
+}
+
+/* observe_n on AVX-512: no stream is stored and read back; its words go
+ * from the state and registers straight to the tensor, 64 floats a block
+ * aligned to 64 bytes (out[0] at lane pad of the first; lanes outside
+ * out[0..size) masked), and no call is made. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+observe_512_n(const struct g9_state *st, int seat, int n, int size,
+              float *out)
+{
+    const char *lay = (const char *)st->lay[seat];
+    int at = 16 * G9_POS * n / 64, words = (size + 63) / 64;
+    uint64_t t[OBS_BITS_WORDS(64 + 3 * G9_RANKS + 7 + 4 * G9_SEATS)], first;
+    memcpy(&first, lay + 8 * at, sizeof first);
+    tail_bits(st, seat, n, first, t);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
+    block_512(base, stream_word(lay, t, at, 0) << pad, ~0ull << pad);
+#pragma GCC unroll 20
+    for (int k = 1; k < words - 1; k++)
+        block_512(base + 64 * k,
+                  stream_word(lay, t, at, k) << pad |
+                      stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
+                  ~0ull);
+#pragma GCC unroll 2
+    for (int k = words - 1; k <= words; k++) {
+        int lim = size + pad - 64 * k; /* lanes in out, at most */
+        if (k == 0 || lim <= 0)
+            continue; /* the first block, or no float of out */
+        block_512(base + 64 * k,
+                  stream_word(lay, t, at, k) << pad |
+                      stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
+                  lim >= 64 ? ~0ull : ~(~0ull << lim));
+    }
+    observe_values(st, seat, n, out);
+}
+
+__attribute__((target("avx512f"))) static void
+observe_512(const struct g9_state *st, int seat, int n, int size, float *out)
+{
+    switch (n) {
+    case 2:
+        observe_512_n(st, seat, 2, size, out);
+        break;
+    case 3:
+        observe_512_n(st, seat, 3, size, out);
+        break;
+    case 4:
+        observe_512_n(st, seat, 4, size, out);
+        break;
+    case 5:
+        observe_512_n(st, seat, 5, size, out);
+        break;
+    case 6:
+        observe_512_n(st, seat, 6, size, out);
+        break;
+    case 7:
+        observe_512_n(st, seat, 7, size, out);
+        break;
+    default:
+        observe_512_n(st, seat, G9_SEATS, size, out);
+    }
+}
+#endif
+
 static void g9_observe(const struct game *g, const void *vst, int seat,
                        float *out)
 {
     const struct g9_state *st = vst;
-    int n = nplayers(g), d = decks_for(&g->params);
-    float *o = out + 16 * G9_POS * n;
-    memset(out, 0, sizeof(float) * (size_t)g->dims.obs_size);
-    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
-        observe_layout(st, s, out + 16 * G9_POS * r);
-    if (held_visible(st, seat))
-        o[rank_of[st->held]] = 1;
-    if (st->ndisc)
-        o[G9_RANKS + rank_of[st->disc[st->ndisc - 1]]] = 1;
-    memcpy(o + 2 * G9_RANKS, st->drank, sizeof st->drank);
-    o += 3 * G9_RANKS;
-    if (st->phase != PH_OVER)
-        o[st->phase] = 1;
-    o += 4;
-    o[0] = (float)st->nstock / (float)(G9_DECK * d);
-    o[1] = (float)st->hole / (float)holes(g);
-    o[2] = (float)st->turns / (float)(turn_cap(g) + n);
-    o += 3;
-    /* Divided for all eight seats at once (the compiler makes it two
-     * vector divisions); the seats past n are dropped. */
-    float span = (float)((G9_MAX_HOLE - G9_MIN_HOLE) * holes(g));
-    float num[G9_SEATS], tot[G9_SEATS];
-    for (int s = 0; s < G9_SEATS; s++)
-        num[s] = (float)(st->total[s] - G9_MIN_HOLE * holes(g));
-    for (int s = 0; s < G9_SEATS; s++)
-        tot[s] = num[s] / span;
-    for (int r = 0, s = seat; r < n; r++, s = s + 1 == n ? 0 : s + 1)
-        o[r] = tot[s];
-    /* The three one-hots: only their ones are written. */
-    if (st->phase != PH_OVER)
-        o[n + rel(st->seat, seat, n)] = 1;
-    o[2 * n + rel(st->dealer, seat, n)] = 1;
-    if (st->finisher >= 0)
-        o[3 * n + rel(st->finisher, seat, n)] = 1;
+    int size = g->dims.obs_size;
+#if defined(__x86_64__)
+    if (obs_width_best() == OBS_WIDTH_64) {
+        observe_512(st, seat, nplayers(g), size, out);
+        return;
+    }
+#endif
+    switch (nplayers(g)) {
+    case 2:
+        observe_n(st, seat, 2, size, out);
+        break;
+    case 3:
+        observe_n(st, seat, 3, size, out);
+        break;
+    case 4:
+        observe_n(st, seat, 4, size, out);
+        break;
+    case 5:
+        observe_n(st, seat, 5, size, out);
+        break;
+    case 6:
+        observe_n(st, seat, 6, size, out);
+        break;
+    case 7:
+        observe_n(st, seat, 7, size, out);
+        break;
+    default:
+        observe_n(st, seat, G9_SEATS, size, out);
+    }
 }
 
 static int g9_obs_layout(const struct game *g, struct obs_segment *out, int max)

@@ -21,6 +21,8 @@
 
 #include "common/err.h"
 #include "engine/game.h"
+#include "engine/games/nine_card_golf.h"
+#include "engine/obs_fill.h"
 
 /* Action ids (the game's header comment). */
 enum { EXPOSE = 0, REPLACE = 9, DRAW = 18, TAKE = 19, DISCARD = 20 };
@@ -524,6 +526,124 @@ static void test_action_names(void **state)
             "[1 expose 5] [0 expose 5] [1 draw] [1 discard 7♣]");
 }
 
+/* ---- facts kept in the state -------------------------------------------- */
+
+/* Asserts the facts apply keeps for the tensor (struct g9_state) equal
+ * their count from the layouts, the discards and the totals. */
+static void facts_match(const struct game *g, const struct g9_state *st)
+{
+    int n = g->dims.players, holes = (int)game_param(g, "holes");
+    int decks = (int)game_param(g, "decks");
+    decks = decks ? decks : 1 + n / 2; /* the pack rule */
+    int cap = (int)game_param(g, "max_rounds") * n;
+    for (int s = 0; s < n; s++) {
+        for (int p = 0; p < 9; p++) {
+            int f = st->grid[s][p];
+            int rank = f == 52 ? 13 : f % 13; /* the joker is face 52 */
+            /* Bits 0..13 rank, 14 face down, 15 sideways. */
+            unsigned want = st->down[s] >> p & 1 ? 1u << 14 : 1u << rank;
+            want |= st->side[s] == p ? 1u << 15 : 0;
+            assert_int_equal(st->lay[s][p], want);
+            assert_int_equal(st->lay[s + n][p], want);
+        }
+        float tot = (float)(st->total[s] + 18 * holes) / (float)(108 * holes);
+        assert_true(st->totf[s] == tot && st->totf[s + n] == tot);
+    }
+    int top = st->ndisc ? st->disc[st->ndisc - 1] : -1;
+    unsigned want_top = top < 0 ? 0 : 1u << (top == 52 ? 13 : top % 13);
+    assert_int_equal(st->top, want_top);
+    assert_true(st->counts[0] == (float)st->nstock / (float)(54 * decks));
+    assert_true(st->counts[1] == (float)st->hole / (float)holes);
+    assert_true(st->counts[2] == (float)st->turns / (float)(cap + n));
+}
+
+/* Observes st for seat into each of the 16 places a float past a 64-byte
+ * boundary: the tensor equals the one written with 16-byte stores, and
+ * the floats before and after it are left as they were (the AVX-512
+ * build writes whole aligned blocks, masked at the ends). */
+static void same_at_each_alignment(const struct game *g, const void *st,
+                                   int seat)
+{
+    enum { MARGIN = 32, MOST = 1280 };
+    static _Alignas(64) float buf[2 * MARGIN + MOST];
+    static _Alignas(64) float want[MOST];
+    int size = g->dims.obs_size;
+    assert_true(size + 16 <= MOST);
+    obs_width_cap(OBS_WIDTH_16);
+    g->def->observe(g, st, seat, want);
+    obs_width_cap(OBS_WIDTH_64);
+    for (int pad = 0; pad < 16; pad++) {
+        float *out = buf + MARGIN + pad;
+        for (size_t i = 0; i < sizeof buf / sizeof buf[0]; i++)
+            buf[i] = -7.0f;
+        g->def->observe(g, st, seat, out);
+        assert_memory_equal(out, want, sizeof(float) * (size_t)size);
+        for (float *p = buf; p < out; p++)
+            assert_true(*p == -7.0f);
+        for (float *p = out + size; p < buf + 2 * MARGIN + MOST; p++)
+            assert_true(*p == -7.0f);
+    }
+}
+
+/* The facts hold after every step of random games, across player counts,
+ * reshuffles, capped holes and game ends. */
+static void test_kept_facts_match_scratch(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "nine_card_golf",
+        "nine_card_golf(players=2,holes=3)",
+        "nine_card_golf(players=5,decks=1,holes=2)",
+        "nine_card_golf(players=8,holes=1,max_rounds=10)",
+        "nine_card_golf(players=3,decks=5,holes=2,max_rounds=10)",
+        "nine_card_golf(players=7,holes=1)",
+    };
+    struct rng r;
+    rng_seed(&r, 11);
+    for (size_t i = 0; i < sizeof specs / sizeof specs[0]; i++) {
+        struct golf t;
+        start(&t, specs[i], NULL);
+        for (uint64_t seed = 1; seed <= 6; seed++) {
+            assert_int_equal(game_init(&t.g, t.st, seed, NULL, 0), 0);
+            const struct g9_state *st = (const void *)t.st;
+            int steps = 0, seat, l[16];
+            facts_match(&t.g, st);
+            while ((seat = game_current_seat(&t.g, t.st)) >= 0) {
+                int k = t.g.def->legal(&t.g, t.st, seat, l);
+                int a = l[rng_below(&r, (uint32_t)k)];
+                assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
+                facts_match(&t.g, st);
+                steps++;
+            }
+            assert_true(steps > 0);
+        }
+    }
+}
+
+/* Observations at every alignment (same_at_each_alignment) for every
+ * player count, at states of random games. */
+static void test_observe_at_each_alignment(void **state)
+{
+    (void)state;
+    struct rng r;
+    rng_seed(&r, 12);
+    for (int n = 2; n <= 8; n++) {
+        struct golf t;
+        char spec[64];
+        snprintf(spec, sizeof spec, "nine_card_golf(players=%d,holes=2)", n);
+        start(&t, spec, NULL);
+        for (int seat, l[16]; (seat = game_current_seat(&t.g, t.st)) >= 0;) {
+            if (rng_below(&r, 16) == 0)
+                same_at_each_alignment(&t.g, t.st,
+                                       (int)rng_below(&r, (uint32_t)n));
+            int k = t.g.def->legal(&t.g, t.st, seat, l);
+            int a = l[rng_below(&r, (uint32_t)k)];
+            assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
+        }
+        same_at_each_alignment(&t.g, t.st, 0); /* the game's end */
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -534,6 +654,8 @@ int main(void)
         cmocka_unit_test(test_deck_counts),
         cmocka_unit_test(test_options_and_bounds),
         cmocka_unit_test(test_action_names),
+        cmocka_unit_test(test_kept_facts_match_scratch),
+        cmocka_unit_test(test_observe_at_each_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
