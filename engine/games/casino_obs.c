@@ -135,7 +135,7 @@ ALWAYS_INLINE void put_plane(float *out, hand_t h, bool wide)
 static const float zero_one[2] = {0, 1};
 
 /* out[0..n) (n <= 64) as floats 0 and 1 from the bits of m, bit i for
- * out[i]. */
+ * out[i]: not wide, float by float (only for short runs). */
 ALWAYS_INLINE void put_bits(float *out, uint64_t m, int n, bool wide)
 {
 #if CASINO_512
@@ -226,7 +226,11 @@ ALWAYS_INLINE void observe_seats(const struct game *g,
                          << (L->dealer - L->nwon) |
                      (uint64_t)(st->next == CARDS_IN_PACK)
                          << (L->last_deal - L->nwon);
-    put_bits(out + L->nwon, flags, L->dead - L->nwon, wide);
+    if (wide) {
+        put_bits(out + L->nwon, flags, L->dead - L->nwon, wide);
+    } else { /* only the flags, the seats' ones in the loop below */
+        out[L->last_deal] = zero_one[st->next == CARDS_IN_PACK];
+    }
     double scale = casino__recip[opt(g, CASINO_P_TARGET) + CASINO_ROUND_POINTS];
     /* Seats relative to the observer: seat + k, wrapped without a
      * division (observe runs at every env step). */
@@ -240,6 +244,11 @@ ALWAYS_INLINE void observe_seats(const struct game *g,
         out[L->sweeps + k] = sweeps_frac[st->sweeps[p] & 63];
         out[L->score + k] = clamp01(st->score[s] * scale);
         out[L->last + k] = last_frac[st->last_points[s] & 63];
+        if (!wide) {
+            out[L->dealer + k] = zero_one[dealer >> k & 1];
+            out[L->capturer + k] = zero_one[capturer >> k & 1];
+            out[L->actor + k] = zero_one[actor >> k & 1];
+        }
     }
     out[L->stock] = stock_frac[(CARDS_IN_PACK - st->next) & 63];
     out[L->round] = casino__quot(st->rounds, opt(g, CASINO_P_MAX_ROUNDS));
@@ -257,9 +266,16 @@ ALWAYS_INLINE void observe_body(const struct game *g,
      * cleared entries among the flags). */
     put_plane(out + L.hand, st->hand[seat], wide);
     put_plane(out + L.loose, st->loose, wide);
-    put_bits(out + L.in_build, 0, CARDS_IN_PACK, wide);
-    uint64_t builds = observe_builds(st, seat, n, out + L.in_build);
-    put_bits(out + L.builds, builds, L.won - L.builds, wide);
+    if (wide) {
+        put_bits(out + L.in_build, 0, CARDS_IN_PACK, wide);
+        uint64_t builds = observe_builds(st, seat, n, out + L.in_build);
+        put_bits(out + L.builds, builds, L.won - L.builds, wide);
+    } else { /* one clearing of the build segments, then their ones */
+        obs_fill_zero(out + L.in_build, (size_t)(L.won - L.in_build));
+        uint64_t builds = observe_builds(st, seat, n, out + L.in_build);
+        for (; builds; builds &= builds - 1)
+            out[L.builds + __builtin_ctzll(builds)] = 1;
+    }
     observe_seats(g, st, seat, &L, out, wide);
     put_plane(out + L.dead, st->dead, wide);
 }
