@@ -135,6 +135,7 @@ static const uint8_t row_hi[64] = {ROW64(HI, 0)};
 int thirty_one__hand_value(hand_t h)
 {
     int best = 0;
+#pragma GCC unroll 4
     for (int s = 0; s < SUITS; s++) {
         unsigned r = (unsigned)(h >> 13 * s) & 0x1fff;
         int v = row_lo[r & 127] + row_hi[r >> 7];

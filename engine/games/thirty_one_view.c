@@ -80,6 +80,7 @@ const double thirty_one__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
     {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
 
 static const float stock_frac[64] = FRAC64(CARDS_IN_PACK);
+static const float zero_one[2] = {0, 1};
 static const float value_frac[64] = FRAC64(MAX_VALUE4);
 
 static void plane(float *out, hand_t h)
@@ -104,8 +105,8 @@ static void observe_seats(const struct game *g,
         bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
         out[L->pennies + k] = thirty_one__quot(st->pennies[p], lives);
-        out[L->county + k] = !out_p && st->pennies[p] == 0;
-        out[L->out + k] = out_p;
+        out[L->county + k] = zero_one[!out_p && st->pennies[p] == 0];
+        out[L->out + k] = zero_one[out_p];
     }
     /* The one-hots: only their ones are written. */
     out[L->dealer + rel(st->dealer, seat, n)] = 1;
@@ -130,7 +131,7 @@ void thirty_one__observe(const struct game *g, const void *vst, int seat,
     plane(out + L.pile, st->piled);
     plane(out + L.restock, st->restock);
     observe_seats(g, st, seat, &L, out);
-    out[L.phase] = st->phase == T31_PH_DISCARD;
+    out[L.phase] = zero_one[st->phase == T31_PH_DISCARD];
     out[L.stock] = stock_frac[(CARDS_IN_PACK - st->top) & 63];
     out[L.value] = value_frac[thirty_one__hand_value(st->hand[seat]) & 63];
     out[L.turns] =
