@@ -78,7 +78,7 @@
 
 static const struct param_def params[T31_NPARAMS] = {
     {"players", PARAM_INT, 4, 2, T31_MAXP, NULL, "number of players"},
-    {"lives", PARAM_INT, 3, 0, 10, NULL,
+    {"lives", PARAM_INT, 3, 0, T31_LIVES_MAX, NULL,
      "pennies each player starts with (the book: 3; 0 = all on the county)"},
     {"county", PARAM_BOOL, 1, 0, 1, NULL,
      "a player with no pennies stays in 'on the county' until he loses "

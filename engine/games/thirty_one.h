@@ -19,6 +19,7 @@
 #define T31_TURNS_MAX 200                /* largest max_turns option */
 #define T31_HIST_MAX (2 * T31_TURNS_MAX) /* a turn is at most two actions */
 #define T31_NO_SEAT 0xff                 /* "nobody" in seat fields */
+#define T31_LIVES_MAX 10                 /* largest lives option */
 
 /* Action ids, fixed across states; history codes add T31_H_TAKE + c. */
 enum t31_action {

@@ -81,6 +81,15 @@ const double thirty_one__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
 
 static const float stock_frac[64] = FRAC64(CARDS_IN_PACK);
 static const float zero_one[2] = {0, 1};
+
+/* pennies_frac[l][p] = p / l (0 for l = 0): pennies left of l lives (at
+ * most 10, the option's limit), as the float division gives it. */
+#define PEN(l, p) ((l) ? (float)(p) / (l) : 0.0f)
+#define PEN4(l, p) PEN(l, p), PEN(l, (p) + 1), PEN(l, (p) + 2), PEN(l, (p) + 3)
+#define PEN_ROW(l) {PEN4(l, 0), PEN4(l, 4), PEN4(l, 8), PEN4(l, 12)}
+static const float pennies_frac[T31_LIVES_MAX + 1][16] = {
+    PEN_ROW(0), PEN_ROW(1), PEN_ROW(2), PEN_ROW(3), PEN_ROW(4), PEN_ROW(5),
+    PEN_ROW(6), PEN_ROW(7), PEN_ROW(8), PEN_ROW(9), PEN_ROW(10)};
 static const float value_frac[64] = FRAC64(MAX_VALUE4);
 
 static void plane(float *out, hand_t h)
@@ -101,10 +110,11 @@ static void observe_seats(const struct game *g,
                           const struct layout *L, float *out)
 {
     int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
+    const float *pen = pennies_frac[lives]; /* lives <= T31_LIVES_MAX */
     for (int k = 0, p = seat; k < n; k++, p = p + 1 == n ? 0 : p + 1) {
         bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
-        out[L->pennies + k] = thirty_one__quot(st->pennies[p], lives);
+        out[L->pennies + k] = pen[st->pennies[p] & 15];
         out[L->county + k] = zero_one[!out_p && st->pennies[p] == 0];
         out[L->out + k] = zero_one[out_p];
     }
