@@ -96,15 +96,21 @@ __attribute__((target("avx512f"))) static inline void plane_512(float *out,
     _mm_storeu_ps(out + 48, _mm512_castps512_ps128(last));
 }
 
-/* Sets out[0..n) to 0: whole 64-byte stores, then one under a mask. */
-__attribute__((target("avx512f"))) static inline void zero_512(float *out,
+/* Writes out[0..n) (n <= 64) as floats 0 and 1 from the bits of m, bit
+ * i for out[i]: 64-byte stores of ones under masks, the last one cut at
+ * n. Clears and sets a run of flags in one pass. */
+__attribute__((target("avx512f"))) static inline void bits_512(float *out,
+                                                               uint64_t m,
                                                                int n)
 {
-    __m512 z = _mm512_setzero_ps();
+    __m512 one = _mm512_set1_ps(1.0f);
     int i = 0;
     for (; i + 16 <= n; i += 16)
-        _mm512_storeu_ps(out + i, z);
-    _mm512_mask_storeu_ps(out + i, (__mmask16)((1u << (n - i)) - 1), z);
+        _mm512_storeu_ps(out + i, _mm512_maskz_mov_ps((__mmask16)(m >> i),
+                                                      one));
+    if (i < n)
+        _mm512_mask_storeu_ps(out + i, (__mmask16)((1u << (n - i)) - 1),
+                              _mm512_maskz_mov_ps((__mmask16)(m >> i), one));
 }
 #else
 #define CASINO_512 0
@@ -126,36 +132,28 @@ ALWAYS_INLINE void put_plane(float *out, hand_t h, bool wide)
     plane(out, h);
 }
 
-ALWAYS_INLINE void put_zeros(float *out, int n, bool wide)
+static const float zero_one[2] = {0, 1};
+
+/* out[0..n) (n <= 64) as floats 0 and 1 from the bits of m, bit i for
+ * out[i]: not wide, float by float (only for short runs). */
+ALWAYS_INLINE void put_bits(float *out, uint64_t m, int n, bool wide)
 {
 #if CASINO_512
     if (wide) {
-        zero_512(out, n);
+        bits_512(out, m, n);
         return;
     }
 #endif
     (void)wide;
-    obs_fill_zero(out, (size_t)n);
+    for (int i = 0; i < n; i++)
+        out[i] = zero_one[m >> i & 1];
 }
 
-static float clamp01(double x)
+/* x, at most 1 (a minimum, not a branch: scores past the target are
+ * rare and would be mispredicted). */
+static inline float clamp01(double x)
 {
-    return x > 1 ? 1.0f : (float)x;
-}
-
-static void observe_builds(const struct game *g, const struct casino_state *st,
-                           int seat, const struct layout *L, float *out)
-{
-    int n = nplayers(g);
-    for (unsigned b = st->builds; b; b &= b - 1) {
-        int v = __builtin_ctz(b);
-        for (hand_t h = st->build[v]; h; h &= h - 1)
-            out[L->in_build + hand_first(h)] = (float)v / CASINO_VMAX;
-        out[L->builds + v - 2] = 1;
-        out[L->multiple + v - 2] = casino__multiple(st, v);
-        int rel = st->owner[v] - seat; /* the owner, from the observer */
-        out[L->owner + (v - 2) * n + (rel < 0 ? rel + n : rel)] = 1;
-    }
+    return (float)(x < 1 ? x : 1.0);
 }
 
 /* Tables of i / d as floats for i = 0..63: the same values the division
@@ -173,16 +171,67 @@ static const float won_frac[64] = FRAC64(CARDS_IN_PACK);
 static const float spades_frac[64] = FRAC64(13);
 static const float sweeps_frac[64] = FRAC64(CASINO_MAX_SWEEPS);
 static const float last_frac[64] = FRAC64(CASINO_ROUND_POINTS + CASINO_PLAYS);
-static const float zero_one[2] = {0, 1};
+static const float stock_frac[64] =
+    FRAC64(CARDS_IN_PACK - CASINO_TABLE_DEAL - 2 * CASINO_HAND);
+static const float value_frac[12] = {FRAC4(CASINO_VMAX, 0),
+                                     FRAC4(CASINO_VMAX, 4),
+                                     FRAC4(CASINO_VMAX, 8)};
 
-/* The per-seat segments, in seat order relative to the observer. The
- * quotients and flags come from tables: no division and no branch. */
+/* 1 / i in double, i = 1..255 (0 at 0), for casino__quot. */
+#define RECIP(i) ((i) ? 1.0 / (i) : 0.0)
+#define RECIP4(i) RECIP(i), RECIP((i) + 1), RECIP((i) + 2), RECIP((i) + 3)
+#define RECIP16(i)                                                         \
+    RECIP4(i), RECIP4((i) + 4), RECIP4((i) + 8), RECIP4((i) + 12)
+#define RECIP64(i)                                                         \
+    RECIP16(i), RECIP16((i) + 16), RECIP16((i) + 32), RECIP16((i) + 48)
+const double casino__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
+                                   RECIP64(192)};
+
+/* The flags of the build segments (builds, multiple, owner), bit i for
+ * out[L.builds + i], and the in_build values over a cleared plane. */
+ALWAYS_INLINE uint64_t observe_builds(const struct casino_state *st,
+                                      int seat, int n, float *in_build)
+{
+    unsigned lie = st->builds >> 2 & 0x1ff;
+    uint64_t m = lie | (uint64_t)(st->multiple >> 2 & lie) << 9;
+    for (unsigned b = st->builds; b; b &= b - 1) {
+        int v = __builtin_ctz(b);
+        for (hand_t h = st->build[v]; h; h &= h - 1)
+            in_build[hand_first(h)] = value_frac[v];
+        int rel = st->owner[v] - seat; /* the owner, from the observer */
+        m |= 1ull << (18 + (v - 2) * n + (rel < 0 ? rel + n : rel));
+    }
+    return m;
+}
+
+/* Place of seat p (a seat, else none) from seat among n, as a bit. */
+static inline unsigned rel_bit(int p, int seat, int n)
+{
+    int r = p - seat;
+    return p < n ? 1u << (r < 0 ? r + n : r) : 0;
+}
+
+/* The per-seat segments, in seat order relative to the observer, and the
+ * single entries after them (to dead): their flags in one pass of
+ * put_bits, then the quotients, from tables (no division, no branch). */
 ALWAYS_INLINE void observe_seats(const struct game *g,
                                  const struct casino_state *st, int seat,
                                  const struct layout *L, float *out, bool wide)
 {
     int n = nplayers(g);
-    double scale = 1.0 / (opt(g, CASINO_P_TARGET) + CASINO_ROUND_POINTS);
+    unsigned dealer = rel_bit(st->dealer, seat, n);
+    unsigned capturer = rel_bit(st->last_capturer, seat, n);
+    unsigned actor = st->over ? 0 : rel_bit(st->turn, seat, n);
+    uint64_t flags = (uint64_t)(dealer | capturer << n | actor << 2 * n)
+                         << (L->dealer - L->nwon) |
+                     (uint64_t)(st->next == CARDS_IN_PACK)
+                         << (L->last_deal - L->nwon);
+    if (wide) {
+        put_bits(out + L->nwon, flags, L->dead - L->nwon, wide);
+    } else { /* only the flags, the seats' ones in the loop below */
+        out[L->last_deal] = zero_one[st->next == CARDS_IN_PACK];
+    }
+    double scale = casino__recip[opt(g, CASINO_P_TARGET) + CASINO_ROUND_POINTS];
     /* Seats relative to the observer: seat + k, wrapped without a
      * division (observe runs at every env step). */
     for (int k = 0; k < n; k++) {
@@ -195,10 +244,14 @@ ALWAYS_INLINE void observe_seats(const struct game *g,
         out[L->sweeps + k] = sweeps_frac[st->sweeps[p] & 63];
         out[L->score + k] = clamp01(st->score[s] * scale);
         out[L->last + k] = last_frac[st->last_points[s] & 63];
-        out[L->dealer + k] = zero_one[p == st->dealer];
-        out[L->capturer + k] = zero_one[p == st->last_capturer];
-        out[L->actor + k] = zero_one[!st->over && p == st->turn];
+        if (!wide) {
+            out[L->dealer + k] = zero_one[dealer >> k & 1];
+            out[L->capturer + k] = zero_one[capturer >> k & 1];
+            out[L->actor + k] = zero_one[actor >> k & 1];
+        }
     }
+    out[L->stock] = stock_frac[(CARDS_IN_PACK - st->next) & 63];
+    out[L->round] = casino__quot(st->rounds, opt(g, CASINO_P_MAX_ROUNDS));
 }
 
 ALWAYS_INLINE void observe_body(const struct game *g,
@@ -206,19 +259,25 @@ ALWAYS_INLINE void observe_body(const struct game *g,
                                 float *out, bool wide)
 {
     struct layout L;
-    layout_of(nplayers(g), &L);
-    /* Every segment is written whole but the build ones (in_build to
-     * owner, which lie together): only they are cleared. */
-    put_zeros(out + L.in_build, L.won - L.in_build, wide);
+    int n = nplayers(g);
+    layout_of(n, &L);
+    /* Every float is written once but for in_build's values of builds
+     * (written over the cleared plane) and the quotients (over the
+     * cleared entries among the flags). */
     put_plane(out + L.hand, st->hand[seat], wide);
     put_plane(out + L.loose, st->loose, wide);
-    put_plane(out + L.dead, st->dead, wide);
-    observe_builds(g, st, seat, &L, out);
+    if (wide) {
+        put_bits(out + L.in_build, 0, CARDS_IN_PACK, wide);
+        uint64_t builds = observe_builds(st, seat, n, out + L.in_build);
+        put_bits(out + L.builds, builds, L.won - L.builds, wide);
+    } else { /* one clearing of the build segments, then their ones */
+        obs_fill_zero(out + L.in_build, (size_t)(L.won - L.in_build));
+        uint64_t builds = observe_builds(st, seat, n, out + L.in_build);
+        for (; builds; builds &= builds - 1)
+            out[L.builds + __builtin_ctzll(builds)] = 1;
+    }
     observe_seats(g, st, seat, &L, out, wide);
-    out[L.stock] = (float)(CARDS_IN_PACK - st->next) /
-                   (CARDS_IN_PACK - CASINO_TABLE_DEAL - 2 * CASINO_HAND);
-    out[L.last_deal] = st->next == CARDS_IN_PACK;
-    out[L.round] = (float)st->rounds / opt(g, CASINO_P_MAX_ROUNDS);
+    put_plane(out + L.dead, st->dead, wide);
 }
 
 #if CASINO_512

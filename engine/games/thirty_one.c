@@ -78,7 +78,7 @@
 
 static const struct param_def params[T31_NPARAMS] = {
     {"players", PARAM_INT, 4, 2, T31_MAXP, NULL, "number of players"},
-    {"lives", PARAM_INT, 3, 0, 10, NULL,
+    {"lives", PARAM_INT, 3, 0, T31_LIVES_MAX, NULL,
      "pennies each player starts with (the book: 3; 0 = all on the county)"},
     {"county", PARAM_BOOL, 1, 0, 1, NULL,
      "a player with no pennies stays in 'on the county' until he loses "
@@ -113,20 +113,34 @@ static int opt(const struct game *g, int p)
     return (int)g->params.v[p];
 }
 
-/* Points of each card id (A 11, pips, J Q K 10), suit after suit. */
-#define SUIT_POINTS 11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10
-static const uint8_t points[CARDS_IN_PACK] = {SUIT_POINTS, SUIT_POINTS,
-                                              SUIT_POINTS, SUIT_POINTS};
+/* Card points: A 11, pips their number, J Q K 10. The points of a suit's
+ * cards from the bits of its ranks: row_lo by its A..7 (bits 0..6),
+ * row_hi by its 8..K (bits 7..12). */
+#define B(x, i) ((x) >> (i) & 1)
+#define LO(x)                                                              \
+    (11 * B(x, 0) + 2 * B(x, 1) + 3 * B(x, 2) + 4 * B(x, 3) + 5 * B(x, 4) +  \
+     6 * B(x, 5) + 7 * B(x, 6))
+#define HI(x)                                                              \
+    (8 * B(x, 0) + 9 * B(x, 1) + 10 * (B(x, 2) + B(x, 3) + B(x, 4) + B(x, 5)))
+#define ROW4(F, i) F(i), F((i) + 1), F((i) + 2), F((i) + 3)
+#define ROW16(F, i)                                                        \
+    ROW4(F, i), ROW4(F, (i) + 4), ROW4(F, (i) + 8), ROW4(F, (i) + 12)
+#define ROW64(F, i)                                                        \
+    ROW16(F, i), ROW16(F, (i) + 16), ROW16(F, (i) + 32), ROW16(F, (i) + 48)
+static const uint8_t row_lo[128] = {ROW64(LO, 0), ROW64(LO, 64)};
+static const uint8_t row_hi[64] = {ROW64(HI, 0)};
 
+/* Without a loop over the cards (whose number varies: its end would be
+ * mispredicted): two lookups per suit. */
 int thirty_one__hand_value(hand_t h)
 {
-    int sum[SUITS] = {0}, best = 0;
-    for (; h; h &= h - 1) {
-        int c = hand_first(h);
-        sum[c / 13] += points[c];
+    int best = 0;
+#pragma GCC unroll 4
+    for (int s = 0; s < SUITS; s++) {
+        unsigned r = (unsigned)(h >> 13 * s) & 0x1fff;
+        int v = row_lo[r & 127] + row_hi[r >> 7];
+        best = v > best ? v : best;
     }
-    for (int s = 0; s < SUITS; s++)
-        best = sum[s] > best ? sum[s] : best;
     return best;
 }
 
@@ -203,6 +217,7 @@ static int deal(const struct game *g, struct thirty_one_state *st, bool first,
             st->hand[order[i]] |= card_bit(st->stock[k++]);
     st->pile[0] = st->stock[k++];
     st->npile = 1;
+    st->piled = card_bit(st->pile[0]);
     st->top = (uint8_t)k;
     st->restock = 0;
     st->nhist = 0;
@@ -313,6 +328,7 @@ static void reshuffle(struct thirty_one_state *st)
     st->top = st->fixed = (uint8_t)(CARDS_IN_PACK - m);
     st->pile[0] = st->pile[m];
     st->npile = 1;
+    st->piled = card_bit(st->pile[0]);
     st->restock = thirty_one__cards_of(dst, m);
     memset(st->cap, 0, sizeof st->cap);
 }
@@ -366,6 +382,7 @@ static void do_draw(struct thirty_one_state *st)
 static void do_take(struct thirty_one_state *st)
 {
     int c = st->pile[--st->npile];
+    st->piled &= ~card_bit(c);
     st->hand[st->turn] |= card_bit(c);
     st->known[st->turn] |= card_bit(c);
     st->taken = (uint8_t)c;
@@ -382,6 +399,7 @@ static void do_discard(const struct game *g, struct thirty_one_state *st, int c)
     else if (st->restock & b)
         st->cap[seat]--;
     st->pile[st->npile++] = (uint8_t)c;
+    st->piled |= b;
     if (thirty_one__hand_value(st->hand[seat]) == 31)
         declare_31(g, st, seat);
     else

@@ -3,8 +3,9 @@
  * thirty_one.c holds the rules (deals, turns, knocks, lives, returns,
  * determinization) and the game descriptor; thirty_one_view.c holds what a
  * seat sees (observation tensor, structured view, action names, text).
- * Not a public header: only those two files include it. The rules, their
- * sources and every decision are in thirty_one.c's header comment.
+ * Not a public header: only those two files and the Thirty-One tests
+ * include it. The rules, their sources and every decision are in
+ * thirty_one.c's header comment.
  */
 #ifndef PARLOR_THIRTY_ONE_H
 #define PARLOR_THIRTY_ONE_H
@@ -18,6 +19,7 @@
 #define T31_TURNS_MAX 200                /* largest max_turns option */
 #define T31_HIST_MAX (2 * T31_TURNS_MAX) /* a turn is at most two actions */
 #define T31_NO_SEAT 0xff                 /* "nobody" in seat fields */
+#define T31_LIVES_MAX 10                 /* largest lives option */
 
 /* Action ids, fixed across states; history codes add T31_H_TAKE + c. */
 enum t31_action {
@@ -57,6 +59,7 @@ struct thirty_one_state {
     hand_t known[T31_MAXP];       /* cards seen going from the pile to a hand */
     hand_t shown[T31_MAXP];       /* hands shown at the last round's end */
     hand_t restock;               /* cards reshuffled into the stock, 0: none */
+    hand_t piled;                 /* the cards of pile[0..npile) */
     uint8_t stock[CARDS_IN_PACK]; /* the stock is stock[top..52) */
     uint8_t pile[CARDS_IN_PACK];  /* discard pile, pile[npile-1] face up */
     uint8_t hist[T31_HIST_MAX];   /* this round's actions (history codes) */
@@ -110,6 +113,18 @@ int thirty_one__hand_value(hand_t h);
 
 /* Pennies paid into the kitty so far this episode. */
 int thirty_one__kitty(const struct game *g, const struct thirty_one_state *st);
+
+/* 1 / i as a double for i = 1..255 (thirty_one_view.c; 0 at 0). */
+extern const double thirty_one__recip[256];
+
+/* (float)a / b for 0 <= a <= 255 and 1 <= b <= 255, and 0 for b = 0,
+ * without a division: the double product rounded once to float gives the
+ * float division's result for every such pair (the tests check them
+ * all). */
+static inline float thirty_one__quot(int a, int b)
+{
+    return (float)(a * thirty_one__recip[b & 255]);
+}
 
 /* Floats in the observation tensor for that many players. */
 int thirty_one__obs_size(int players);

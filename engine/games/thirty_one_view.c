@@ -59,6 +59,39 @@ int thirty_one__obs_size(int players)
     return L.size;
 }
 
+/* 1 / i in double, i = 1..255 (0 at 0), for thirty_one__quot. */
+#define RECIP(i) ((i) ? 1.0 / (i) : 0.0)
+#define RECIP4(i) RECIP(i), RECIP((i) + 1), RECIP((i) + 2), RECIP((i) + 3)
+#define RECIP16(i)                                                         \
+    RECIP4(i), RECIP4((i) + 4), RECIP4((i) + 8), RECIP4((i) + 12)
+#define RECIP64(i)                                                         \
+    RECIP16(i), RECIP16((i) + 16), RECIP16((i) + 32), RECIP16((i) + 48)
+const double thirty_one__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
+                                       RECIP64(192)};
+
+/* Tables of i / d as floats for i = 0..63: what the division gives (the
+ * compiler divides as the machine does, correctly rounded). */
+#define FRAC4(d, i)                                                        \
+    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
+        (float)((i) + 3) / (d)
+#define FRAC16(d, i)                                                       \
+    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
+#define FRAC64(d)                                                          \
+    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
+
+static const float stock_frac[64] = FRAC64(CARDS_IN_PACK);
+static const float zero_one[2] = {0, 1};
+
+/* pennies_frac[l][p] = p / l (0 for l = 0): pennies left of l lives (at
+ * most 10, the option's limit), as the float division gives it. */
+#define PEN(l, p) ((l) ? (float)(p) / (l) : 0.0f)
+#define PEN4(l, p) PEN(l, p), PEN(l, (p) + 1), PEN(l, (p) + 2), PEN(l, (p) + 3)
+#define PEN_ROW(l) {PEN4(l, 0), PEN4(l, 4), PEN4(l, 8), PEN4(l, 12)}
+static const float pennies_frac[T31_LIVES_MAX + 1][16] = {
+    PEN_ROW(0), PEN_ROW(1), PEN_ROW(2), PEN_ROW(3), PEN_ROW(4), PEN_ROW(5),
+    PEN_ROW(6), PEN_ROW(7), PEN_ROW(8), PEN_ROW(9), PEN_ROW(10)};
+static const float value_frac[64] = FRAC64(MAX_VALUE4);
+
 static void plane(float *out, hand_t h)
 {
     for (; h; h &= h - 1)
@@ -77,12 +110,13 @@ static void observe_seats(const struct game *g,
                           const struct layout *L, float *out)
 {
     int n = g->dims.players, lives = (int)g->params.v[T31_P_LIVES];
+    const float *pen = pennies_frac[lives]; /* lives <= T31_LIVES_MAX */
     for (int k = 0, p = seat; k < n; k++, p = p + 1 == n ? 0 : p + 1) {
         bool out_p = thirty_one__is_out(st, p);
         plane(out + L->known + k * CARDS_IN_PACK, st->known[p]);
-        out[L->pennies + k] = lives ? (float)st->pennies[p] / lives : 0;
-        out[L->county + k] = !out_p && st->pennies[p] == 0;
-        out[L->out + k] = out_p;
+        out[L->pennies + k] = pen[st->pennies[p] & 15];
+        out[L->county + k] = zero_one[!out_p && st->pennies[p] == 0];
+        out[L->out + k] = zero_one[out_p];
     }
     /* The one-hots: only their ones are written. */
     out[L->dealer + rel(st->dealer, seat, n)] = 1;
@@ -104,14 +138,14 @@ void thirty_one__observe(const struct game *g, const void *vst, int seat,
         out[L.taken + st->taken] = 1;
     if (st->npile)
         out[L.top + st->pile[st->npile - 1]] = 1;
-    for (int i = 0; i < st->npile; i++)
-        out[L.pile + st->pile[i]] = 1;
+    plane(out + L.pile, st->piled);
     plane(out + L.restock, st->restock);
     observe_seats(g, st, seat, &L, out);
-    out[L.phase] = st->phase == T31_PH_DISCARD;
-    out[L.stock] = (float)(CARDS_IN_PACK - st->top) / CARDS_IN_PACK;
-    out[L.value] = (float)thirty_one__hand_value(st->hand[seat]) / MAX_VALUE4;
-    out[L.turns] = (float)st->turns / (int)g->params.v[T31_P_MAX_TURNS];
+    out[L.phase] = zero_one[st->phase == T31_PH_DISCARD];
+    out[L.stock] = stock_frac[(CARDS_IN_PACK - st->top) & 63];
+    out[L.value] = value_frac[thirty_one__hand_value(st->hand[seat]) & 63];
+    out[L.turns] =
+        thirty_one__quot(st->turns, (int)g->params.v[T31_P_MAX_TURNS]);
 }
 
 int thirty_one__obs_layout(const struct game *g, struct obs_segment *out,

@@ -21,6 +21,7 @@
 
 #include "common/err.h"
 #include "engine/game.h"
+#include "engine/games/thirty_one.h"
 
 /* ---- fixture ----------------------------------------------------------- */
 
@@ -582,6 +583,76 @@ static void test_determinize_through_reshuffles(void **state)
     view_free(&t);
 }
 
+/* The best one-suit total of h, card by card: A 11, 2..10 their pips,
+ * J Q K 10 (the rule book's count). */
+static int value_by_hand(hand_t h)
+{
+    int sum[4] = {0}, best = 0;
+    for (int c = 0; c < CARDS_IN_PACK; c++) {
+        int r = card_rank(c);
+        if (hand_has(h, c))
+            sum[card_suit(c)] += r == 1 ? 11 : r > 10 ? 10 : r;
+    }
+    for (int s = 0; s < 4; s++)
+        best = sum[s] > best ? sum[s] : best;
+    return best;
+}
+
+/* Facts the state keeps up to date as play goes (the cards of the
+ * discard pile), and the hand value's lookups, match a count from scratch
+ * at every step of random play (never knocking, so that rounds run
+ * through reshuffles), for 2 to 9 players. */
+static void test_kept_facts_match_random_play(void **state)
+{
+    (void)state;
+    struct rng r;
+    int legal[T31_NUM_ACTIONS], reshuffles = 0, takes = 0;
+    rng_seed(&r, 23);
+    for (int players = 2; players <= 9; players++) {
+        struct t31 t;
+        char spec[64];
+        snprintf(spec, sizeof spec, "thirty_one(players=%d,max_turns=200)",
+                 players);
+        start(&t, spec, "2C");
+        const struct thirty_one_state *st = (const void *)t.st;
+        for (int step = 0; step < 4000 && !game_is_terminal(&t.g, t.st);
+             step++) {
+            int seat = game_current_seat(&t.g, t.st);
+            hand_t pile = 0;
+            for (int i = 0; i < st->npile; i++)
+                pile |= card_bit(st->pile[i]);
+            assert_true(st->piled == pile);
+            for (int p = 0; p < players; p++)
+                assert_int_equal(thirty_one__hand_value(st->hand[p]),
+                                 value_by_hand(st->hand[p]));
+            reshuffles += st->restock != 0;
+            int n = t.g.def->legal(&t.g, t.st, seat, legal);
+            int pick = legal[(int)rng_below(&r, (uint32_t)n)];
+            if (pick == T31_KNOCK)
+                pick = T31_DRAW; /* long rounds: through reshuffles */
+            takes += pick == T31_TAKE;
+            assert_int_equal(game_apply(&t.g, t.st, seat, pick), 0);
+        }
+    }
+    assert_true(reshuffles > 0 && takes > 0);
+}
+
+/* The tensor's quotients of small counts (pennies / lives, turns /
+ * max_turns) are products by a reciprocal: for every count and divisor up
+ * to 255 they match the float division, e.g. 2 / 3; 0 for divisor 0. */
+static void test_quot_matches_division(void **state)
+{
+    (void)state;
+    assert_true(thirty_one__quot(2, 3) == 2.0f / 3.0f);
+    assert_true(thirty_one__quot(0, 0) == 0.0f);
+    for (int b = 1; b <= 255; b++)
+        for (int a = 0; a <= 255; a++) {
+            volatile float fa = (float)a, fb = (float)b; /* divide at run time */
+            if (thirty_one__quot(a, b) != fa / fb)
+                fail_msg("%d / %d", a, b);
+        }
+}
+
 static void test_turn_cap_voids_round(void **state)
 {
     (void)state;
@@ -715,6 +786,8 @@ int main(void)
         cmocka_unit_test(test_stock_exhausted_reshuffles_discards),
         cmocka_unit_test(test_determinize_after_reshuffle_keeps_old_hand),
         cmocka_unit_test(test_determinize_through_reshuffles),
+        cmocka_unit_test(test_kept_facts_match_random_play),
+        cmocka_unit_test(test_quot_matches_division),
         cmocka_unit_test(test_turn_cap_voids_round),
         cmocka_unit_test(test_no_knock_on_first_turn_option),
         cmocka_unit_test(test_last_survivor_takes_the_kitty),
