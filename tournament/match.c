@@ -102,32 +102,34 @@ static bool choose(const struct game *g, const void *st,
 static int play(const struct game *g, void *st, agent_t *const *agent,
                 const atomic_bool *stop, int *moves, struct match_result *r)
 {
+    static const atomic_bool never = false;
     const struct game_def *def = g->def;
-    int n = 0;
-    int joint[GAME_MAX_PLAYERS], length = 0, max = g->dims.max_length;
+    const atomic_bool *halt = stop ? stop : &never;
+    int *out = moves, joint[GAME_MAX_PLAYERS];
+    int max = g->dims.max_length, left = max;
     uint32_t acting;
     while ((acting = def->to_move(g, st))) {
-        if (length >= max)
+        if (left <= 0)
             return -1;
-        if (stop && atomic_load_explicit(stop, memory_order_relaxed))
+        if (atomic_load_explicit(halt, memory_order_relaxed))
             return -2;
+        left--;
         if (!(acting & (acting - 1))) { /* one seat: the usual case */
             int seat = __builtin_ctz(acting), a;
             if (!ask(g, st, agent[seat], seat, &a, r))
                 break;
             def->apply(g, st, a);
-            moves[n++] = a;
+            *out++ = a;
         } else {
             if (!choose(g, st, agent, acting, joint, r))
                 break;
             def->apply_joint(g, st, joint);
             for (; acting; acting &= acting - 1)
-                moves[n++] = joint[__builtin_ctz(acting)];
+                *out++ = joint[__builtin_ctz(acting)];
         }
-        length++;
     }
-    r->nmoves = n;
-    return length;
+    r->nmoves = (int)(out - moves);
+    return max - left;
 }
 
 /* Scores the game and tells every seated agent how it ended. */

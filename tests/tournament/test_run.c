@@ -457,6 +457,38 @@ static void test_progress_text(void **state)
                               "ETA 0:00:00");
 }
 
+/* A game may run exactly max_length steps: one step more is a bug in the
+ * game, reported with the deal's seed, not a result. The bound is found
+ * from a real game's length L, so both sides of it are tried. */
+static void test_match_bounds_length(void **state)
+{
+    (void)state;
+    struct game g;
+    struct match m;
+    struct match_result r;
+    char err[256];
+    assert_int_equal(game_make(&g, GAME, err, sizeof err), 0);
+    agent_t *a[2] = {agent_new("random", &g, err, sizeof err),
+                     agent_new("random", &g, err, sizeof err)};
+    assert_int_equal(match_init(&m, &g), 0);
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err), 0);
+    int length = r.length;
+    assert_true(length > 1);
+    g.dims.max_length = length; /* the match keeps a pointer to g */
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err), 0);
+    assert_int_equal(r.length, length);
+    assert_int_equal(r.nmoves, length);
+    g.dims.max_length = length - 1;
+    assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err),
+                     ERR_STATE);
+    char want[64];
+    snprintf(want, sizeof want, "runs past max_length %d", length - 1);
+    assert_non_null(strstr(err, want));
+    for (int s = 0; s < 2; s++)
+        agent_destroy(&a[s]);
+    match_fini(&m);
+}
+
 /* A match whose stop flag is set gives up before its next move. */
 static void test_match_stops_between_moves(void **state)
 {
@@ -522,6 +554,7 @@ int main(void)
         cmocka_unit_test(test_merge_refuses_other),
         cmocka_unit_test(test_forfeit),
         cmocka_unit_test(test_progress_text),
+        cmocka_unit_test(test_match_bounds_length),
         cmocka_unit_test(test_match_stops_between_moves),
         cmocka_unit_test(test_interrupted_run_resumes),
     };
