@@ -77,6 +77,9 @@ struct env {
     uint32_t rows_set;               /* seats whose legal row may be set */
     int dirty_lo[GAME_MAX_PLAYERS];  /* first word a row's last fill set */
     int dirty_hi[GAME_MAX_PLAYERS];  /* one past its last such word */
+    int list_seat;                   /* seat whose large row holds just the
+                                        actions in list, else -1 */
+    int list_n;                      /* how many actions list holds */
     int seat;                        /* observing seat of the timestep */
     int steps;                       /* env steps this episode */
     bool terminated, truncated;      /* end flags of the timestep */
@@ -251,6 +254,7 @@ env_t *env_new_game(const struct game *g, const struct env_options *opts,
     e->cap = o->max_steps > 0 ? o->max_steps : INT_MAX;
     e->pairs = (shape.players + 1) / 2;
     e->solo = -1;
+    e->list_seat = -1;
     e->ret = e->rets[0];
     e->prev = e->rets[1];
     e->state = e->mem;
@@ -452,20 +456,31 @@ HOT_INLINE void fill_small(env_t *e, int seat)
     }
 }
 
-/* Zeroes the words of seat's (large) row that its last fill set. */
+/* Zeroes the words of seat's (large) row that its last fill set: through
+ * the list when it still holds that fill's actions (a store per action,
+ * where Casino's span of words between the first and the last can run to
+ * hundreds), else over the span. */
 HOT_INLINE void clear_row(env_t *e, int seat)
 {
     uint64_t *row = legal_row(e, seat);
-    int lo = e->dirty_lo[seat], hi = e->dirty_hi[seat];
-    if (hi > lo)
+    if (e->list_seat == seat) {
+        for (int i = 0; i < e->list_n; i++)
+            row[e->list[i] >> 6] = 0;
+        e->list_seat = -1;
+    } else if (e->dirty_hi[seat] > e->dirty_lo[seat]) {
+        int lo = e->dirty_lo[seat], hi = e->dirty_hi[seat];
         memset(row + lo, 0, (size_t)(hi - lo) * 8);
+    }
     e->dirty_lo[seat] = e->dirty_hi[seat] = 0;
 }
 
-/* Fills seat's large row from one legal() call, clearing only the words the
- * last fill set (the row is all zero outside them), and notes the span of
- * words this fill sets. Bits gather in a register while the actions stay
- * in one word (they come in ascending order; any order stays correct). */
+/* Fills seat's large row from one legal() call, after clearing what the
+ * last fill set (the row is all zero elsewhere), and notes the span of
+ * words this fill sets. Each action stores its word's bits so far, those
+ * of the actions before it in the same word included: no branch where the
+ * word changes, which was mispredicted about once a word in Casino. An
+ * action listed after another word's (legal() lists them in ascending
+ * order) would only drop bits, never add one; the span stays exact. */
 HOT_INLINE void fill_row(env_t *e, int seat)
 {
     const struct game *g = &e->game;
@@ -473,21 +488,21 @@ HOT_INLINE void fill_row(env_t *e, int seat)
     uint64_t *row = legal_row(e, seat);
     clear_row(e, seat);
     int n = g->def->legal(g, e->state, seat, e->list);
+    e->list_seat = seat;
+    e->list_n = n > 0 ? n : 0;
     if (n <= 0)
         return;
     int w = list[0] >> 6, lo = w, hi = w;
     uint64_t bits = 0;
     for (int i = 0; i < n; i++) {
-        if (list[i] >> 6 != w) {
-            row[w] |= bits;
-            bits = 0;
-            w = list[i] >> 6;
-            lo = w < lo ? w : lo;
-            hi = w > hi ? w : hi;
-        }
+        int now = list[i] >> 6;
+        bits &= (uint64_t)0 - (uint64_t)(now == w);
         bits = with_bit(bits, list[i]);
+        row[now] = bits;
+        w = now;
+        lo = now < lo ? now : lo;
+        hi = now > hi ? now : hi;
     }
-    row[w] |= bits;
     e->dirty_lo[seat] = lo;
     e->dirty_hi[seat] = hi + 1;
 }
