@@ -478,9 +478,10 @@ HOT_INLINE void clear_row(env_t *e, int seat)
  * last fill set (the row is all zero elsewhere), and notes the span of
  * words this fill sets. Each action stores its word's bits so far, those
  * of the actions before it in the same word included: no branch where the
- * word changes, which was mispredicted about once a word in Casino. An
- * action listed after another word's (legal() lists them in ascending
- * order) would only drop bits, never add one; the span stays exact. */
+ * word changes, which was mispredicted about once a word in Casino. That
+ * needs the actions in ascending order, as legal() lists them; a list
+ * that goes back to an earlier word would have dropped bits, so it is
+ * noted and its bits are then or-ed in one by one. */
 HOT_INLINE void fill_row(env_t *e, int seat)
 {
     const struct game *g = &e->game;
@@ -493,16 +494,20 @@ HOT_INLINE void fill_row(env_t *e, int seat)
     if (n <= 0)
         return;
     int w = list[0] >> 6, lo = w, hi = w;
+    bool back = false;
     uint64_t bits = 0;
     for (int i = 0; i < n; i++) {
         int now = list[i] >> 6;
         bits &= (uint64_t)0 - (uint64_t)(now == w);
         bits = with_bit(bits, list[i]);
         row[now] = bits;
+        back |= now < w;
         w = now;
         lo = now < lo ? now : lo;
         hi = now > hi ? now : hi;
     }
+    for (int i = 0; back && i < n; i++)
+        row[list[i] >> 6] |= with_bit(0, list[i]);
     e->dirty_lo[seat] = lo;
     e->dirty_hi[seat] = hi + 1;
 }
