@@ -13,8 +13,10 @@
  * multi-agent, one seat to act) goes straight to the game's apply and,
  * when the next timestep is again one seat's turn, writes it without the
  * general cases (step_solo); masks of a few words are built in registers
- * and stored whole while larger ones are cleared only over the words
- * their last fill set (Casino's are 7 KB for a few set bits); the game
+ * and stored whole (over a fixed count of list entries where a game has
+ * few legal actions, so no loop end is mispredicted) while larger ones
+ * are written without a branch per word and cleared only where their last
+ * fill set bits (Casino's are 7 KB for a few set bits); the game
  * writes its returns into a spare buffer that becomes the current one;
  * and the error text is written only on a refusal. The observation may be
  * written straight into a caller's buffer (venv's batch rows), which
