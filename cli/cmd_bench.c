@@ -22,8 +22,13 @@
  * ns_per_decision + obs_ns: obs_ns repeats the same few hundred states,
  * whose branches the CPU's predictor learns, and in play observe costs
  * more (Nine-Card Golf: about 117 ns over the samples, 226 ns in play, on
- * the machine this was written on). The observation, view, clone and determinize are timed
- * apart over states sampled from playouts. The actions hash is FNV-1a 64
+ * the machine this was written on). A third replay also asks the game's
+ * returns after every apply, which the env's rewards need: env_step over
+ * that (env_step_own_overhead) is what the env's own code adds, the masks,
+ * the reward differences, the checks and the bookkeeping, where the game's
+ * returns op, which the env cannot make cheaper, can cost a fifth of a
+ * decision + observe (Dice, Bi-Jinx). The observation, view, clone and
+ * determinize are timed apart over states sampled from playouts. The actions hash is FNV-1a 64
  * over the actions (32-bit little-endian) of episodes dealt with seeds
  * 1..1000, choices drawn from one generator seeded 1: it changes when
  * behaviour does.
@@ -75,6 +80,7 @@ struct bench_result {
     double secs;               /* length of the timed playouts */
     double env_ns;             /* per decision through env_step */
     double dec_obs_ns;         /* per decision of observing playouts */
+    double dec_ret_ns;         /* the same, asking returns every step */
     uint64_t decisions, steps; /* seat choices, apply calls */
     uint64_t episodes;         /* episodes played to the end */
     uint64_t deals;            /* deals those episodes held */
@@ -330,9 +336,11 @@ static uint64_t replay(struct env_script *sc)
  * alone must do for env_step's timestep: init, then per step legal() for
  * every acting seat (the env builds its masks from it), the apply, and
  * one observe of the seat env_step would observe (after init too, as
- * env_reset does). Returns the decisions, 0 on a failure. */
+ * env_reset does). With ret, also the game's returns after every apply
+ * (the env's rewards are differences of them), into ret. Returns the
+ * decisions, 0 on a failure. */
 static uint64_t replay_observed(struct bench *b, const struct env_script *sc,
-                                float *obs)
+                                float *obs, double *ret)
 {
     const struct game_def *def = b->def;
     const int *a = sc->act, *end = sc->act + sc->n;
@@ -356,6 +364,10 @@ static uint64_t replay_observed(struct bench *b, const struct env_script *sc,
                 def->apply_joint(&b->g, b->st, joint);
             else
                 def->apply(&b->g, b->st, joint[__builtin_ctz(m)]);
+            if (ret) {
+                def->returns(&b->g, b->st, ret);
+                keep(ret);
+            }
             uint32_t next = def->to_move(&b->g, b->st);
             def->observe(&b->g, b->st, __builtin_ctz(next ? next : m), obs);
             keep(obs);
@@ -365,38 +377,50 @@ static uint64_t replay_observed(struct bench *b, const struct env_script *sc,
     return a == end ? (uint64_t)(a - sc->act) : 0;
 }
 
-/* Times one replay of the script, by the env or by the game's ops (which
- * observe into obs); adds the decisions and seconds to *n and *spent (the
- * ratio swung from 0.8 to 2.1 between runs of one build at a load of 5 on
- * 2 cores when it was timed on the wall clock). Returns 0 or -1. */
-static int time_replay(struct bench *b, struct env_script *sc, float *obs,
-                       bool env, uint64_t *n, double *spent)
-{
-    double t0 = now();
-    uint64_t d = env ? replay(sc) : replay_observed(b, sc, obs);
-    *spent += now() - t0;
-    *n += d;
-    return d ? 0 : -1;
-}
+/* The three ways time_env replays a script. */
+enum replay_side {
+    SIDE_ENV, /* env_reset and env_step */
+    SIDE_OBS, /* the game's ops: decisions and observe */
+    SIDE_RET, /* the same and returns */
+    SIDES
+};
 
 /* What time_env measured, summed over its calls. */
 struct env_timing {
-    uint64_t env_n, obs_n; /* decisions replayed by the env, by the ops */
-    double env_s, obs_s;   /* seconds they took */
+    uint64_t n[SIDES]; /* decisions replayed, by side */
+    double s[SIDES];   /* seconds they took */
 };
+
+/* Times one replay of the script by side (the ops observe into obs and
+ * take returns into ret); adds the decisions and seconds to t (the ratio
+ * swung from 0.8 to 2.1 between runs of one build at a load of 5 on 2
+ * cores when it was timed on the wall clock). Returns 0 or -1. */
+static int time_replay(struct bench *b, struct env_script *sc, float *obs,
+                       double *ret, enum replay_side side,
+                       struct env_timing *t)
+{
+    double t0 = now();
+    uint64_t d = side == SIDE_ENV ? replay(sc)
+                 : replay_observed(b, sc, obs, side == SIDE_RET ? ret : NULL);
+    t->s[side] += now() - t0;
+    t->n[side] += d;
+    return d ? 0 : -1;
+}
 
 /* Times env_reset + env_step (multi-agent, in process: what a user's
  * env_step costs, choosing excluded) against the game's own share of it
- * (replay_observed), for about secs seconds of each. Both replay the same
- * recorded episodes with the same actions, script by script, taking turns
- * at going first, so that they play alike and a change of load hits both
- * sides. Adds the decisions and seconds to t. Returns 0 or -1. */
+ * (replay_observed), with and without the returns, for about secs seconds
+ * of each. All replay the same recorded episodes with the same actions,
+ * script by script, taking turns at going first, so that they play alike
+ * and a change of load hits every side. Adds the decisions and seconds to
+ * t. Returns 0 or -1. */
 static int time_env(struct bench *b, double secs, struct env_timing *t)
 {
     char err[256];
     struct env_script sc = {0};
-    uint64_t seed = 1 + t->env_n;
-    double env_s = 0, obs_s = 0;
+    struct env_timing here = {0};
+    uint64_t seed = 1 + t->n[SIDE_ENV];
+    double ret[GAME_MAX_PLAYERS];
     /* The ops observe into a buffer on a cache line, as the env's own. */
     size_t line = 64;
     unsigned char *raw = mem_alloc((size_t)b->g.dims.obs_size *
@@ -406,25 +430,26 @@ static int time_env(struct bench *b, double secs, struct env_timing *t)
     sc.cap = (size_t)b->g.dims.max_length * (size_t)b->g.dims.players;
     sc.cap = sc.cap > (1u << 16) ? sc.cap : (1u << 16);
     sc.act = mem_alloc(sc.cap * sizeof *sc.act);
-    rng_seed(&sc.rng, 4 + t->env_n);
+    rng_seed(&sc.rng, 4 + t->n[SIDE_ENV]);
     int rc = sc.e ? 0 : -1;
-    for (bool env_first = true;
-         !rc && (env_s < secs || obs_s < secs) && !(rc = record(&sc, seed));
-         env_first = !env_first) {
-        if (time_replay(b, &sc, obs, env_first,
-                        env_first ? &t->env_n : &t->obs_n,
-                        env_first ? &env_s : &obs_s) ||
-            time_replay(b, &sc, obs, !env_first,
-                        env_first ? &t->obs_n : &t->env_n,
-                        env_first ? &obs_s : &env_s))
-            rc = -1;
+    for (int first = 0;
+         !rc &&
+         (here.s[SIDE_ENV] < secs || here.s[SIDE_OBS] < secs ||
+          here.s[SIDE_RET] < secs) &&
+         !(rc = record(&sc, seed));
+         first = (first + 1) % SIDES) {
+        for (int k = 0; k < SIDES && !rc; k++)
+            rc = time_replay(b, &sc, obs, ret,
+                             (enum replay_side)((first + k) % SIDES), &here);
         seed += sc.seeds;
     }
     env_destroy(&sc.e);
     mem_free(sc.act);
     mem_free(raw);
-    t->env_s += env_s;
-    t->obs_s += obs_s;
+    for (int k = 0; k < SIDES; k++) {
+        t->n[k] += here.n[k];
+        t->s[k] += here.s[k];
+    }
     return rc;
 }
 
@@ -543,8 +568,9 @@ static int run(struct bench *b, double secs, struct bench_result *r)
         return cli_fail("bench", "%s: a random episode went wrong", b->g.spec);
     if (time_env(b, env_secs, &et))
         return cli_fail("bench", "%s: an env_step went wrong", b->g.spec);
-    r->env_ns = et.env_s * 1e9 / (double)et.env_n;
-    r->dec_obs_ns = et.obs_s * 1e9 / (double)et.obs_n;
+    r->env_ns = et.s[SIDE_ENV] * 1e9 / (double)et.n[SIDE_ENV];
+    r->dec_obs_ns = et.s[SIDE_OBS] * 1e9 / (double)et.n[SIDE_OBS];
+    r->dec_ret_ns = et.s[SIDE_RET] * 1e9 / (double)et.n[SIDE_RET];
     r->obs_ns = time_obs(b, budget);
     r->view_ns = time_view(b, budget, &r->view_bytes);
     r->clone_ns = time_clone(b, budget);
@@ -593,9 +619,9 @@ static int print_text(const struct bench *b, const struct bench_result *r)
     printf("  deals       %12llu  %s/s\n", (unsigned long long)r->deals,
            si((double)r->deals / s, rate, sizeof rate));
     printf("  env_step    %10.1f ns  %6.3fx  (%.2f x a decision, %.2f x a "
-           "decision + observe)\n",
+           "decision + observe, %.2f x one + returns)\n",
            r->env_ns, r->env_ns / base, r->env_ns / per,
-           r->env_ns / r->dec_obs_ns);
+           r->env_ns / r->dec_obs_ns, r->env_ns / r->dec_ret_ns);
     printf("  observe     %10.1f ns  %6.3fx  (%d floats)\n", r->obs_ns,
            r->obs_ns / base, b->g.dims.obs_size);
     printf("  view        %10.1f ns  %6.3fx  (msgpack, %.0f bytes on "
@@ -617,8 +643,8 @@ static int print_json(const struct bench *b, const struct bench_result *r)
         "bench",
         json_pack(
             "{s:s, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o, s:o, s:o, "
-            "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:I, s:i, "
-            "s:i, s:s, s:o, s:b}",
+            "s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, "
+            "s:I, s:i, s:i, s:s, s:o, s:b}",
             "game", b->g.spec, "seconds", cli_json_real(s), "decisions",
             (json_int_t)r->decisions, "steps", (json_int_t)r->steps, "episodes",
             (json_int_t)r->episodes, "deals", (json_int_t)r->deals,
@@ -630,7 +656,10 @@ static int print_json(const struct bench *b, const struct bench_result *r)
             cli_json_real(r->env_ns), "env_step_ratio",
             cli_json_real(r->env_ns / per), "decision_observe_ns",
             cli_json_real(r->dec_obs_ns), "env_step_overhead",
-            cli_json_real(r->env_ns / r->dec_obs_ns), "obs_ns",
+            cli_json_real(r->env_ns / r->dec_obs_ns),
+            "decision_observe_returns_ns", cli_json_real(r->dec_ret_ns),
+            "env_step_own_overhead", cli_json_real(r->env_ns / r->dec_ret_ns),
+            "obs_ns",
             cli_json_real(r->obs_ns),
             "view_ns", cli_json_real(r->view_ns), "clone_ns",
             cli_json_real(r->clone_ns), "determinize_ns",

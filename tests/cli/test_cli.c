@@ -496,7 +496,8 @@ static void test_bench_json(void **state)
         "ns_per_decision",   "obs_ns",         "view_ns",
         "clone_ns",          "determinize_ns", "episodes_per_sec",
         "env_step_ns",       "env_step_ratio", "decision_observe_ns",
-        "env_step_overhead",
+        "env_step_overhead", "decision_observe_returns_ns",
+        "env_step_own_overhead",
     };
     for (int i = 0; i < game_registry_count; i++) {
         struct run r;

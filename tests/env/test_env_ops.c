@@ -353,6 +353,164 @@ static void test_joint_refusal_word_for_word(void **state)
     env_destroy(&e);
 }
 
+/* ---- large masks, any order -------------------------------------------- */
+
+/* "Spread", a test game with masks of 4 s + 1 words (num_actions is
+ * 64 (4 s + 1)), for SPREAD_ROUNDS rounds: in even rounds seat 0 acts
+ * alone, in odd ones both seats act at once. In round r a seat may play
+ * r + 64 s k + seat for k = 0..4, one action in each of the words 0, s,
+ * 2 s, 3 s and 4 s, and r + 32 + seat, a second one in word 0; seat 0
+ * lists them in ascending order, seat 1 goes back to word 0 after word
+ * 4 s (which legal() must not do, but which must not fool an env).
+ * Nothing is scored. */
+#define SPREAD_ROUNDS 6
+
+static int spread_stride(const struct game *g)
+{
+    return (g->dims.num_actions / 64 - 1) / 4;
+}
+
+static uint32_t spread_to_move(const struct game *g, const void *st)
+{
+    int round = *(const int *)st;
+    (void)g;
+    if (round >= SPREAD_ROUNDS)
+        return 0;
+    return round % 2 ? 3u : 1u;
+}
+
+static int spread_legal(const struct game *g, const void *st, int seat,
+                        int *out)
+{
+    /* word (in strides) * 64 + bit, in listing order */
+    static const int order[2][6] = {{0, 32, 64, 128, 192, 256},
+                                    {128, 0, 256, 32, 64, 192}};
+    int round = *(const int *)st, s = spread_stride(g);
+    if (!((spread_to_move(g, st) >> seat) & 1))
+        return 0;
+    for (int k = 0; k < 6; k++) {
+        int o = order[seat][k];
+        out[k] = round + (o / 64) * s * 64 + o % 64 + seat;
+    }
+    return 6;
+}
+
+static int spread_init(const struct game *g, void *st, uint64_t seed,
+                       const uint8_t *deck, int ndeck)
+{
+    (void)g, (void)seed, (void)deck, (void)ndeck;
+    *(int *)st = 0;
+    return 0;
+}
+
+static int spread_apply(const struct game *g, void *st, int action)
+{
+    (void)g, (void)action;
+    ++*(int *)st;
+    return 0;
+}
+
+static int spread_apply_joint(const struct game *g, void *st,
+                              const int *actions)
+{
+    (void)g, (void)actions;
+    ++*(int *)st;
+    return 0;
+}
+
+static void spread_returns(const struct game *g, const void *st, double *out)
+{
+    (void)g, (void)st;
+    out[0] = out[1] = 0;
+}
+
+static void spread_observe(const struct game *g, const void *st, int seat,
+                           float *out)
+{
+    (void)g, (void)seat;
+    out[0] = (float)*(const int *)st;
+}
+
+static const struct game_def spread_def = {
+    .name = "spread",
+    .long_name = "Spread (test only)",
+    .api_version = GAME_API_VERSION,
+    .flags = GAME_SIMULTANEOUS | GAME_ZERO_SUM,
+    .state_size = sizeof(int),
+    .init = spread_init,
+    .to_move = spread_to_move,
+    .legal = spread_legal,
+    .apply = spread_apply,
+    .apply_joint = spread_apply_joint,
+    .returns = spread_returns,
+    .observe = spread_observe,
+};
+
+/* Plays Spread with stride s, checking that every timestep holds, for
+ * each seat to act, exactly the six actions of the round (whatever order
+ * legal() gave them in), and all zero rows for the others: no bit of an
+ * earlier round's mask is left behind, whether the row was filled alone
+ * or with the other seat's. */
+static void play_spread(int s)
+{
+    struct game g;
+    char err[256];
+    struct env_timestep ts;
+    int words = 4 * s + 1;
+    memset(&g, 0, sizeof g);
+    g.def = &spread_def;
+    g.dims.players = 2;
+    g.dims.teams = 2;
+    g.dims.team[1] = 1;
+    g.dims.num_actions = 64 * words;
+    g.dims.max_legal = 6;
+    g.dims.obs_size = 1;
+    g.dims.obs_high = SPREAD_ROUNDS;
+    g.dims.max_length = SPREAD_ROUNDS;
+    strcpy(g.spec, "spread");
+    env_t *e = env_new_game(&g, NULL, err, sizeof err);
+    assert_non_null(e);
+    assert_int_equal(env_shape(e)->mask_words, words);
+    assert_int_equal(env_reset(e, 1, &ts), 0);
+    for (int round = 0; round < SPREAD_ROUNDS; round++) {
+        uint32_t acting = round % 2 ? 3u : 1u;
+        int actions[GAME_MAX_PLAYERS] = {0};
+        assert_int_equal(ts.to_move, acting);
+        for (int seat = 0; seat < 2; seat++) {
+            const uint64_t *row = ts.legal_all + (size_t)seat * words;
+            for (int k = 0; k < words; k++) {
+                uint64_t want = 0;
+                if ((acting >> seat) & 1 && k % s == 0)
+                    want = (uint64_t)1 << (round + seat);
+                if ((acting >> seat) & 1 && k == 0)
+                    want |= (uint64_t)1 << (round + 32 + seat);
+                if (row[k] != want)
+                    fail_msg("stride %d, round %d, seat %d, word %d: %#llx, "
+                             "want %#llx",
+                             s, round, seat, k, (unsigned long long)row[k],
+                             (unsigned long long)want);
+            }
+            actions[seat] = round + seat;
+        }
+        assert_int_equal(round % 2 ? env_step_joint(e, actions, &ts)
+                                   : env_step(e, actions[0], &ts),
+                         0);
+    }
+    assert_true(ts.terminated);
+    for (int k = 0; k < 2 * words; k++)
+        assert_true(ts.legal_all[k] == 0);
+    env_destroy(&e);
+}
+
+/* Five words (filled word by word, as Binokel's) and 69 (filled without
+ * a branch per word, as Casino's). */
+static void test_large_masks_in_any_order(void **state)
+{
+    (void)state;
+    play_spread(1);
+    play_spread(17);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_own_obs_is_line_aligned),
         cmocka_unit_test(test_illegal_action_refused_word_for_word),
         cmocka_unit_test(test_joint_refusal_word_for_word),
+        cmocka_unit_test(test_large_masks_in_any_order),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
