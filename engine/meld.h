@@ -198,6 +198,19 @@ void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
 void meld_observe_trick(float *out, const struct meld_table *t, int seat,
                         int np);
 
+/* Sets the trick in play over out, a trick section of np rows of 32
+ * floats (seat first) that holds zeros; lead is the leader's row. Every
+ * place i < np is written, without a branch: one past the trick's cards
+ * writes a zero into its row, which holds no card. */
+static inline void meld_trick_ones(float *out, const struct meld_table *t,
+                                   int lead, int np)
+{
+    for (int i = 0, r = lead; i < np; i++) {
+        out[32 * r + (t->trick[i] & 31)] = i < t->ntrick ? 1.0f : 0.0f;
+        r = r + 1 == np ? 0 : r + 1;
+    }
+}
+
 /* Whether a redealt hand (known + hidden + played) melds exactly value
  * and shows exactly shown under value_fn (a game's meld table). */
 bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
@@ -301,6 +314,22 @@ MELD_512 static inline void meld_w_put(struct meld_writer *w, __m512 v)
     w->prev = v;
 }
 
+/* Puts n >= 1 blocks of zeros, none of them the first or the last. Only
+ * the first store joins the block before; the others are plain stores of
+ * a zero register, with nothing to compute: a run of structural zeros
+ * costs its stores alone. */
+MELD_512 static inline void meld_w_zeros(struct meld_writer *w, int n)
+{
+    __m512 zero = _mm512_setzero_ps();
+    meld_w_put(w, zero);
+    for (int i = 1; i < n; i++, w->at += 16) {
+        /* Hides the pointer from the compiler, which would otherwise
+         * make the loop a memset call (rep stos). */
+        __asm__("" : "+r"(w->at));
+        _mm512_store_ps(w->at, zero);
+    }
+}
+
 /* Puts the last block, v (its lanes past the tensor ignored), and ends
  * the tensor, which must span more than one block. */
 MELD_512 static inline void meld_w_last(struct meld_writer *w, __m512 v)
@@ -315,6 +344,13 @@ MELD_512 static inline void meld_w_last(struct meld_writer *w, __m512 v)
         _mm512_mask_store_ps(w->at + 16, (__mmask16)((1u << (rest - 16)) - 1),
                              joined);
     }
+}
+
+/* The block of 16 counts src[0..16) as floats, unscaled. */
+MELD_512 static inline __m512 meld_w_counts_raw(const uint8_t *src)
+{
+    __m128i b = _mm_loadu_si128((const __m128i *)src);
+    return _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b));
 }
 
 /* The block of 16 counts src[0..16) times scale. */

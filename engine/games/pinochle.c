@@ -629,34 +629,24 @@ MELD_512 static MELD_INLINE void observe_512_body(
     float *out, bool shifted)
 {
     int np = st->np, ntrick = st->tb.ntrick;
-    __m512 quarter = _mm512_set1_ps(0.25f), zero = _mm512_setzero_ps();
+    int lead = trick_rel(st->tb.leader, seat, np);
+    __m512 quarter = _mm512_set1_ps(0.25f);
     struct meld_writer w;
     meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], quarter),
                  shifted);
     meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, quarter));
     meld_w_put(&w, meld_w_counts(st->gone, quarter));
     meld_w_put(&w, meld_w_counts(st->gone + 16, quarter));
-    /* Row r holds trick place i = r - the leader's row (mod np), if
-     * i < ntrick. */
-    int lead = trick_rel(st->tb.leader, seat, np);
-    for (int r = 0; r < MAXP; r++) {
-        int i = r >= lead ? r - lead : r - lead + np;
-        uint32_t b = i < ntrick && r < np ? 1u << st->tb.trick[i] : 0;
-        meld_w_put(&w, meld_w_bits(b & 0xffffu));
-        meld_w_put(&w, meld_w_bits(b >> 16));
-    }
-    meld_w_put(&w, zero); /* the own known row: all in the hand row */
-    meld_w_put(&w, zero);
-    for (int r = 1; r < MAXP; r++) {
+    /* The trick rows, zeros here with the trick's cards set over them at
+     * the end, and the own known row (all in the hand row). */
+    meld_w_zeros(&w, 2 * MAXP + 2);
+    for (int r = 1; r < np; r++) {
         int s = seat + r < np ? seat + r : seat + r - np;
-        if (r < np) {
-            meld_w_put(&w, meld_w_counts(st->known[s], quarter));
-            meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
-        } else {
-            meld_w_put(&w, zero);
-            meld_w_put(&w, zero);
-        }
+        meld_w_put(&w, meld_w_counts(st->known[s], quarter));
+        meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
     }
+    if (np < MAXP)
+        meld_w_zeros(&w, 2 * (MAXP - np));
     uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
     meld_w_put(&w, meld_w_bits(turned & 0xffffu));
     meld_w_put(&w, meld_w_bits(turned >> 16));
@@ -701,6 +691,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     meld_w_last(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
                         _mm512_castps_si512(sizes),
                         _mm512_castps_si512(vals), 15)));
+    meld_trick_ones(out + O_TRICK, &st->tb, lead, np);
 }
 
 MELD_512 static void observe_512(const struct game *g,
