@@ -322,12 +322,11 @@ MELD_512 static inline void meld_w_zeros(struct meld_writer *w, int n)
 {
     __m512 zero = _mm512_setzero_ps();
     meld_w_put(w, zero);
-    for (int i = 1; i < n; i++, w->at += 16) {
-        /* Hides the pointer from the compiler, which would otherwise
-         * make the loop a memset call (rep stos). */
-        __asm__("" : "+r"(w->at));
+    /* Unrolled whole (n is a constant where it is called): left a loop,
+     * the compiler would make it a memset call (rep stos). */
+#pragma GCC unroll 32
+    for (int i = 1; i < n; i++, w->at += 16)
         _mm512_store_ps(w->at, zero);
-    }
 }
 
 /* Puts the last block, v (its lanes past the tensor ignored), and ends
