@@ -125,7 +125,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     float *out, bool shifted, int np)
 {
     int lead = trick_rel(st->tb.leader, seat, np);
-    __m512 half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    __m512 half = meld_w_scale(0.5f), one = _mm512_set1_ps(1.0f);
     struct meld_writer w;
     meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], half),
                  shifted);
@@ -135,6 +135,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     /* The trick rows, their cards set at the end, and the own known row
      * (all in the hand row). */
     meld_w_zeros(&w, 2 * MAXP + 2);
+#pragma GCC unroll 8
     for (int r = 1; r < np; r++) {
         int s = seat + r < np ? seat + r : seat + r - np;
         meld_w_put(&w, meld_w_counts(st->known[s], half));
@@ -214,15 +215,13 @@ MELD_512 static MELD_INLINE void observe_512_body(
         /* The meld kinds declared, own row then the other's. */
         const uint8_t *own = st->declared[seat & 1];
         const uint8_t *other = st->declared[(seat & 1) ^ 1];
-        meld_w_put(&w, _mm512_mask_mul_ps(
+        meld_w_put(&w, _mm512_mask_mov_ps(
                            meld_w_bits((unsigned)(tu >> 32) & 0x3fffu),
-                           0xc000u, meld_w_counts_raw(own - 14), half));
+                           0xc000u, meld_w_counts(own - 14, half)));
         meld_w_put(&w, meld_w_counts(own + 2, half));
-        meld_w_put(&w, _mm512_mul_ps(
-                           _mm512_mask_blend_ps(0xffe0u,
-                                                meld_w_counts_raw(own + 18),
-                                                meld_w_counts_raw(other - 5)),
-                           half));
+        meld_w_put(&w, _mm512_mask_blend_ps(0xffe0u,
+                                            meld_w_counts(own + 18, half),
+                                            meld_w_counts(other - 5, half)));
         meld_w_last(&w, meld_w_counts(other + 11, half));
     }
     meld_trick_ones(out + O_TRICK, &st->tb, lead, np);

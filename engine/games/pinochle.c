@@ -628,7 +628,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     float *out, bool shifted, int np)
 {
     int lead = trick_rel(st->tb.leader, seat, np);
-    __m512 quarter = _mm512_set1_ps(0.25f);
+    __m512 quarter = meld_w_scale(0.25f);
     struct meld_writer w;
     meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], quarter),
                  shifted);
@@ -638,6 +638,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     /* The trick rows, zeros here with the trick's cards set over them at
      * the end, and the own known row (all in the hand row). */
     meld_w_zeros(&w, 2 * MAXP + 2);
+#pragma GCC unroll 8
     for (int r = 1; r < np; r++) {
         int s = seat + r < np ? seat + r : seat + r - np;
         meld_w_put(&w, meld_w_counts(st->known[s], quarter));
