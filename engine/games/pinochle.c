@@ -138,6 +138,16 @@ struct pinochle_state {
     uint8_t nbids;                   /* bids and passes made */
     uint8_t bid[MAXP];               /* 0 not yet, 255 passed, else idx+1 */
     uint8_t winner;                  /* team, 0xfe drawn, NO playing */
+    /* The one-hots from O_TURNED to O_BIDDER as observe shows them, kept
+     * by init and apply (keep_bits): */
+    uint8_t fixed_bits;              /* trump, then phase from bit 4 */
+    uint32_t turned_bits;            /* the turned face */
+    uint64_t rel_bits;               /* seat masks of the dealer, the seat
+                                        to act and the high bidder in 16-bit
+                                        lanes, each twice (bits s and
+                                        s + np): shifted right by a seat,
+                                        each lane's low np bits are the
+                                        one-hot from that seat */
 };
 
 #define PASSED 0xff
@@ -320,6 +330,21 @@ static int deal(const struct game *g, struct pinochle_state *st,
     return 0;
 }
 
+/* Sets fixed_bits, turned_bits and rel_bits from the state. */
+static void keep_bits(struct pinochle_state *st)
+{
+    uint64_t m = 1u << st->dealer;
+    if (st->phase != PH_OVER)
+        m |= (uint64_t)1 << (16 + st->tb.turn);
+    if (st->bidder != NO)
+        m |= (uint64_t)1 << (32 + st->bidder);
+    st->rel_bits = m | m << st->np;
+    st->turned_bits = st->turned != NO ? 1u << st->turned : 0;
+    st->fixed_bits = (uint8_t)(1u << (4 + st->phase));
+    if (st->trump != NO)
+        st->fixed_bits |= (uint8_t)(1u << st->trump);
+}
+
 static int init(const struct game *g, void *vst, uint64_t seed,
                 const uint8_t *deck, int ndeck)
 {
@@ -331,7 +356,9 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->winner = NO;
     for (int t = 0; t < st->teams; t++)
         st->score_obs[t] = score_obs(g, 0);
-    return deal(g, st, deck, ndeck);
+    int rc = deal(g, st, deck, ndeck);
+    keep_bits(st);
+    return rc;
 }
 
 /* ==== options ========================================================== */
@@ -506,6 +533,7 @@ static int apply(const struct game *g, void *vst, int a)
         st->trump = (uint8_t)(a - A_NAME);
         start_play(st, st->bidder);
     }
+    keep_bits(st);
     return 0;
 }
 
@@ -646,25 +674,27 @@ MELD_512 static MELD_INLINE void observe_512_body(
     }
     if (np < MAXP)
         meld_w_zeros(&w, 2 * (MAXP - np));
-    uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
-    meld_w_put(&w, meld_w_bits(turned & 0xffffu));
-    meld_w_put(&w, meld_w_bits(turned >> 16));
-    unsigned b = 1u << (O_PHASE - O_TRUMP + st->phase) |
-                 1u << (O_DEALER - O_TRUMP + trick_rel(st->dealer, seat, np));
-    if (st->trump != NO)
-        b |= 1u << st->trump;
-    meld_w_put(&w, meld_w_bits(b));
-    b = st->phase != PH_OVER ? 1u << trick_rel(st->tb.turn, seat, np) : 0;
-    if (st->bidder != NO)
-        b |= 1u << (O_BIDDER - O_TURN + trick_rel(st->bidder, seat, np));
-    meld_w_put(&w, meld_w_bits(b));
+    /* The turned card, then trump, phase and dealer, then the seat to
+     * act and the high bidder: kept by apply, the last three turned to
+     * seat here. */
+    meld_w_put(&w, meld_w_bits(st->turned_bits & 0xffffu));
+    meld_w_put(&w, meld_w_bits(st->turned_bits >> 16));
+    uint64_t rel = st->rel_bits >> seat;
+    unsigned low = (1u << np) - 1;
+    meld_w_put(&w, meld_w_bits(st->fixed_bits |
+                               ((unsigned)rel & low) << (O_DEALER - O_TRUMP)));
+    meld_w_put(&w, meld_w_bits(((unsigned)(rel >> 16) & low) |
+                               ((unsigned)(rel >> 32) & low)
+                                   << (O_BIDDER - O_TURN)));
 
     /* O_HIGH (lane 15 of nums, taken by the first join), the bids, the
      * seat and team values, the tricks and hand sizes. */
-    _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
-    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION)
+    __m512 bid = _mm512_setzero_ps(); /* no bids: turned trumps */
+    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION) {
+        _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
         observe_bid_values(g, st, seat, bids + 16 - (O_BIDS - O_HIGH));
-    __m512 bid = _mm512_load_ps(bids + 16);
+        bid = _mm512_load_ps(bids + 16);
+    }
     __m512 vals = _mm512_maskz_permutexvar_ps(
         np == MAXP ? 0xffffu : 0x773fu,
         _mm512_load_si512(rotate[np == MAXP][seat]),
