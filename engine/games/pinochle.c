@@ -624,9 +624,10 @@ _Static_assert(offsetof(struct pinochle_state, taken_obs) ==
                "observe_512 loads meld_obs, taken_obs and score_obs whole");
 
 /* The permutes that rotate meld_obs, taken_obs and score_obs (floats 0,
- * 8 and 12 on from meld_obs) to a seat, for 6 or 8 players (4 or 8 a
- * row below) and seat: the 16 floats from O_MELD on, melds per seat,
- * then card points and scores per team, each from seat's own. */
+ * 8 and 12 on from meld_obs) to a seat, by [8 players][seat]: the 16
+ * floats from O_MELD on, melds per seat, then card points and scores per
+ * team, each from seat's own (lanes past the seats or teams are masked
+ * off where the table is used). */
 #define PL(n, s, r) (((s) + (r)) % (n))
 #define TM(np, s, r) PL((np) / 2, (s) % ((np) / 2), r)
 #define ROW(np, s)                                                        \
