@@ -224,25 +224,6 @@ static void keep_scores(const struct game *g, struct binokel_state *st)
         st->score_obs[t] = meld_unit(0.5f + st->score[t] / (4 * target));
 }
 
-/* Sets fixed_bits and rel_bits from the state. */
-static void keep_bits(struct binokel_state *st)
-{
-    unsigned f = 1u << (O_PHASE - O_TRUMP + st->phase);
-    if (st->trump != NO)
-        f |= 1u << st->trump;
-    if (st->soloist != NO || st->high)
-        f |= 1u << (O_KIND - O_TRUMP + st->kind);
-    st->fixed_bits = (uint16_t)f;
-    uint32_t m = 1u << st->dealer;
-    if (st->phase != PH_OVER)
-        m |= 1u << (8 + st->tb.turn);
-    if (st->soloist != NO)
-        m |= 1u << (16 + st->soloist);
-    if (st->called_from != NO)
-        m |= 1u << (24 + st->called_from);
-    st->rel_bits = m | m << st->np;
-}
-
 static int init(const struct game *g, void *vst, uint64_t seed,
                 const uint8_t *deck, int ndeck)
 {
@@ -254,9 +235,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->wsize = st->np == 4 ? 4 : st->np == 3 ? 3 : 0;
     st->winner = NO;
     keep_scores(g, st);
-    int rc = deal(st, deck, ndeck);
-    keep_bits(st);
-    return rc;
+    return deal(st, deck, ndeck);
 }
 
 /* ==== options ========================================================== */
@@ -590,7 +569,6 @@ static int apply(const struct game *g, void *vst, int a)
     } else {
         choose(g, st, a);
     }
-    keep_bits(st);
     return 0;
 }
 

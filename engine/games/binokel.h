@@ -106,17 +106,6 @@ struct binokel_state {
     uint8_t nstock;                   /* two players: stock cards left */
     uint8_t turnup;                   /* two players: the turned card */
     uint8_t declared[MAXP][BK_KINDS]; /* two players: melds declared */
-    /* The one-hots from O_TRUMP to O_FROM as observe shows them, kept by
-     * init and apply (binokel.c's keep_bits): */
-    uint16_t fixed_bits;              /* trump, phase and contract, bit i
-                                         for O_TRUMP + i */
-    uint32_t rel_bits;                /* seat masks of the dealer, the seat
-                                         to act, the soloist and the giver
-                                         of the called card in 8-bit lanes,
-                                         each twice (bits s and s + np):
-                                         shifted right by a seat, each
-                                         lane's low np bits are the one-hot
-                                         from that seat */
 };
 
 #define DRAWN 0xfe

@@ -153,13 +153,21 @@ MELD_512 static MELD_INLINE void observe_512_body(
     meld_w_put(&w, meld_w_bits(b & 0xffffu));
     meld_w_put(&w, meld_w_bits(b >> 16));
 
-    /* Trump to called_from, bits from O_TRUMP, kept by apply: the seat
-     * masks turned to seat and their four lanes packed a nibble apart;
-     * the high bid in lane 15 of the second block. */
-    uint32_t rel = (st->rel_bits >> seat) & 0x01010101u * ((1u << np) - 1);
-    rel = (rel | rel >> 4) & 0x00ff00ffu;
-    rel = (rel | rel >> 8) & 0xffffu;
-    b = st->fixed_bits | rel << (O_DEALER - O_TRUMP);
+    /* Trump to called_from, bits from O_TRUMP; the high bid in lane 15
+     * of the second block. */
+    b = 1u << (O_PHASE - O_TRUMP + st->phase) |
+        1u << (O_DEALER - O_TRUMP + trick_rel(st->dealer, seat, np));
+    if (st->trump != NO)
+        b |= 1u << st->trump;
+    if (st->soloist != NO || st->high)
+        b |= 1u << (O_KIND - O_TRUMP + st->kind);
+    if (st->phase != PH_OVER)
+        b |= 1u << (O_TURN - O_TRUMP + trick_rel(st->tb.turn, seat, np));
+    if (st->soloist != NO)
+        b |= 1u << (O_SOLOIST - O_TRUMP + trick_rel(st->soloist, seat, np));
+    if (st->called_from != NO)
+        b |= 1u << (O_FROM - O_TRUMP +
+                     trick_rel(st->called_from, seat, np));
     /* The numbers the tensor shows as quotients, in one division:
      * lanes 0..3 each seat's hand size / (tricks a deal + 5), 4 the
      * tricks / tricks a deal, 5 the stock / 24, 6 the high bid / top,

@@ -12,11 +12,11 @@
  * floats on either side of the tensor alone.
  *
  * The 16-byte build works every float out from the state's plain facts,
- * while the whole-tensor builds read one-hots that apply keeps (trump
- * and phase, and seat masks of the dealer, the seat to act and others
- * that observe turns to its seat): the comparison over random play also
- * checks that apply keeps them at every step (left stale after plays, the
- * turn one-hots go wrong at once).
+ * while Pinochle's whole-tensor build reads one-hots that apply keeps
+ * (trump and phase, the turned card, the dealer, the seat to act and the
+ * high bidder as seat masks): the comparison over random play also checks
+ * that apply keeps them at every step (left stale after plays, the dealer
+ * and turn one-hots go wrong at once).
  */
 #include <setjmp.h>
 #include <stdarg.h>
