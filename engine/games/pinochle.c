@@ -138,16 +138,6 @@ struct pinochle_state {
     uint8_t nbids;                   /* bids and passes made */
     uint8_t bid[MAXP];               /* 0 not yet, 255 passed, else idx+1 */
     uint8_t winner;                  /* team, 0xfe drawn, NO playing */
-    /* The one-hots from O_TURNED to O_BIDDER as observe shows them, kept
-     * by init and apply (keep_bits): */
-    uint8_t fixed_bits;              /* trump, then phase from bit 4 */
-    uint32_t turned_bits;            /* the turned face */
-    uint64_t rel_bits;               /* seat masks of the dealer, the seat
-                                        to act and the high bidder in 16-bit
-                                        lanes, each twice (bits s and
-                                        s + np): shifted right by a seat,
-                                        each lane's low np bits are the
-                                        one-hot from that seat */
 };
 
 #define PASSED 0xff
@@ -330,21 +320,6 @@ static int deal(const struct game *g, struct pinochle_state *st,
     return 0;
 }
 
-/* Sets fixed_bits, turned_bits and rel_bits from the state. */
-static void keep_bits(struct pinochle_state *st)
-{
-    uint64_t m = 1u << st->dealer;
-    if (st->phase != PH_OVER)
-        m |= (uint64_t)1 << (16 + st->tb.turn);
-    if (st->bidder != NO)
-        m |= (uint64_t)1 << (32 + st->bidder);
-    st->rel_bits = m | m << st->np;
-    st->turned_bits = st->turned != NO ? 1u << st->turned : 0;
-    st->fixed_bits = (uint8_t)(1u << (4 + st->phase));
-    if (st->trump != NO)
-        st->fixed_bits |= (uint8_t)(1u << st->trump);
-}
-
 static int init(const struct game *g, void *vst, uint64_t seed,
                 const uint8_t *deck, int ndeck)
 {
@@ -356,9 +331,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     st->winner = NO;
     for (int t = 0; t < st->teams; t++)
         st->score_obs[t] = score_obs(g, 0);
-    int rc = deal(g, st, deck, ndeck);
-    keep_bits(st);
-    return rc;
+    return deal(g, st, deck, ndeck);
 }
 
 /* ==== options ========================================================== */
@@ -533,7 +506,6 @@ static int apply(const struct game *g, void *vst, int a)
         st->trump = (uint8_t)(a - A_NAME);
         start_play(st, st->bidder);
     }
-    keep_bits(st);
     return 0;
 }
 
@@ -675,18 +647,18 @@ MELD_512 static MELD_INLINE void observe_512_body(
     }
     if (np < MAXP)
         meld_w_zeros(&w, 2 * (MAXP - np));
-    /* The turned card, then trump, phase and dealer, then the seat to
-     * act and the high bidder: kept by apply, the last three turned to
-     * seat here. */
-    meld_w_put(&w, meld_w_bits(st->turned_bits & 0xffffu));
-    meld_w_put(&w, meld_w_bits(st->turned_bits >> 16));
-    uint64_t rel = st->rel_bits >> seat;
-    unsigned low = (1u << np) - 1;
-    meld_w_put(&w, meld_w_bits(st->fixed_bits |
-                               ((unsigned)rel & low) << (O_DEALER - O_TRUMP)));
-    meld_w_put(&w, meld_w_bits(((unsigned)(rel >> 16) & low) |
-                               ((unsigned)(rel >> 32) & low)
-                                   << (O_BIDDER - O_TURN)));
+    uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
+    meld_w_put(&w, meld_w_bits(turned & 0xffffu));
+    meld_w_put(&w, meld_w_bits(turned >> 16));
+    unsigned b = 1u << (O_PHASE - O_TRUMP + st->phase) |
+                 1u << (O_DEALER - O_TRUMP + trick_rel(st->dealer, seat, np));
+    if (st->trump != NO)
+        b |= 1u << st->trump;
+    meld_w_put(&w, meld_w_bits(b));
+    b = st->phase != PH_OVER ? 1u << trick_rel(st->tb.turn, seat, np) : 0;
+    if (st->bidder != NO)
+        b |= 1u << (O_BIDDER - O_TURN + trick_rel(st->bidder, seat, np));
+    meld_w_put(&w, meld_w_bits(b));
 
     /* O_HIGH (lane 15 of nums, taken by the first join), the bids, the
      * seat and team values, the tricks and hand sizes. */

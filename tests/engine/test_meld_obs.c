@@ -10,13 +10,6 @@
  * observed at each offset 0..15 from a boundary, and must equal the
  * observe of the 16-byte build (no 64-byte stores at all) and leave the
  * floats on either side of the tensor alone.
- *
- * The 16-byte build works every float out from the state's plain facts,
- * while Pinochle's whole-tensor build reads one-hots that apply keeps
- * (trump and phase, the turned card, the dealer, the seat to act and the
- * high bidder as seat masks): the comparison over random play also checks
- * that apply keeps them at every step (left stale after plays, the dealer
- * and turn one-hots go wrong at once).
  */
 #include <setjmp.h>
 #include <stdarg.h>
