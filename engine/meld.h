@@ -198,6 +198,24 @@ void meld_pack_table(msgpack_packer *pk, const struct meld_table *t, int np,
 void meld_observe_trick(float *out, const struct meld_table *t, int seat,
                         int np);
 
+/* Sets the trick in play over out, a trick section of np rows of 32
+ * floats (seat first) that holds zeros; lead is the leader's row. Every
+ * place i < np is written, without a branch: one past the trick's cards
+ * writes a zero into its row, which holds no card. (A branch on the
+ * trick's size, which differs from one state to the next, would be
+ * mispredicted about once a call.) */
+static inline void meld_trick_ones(float *out, const struct meld_table *t,
+                                   int lead, int np)
+{
+    static const float value[2] = {0.0f, 1.0f};
+    int n = t->ntrick;
+#pragma GCC unroll 8
+    for (int i = 0, r = lead; i < np; i++) {
+        out[32 * r + (t->trick[i] & 31)] = value[i < n];
+        r = r + 1 == np ? 0 : r + 1;
+    }
+}
+
 /* Whether a redealt hand (known + hidden + played) melds exactly value
  * and shows exactly shown under value_fn (a game's meld table). */
 bool meld_redeal_fits(const uint8_t *known, const uint8_t *hidden,
@@ -301,6 +319,21 @@ MELD_512 static inline void meld_w_put(struct meld_writer *w, __m512 v)
     w->prev = v;
 }
 
+/* Puts n >= 1 blocks of zeros, none of them the first or the last. Only
+ * the first store joins the block before; the others are plain stores of
+ * a zero register, with nothing to compute: a run of structural zeros
+ * costs its stores alone. */
+MELD_512 static inline void meld_w_zeros(struct meld_writer *w, int n)
+{
+    __m512 zero = _mm512_setzero_ps();
+    meld_w_put(w, zero);
+    /* Unrolled whole (n is a constant where it is called): left a loop,
+     * the compiler would make it a memset call (rep stos). */
+#pragma GCC unroll 32
+    for (int i = 1; i < n; i++, w->at += 16)
+        _mm512_store_ps(w->at, zero);
+}
+
 /* Puts the last block, v (its lanes past the tensor ignored), and ends
  * the tensor, which must span more than one block. */
 MELD_512 static inline void meld_w_last(struct meld_writer *w, __m512 v)
@@ -317,11 +350,23 @@ MELD_512 static inline void meld_w_last(struct meld_writer *w, __m512 v)
     }
 }
 
-/* The block of 16 counts src[0..16) times scale. */
-MELD_512 static inline __m512 meld_w_counts(const uint8_t *src, __m512 scale)
+/* The table of count scales: lane i holds i * scale, as a count i
+ * converted and multiplied gives it (exactly, for scale a power of two).
+ * Made once per observe and kept in a register. */
+MELD_512 static inline __m512 meld_w_scale(float scale)
+{
+    __m512i i = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+                                 2, 1, 0);
+    return _mm512_mul_ps(_mm512_cvtepi32_ps(i), _mm512_set1_ps(scale));
+}
+
+/* The block of 16 counts src[0..16) (each below 16) times the scale of
+ * table (meld_w_scale): widened and looked up, one instruction fewer
+ * than converting and multiplying. */
+MELD_512 static inline __m512 meld_w_counts(const uint8_t *src, __m512 table)
 {
     __m128i b = _mm_loadu_si128((const __m128i *)src);
-    return _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(b)), scale);
+    return _mm512_permutexvar_ps(_mm512_cvtepu8_epi32(b), table);
 }
 
 /* The block with 1 at lane i for each bit i of bits, else 0. */

@@ -1,6 +1,7 @@
 /* binokel_view.c — what a Binokel seat sees: the observation tensor and
  * its layout, action names and the structured view (binokel.c has the
  * rules, binokel_draw.c the game for two). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,10 +42,229 @@ static void observe_seats(const struct binokel_state *st, int seat, float *out)
         out[O_FROM + trick_rel(st->called_from, seat, np)] = 1;
 }
 
+#if MELD_HAVE_512
+_Static_assert(O_CALLED == 22 * 16 && O_GIVEN == 24 * 16 &&
+                   O_TRUMP == 26 * 16 && O_PHASE == O_TRUMP + 4 &&
+                   O_KIND == O_TRUMP + 12 && O_DEALER == O_TRUMP + 15 &&
+                   O_TURN == O_TRUMP + 19 && O_SOLOIST == O_TRUMP + 23 &&
+                   O_FROM == O_TRUMP + 27 && O_HIGH == 27 * 16 + 15 &&
+                   O_BIDS == 28 * 16 && O_MELD == O_BIDS + 8 &&
+                   O_TAKEN == O_BIDS + 12 && O_WON == 29 * 16 &&
+                   O_SCORES == O_WON + 4 && O_TRICKS == O_WON + 8 &&
+                   O_SIZES == O_WON + 9 && O_STOCK == O_WON + 13 &&
+                   O_TURNUP == O_WON + 14 && O_DECLARED == 31 * 16 + 14 &&
+                   OBS_SIZE == O_DECLARED + 2 * BK_KINDS,
+               "observe_512 writes the tensor in these 16-float blocks");
+_Static_assert(offsetof(struct binokel_state, taken_obs) ==
+                       offsetof(struct binokel_state, meld_obs) + 16 &&
+                   offsetof(struct binokel_state, won_obs) ==
+                       offsetof(struct binokel_state, meld_obs) + 32 &&
+                   offsetof(struct binokel_state, score_obs) ==
+                       offsetof(struct binokel_state, meld_obs) + 48 &&
+                   offsetof(struct binokel_state, bid_obs) ==
+                       offsetof(struct binokel_state, meld_obs) + 64 &&
+                   offsetof(struct binokel_state, declared) >= 14 &&
+                   sizeof(struct binokel_state) >=
+                       offsetof(struct binokel_state, bid_obs) + 64 &&
+                   sizeof(struct binokel_state) >=
+                       offsetof(struct binokel_state, declared) + 2 * 23 +
+                           16,
+               "observe_512 loads the kept values and the declared rows "
+               "16 at a time, inside the state");
+
+/* No copies: the discard row of a seat other than the soloist. */
+static const uint8_t no_copies[MELD_FACES];
+
+/* Tricks a deal for np players: 48 less the widow, dealt out. */
+static const uint8_t tricks_of[MAXP + 1] = {0, 0, 24, 15, 11};
+
+/* The permutes that rotate the kept values (meld_obs, taken_obs, won_obs,
+ * score_obs, then bid_obs: floats 0..31 from meld_obs) to a seat, for np
+ * players and seat: block 28 takes the bids (two floats a seat), melds
+ * and card points, block 29 the tricks won, scores by side, and from the
+ * numbers worked out in observe (16 on: hand sizes by seat, the tricks,
+ * the stock) the tricks, hand sizes and stock. Lanes for places at or
+ * past the players (or sides) are zero, by the masks below. */
+#define PL(np, seat, r) (((seat) + (r)) % (np))
+#define SIDES(np) ((np) == 4 ? 2 : (np))
+#define SC(np, seat, r) PL(SIDES(np), (seat) % SIDES(np), r)
+#define ROW28(np, s)                                                      \
+    {16 + 2 * PL(np, s, 0), 17 + 2 * PL(np, s, 0), 16 + 2 * PL(np, s, 1), \
+     17 + 2 * PL(np, s, 1), 16 + 2 * PL(np, s, 2), 17 + 2 * PL(np, s, 2), \
+     16 + 2 * PL(np, s, 3), 17 + 2 * PL(np, s, 3), PL(np, s, 0),          \
+     PL(np, s, 1),          PL(np, s, 2),          PL(np, s, 3),          \
+     4 + PL(np, s, 0),      4 + PL(np, s, 1),      4 + PL(np, s, 2),      \
+     4 + PL(np, s, 3)}
+#define ROW29(np, s)                                                      \
+    {8 + PL(np, s, 0),  8 + PL(np, s, 1),  8 + PL(np, s, 2),              \
+     8 + PL(np, s, 3),  12 + SC(np, s, 0), 12 + SC(np, s, 1),             \
+     12 + SC(np, s, 2), 12 + SC(np, s, 3), 20,                            \
+     16 + PL(np, s, 0), 16 + PL(np, s, 1), 16 + PL(np, s, 2),             \
+     16 + PL(np, s, 3), 21,                0,                 0}
+#define ROWS(row, np) {row(np, 0), row(np, 1), row(np, 2), row(np, 3)}
+static const _Alignas(64) int32_t idx28[3][MAXP][16] = {
+    ROWS(ROW28, 2), ROWS(ROW28, 3), ROWS(ROW28, 4)};
+static const _Alignas(64) int32_t idx29[3][MAXP][16] = {
+    ROWS(ROW29, 2), ROWS(ROW29, 3), ROWS(ROW29, 4)};
+/* Lanes in use: places below np (below the sides for scores). */
+static const uint16_t used28[3] = {0x330f, 0x773f, 0xffff};
+static const uint16_t used29[3] = {0x2733, 0x2f77, 0x3f3f};
+#undef PL
+#undef SIDES
+#undef SC
+#undef ROW28
+#undef ROW29
+#undef ROWS
+
+/* The tensor in aligned 64-byte stores (meld_writer) for np players (a
+ * constant in each build): count rows widened, one-hots as lane masks,
+ * the kept values rotated to the seat by permutes from tables, the
+ * trick's cards set over zeros at the end. */
+MELD_512 static MELD_INLINE void observe_512_body(
+    const struct game *g, const struct binokel_state *st, int seat,
+    float *out, bool shifted, int np)
+{
+    int lead = trick_rel(st->tb.leader, seat, np);
+    __m512 half = meld_w_scale(0.5f), one = _mm512_set1_ps(1.0f);
+    struct meld_writer w;
+    meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], half),
+                 shifted);
+    meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, half));
+    meld_w_put(&w, meld_w_counts(st->gone, half));
+    meld_w_put(&w, meld_w_counts(st->gone + 16, half));
+    /* The trick rows, their cards set at the end, and the own known row
+     * (all in the hand row). */
+    meld_w_zeros(&w, 2 * MAXP + 2);
+#pragma GCC unroll 8
+    for (int r = 1; r < np; r++) {
+        int s = seat + r < np ? seat + r : seat + r - np;
+        meld_w_put(&w, meld_w_counts(st->known[s], half));
+        meld_w_put(&w, meld_w_counts(st->known[s] + 16, half));
+    }
+    if (np < MAXP)
+        meld_w_zeros(&w, 2 * (MAXP - np));
+    const uint8_t *disc = seat == st->soloist ? st->discard : no_copies;
+    meld_w_put(&w, meld_w_counts(disc, half));
+    meld_w_put(&w, meld_w_counts(disc + 16, half));
+    uint32_t b = st->called != NO ? 1u << st->called : 0;
+    meld_w_put(&w, meld_w_bits(b & 0xffffu));
+    meld_w_put(&w, meld_w_bits(b >> 16));
+    b = sees_given(st, seat) ? 1u << st->given : 0;
+    meld_w_put(&w, meld_w_bits(b & 0xffffu));
+    meld_w_put(&w, meld_w_bits(b >> 16));
+
+    /* Trump to called_from, bits from O_TRUMP; the high bid in lane 15
+     * of the second block. */
+    b = 1u << (O_PHASE - O_TRUMP + st->phase) |
+        1u << (O_DEALER - O_TRUMP + trick_rel(st->dealer, seat, np));
+    if (st->trump != NO)
+        b |= 1u << st->trump;
+    if (st->soloist != NO || st->high)
+        b |= 1u << (O_KIND - O_TRUMP + st->kind);
+    if (st->phase != PH_OVER)
+        b |= 1u << (O_TURN - O_TRUMP + trick_rel(st->tb.turn, seat, np));
+    if (st->soloist != NO)
+        b |= 1u << (O_SOLOIST - O_TRUMP + trick_rel(st->soloist, seat, np));
+    if (st->called_from != NO)
+        b |= 1u << (O_FROM - O_TRUMP +
+                     trick_rel(st->called_from, seat, np));
+    /* The numbers the tensor shows as quotients, in one division:
+     * lanes 0..3 each seat's hand size / (tricks a deal + 5), 4 the
+     * tricks / tricks a deal, 5 the stock / 24, 6 the high bid / top,
+     * clamped to 1. Each lane rounds as the float division does. */
+    int per = tricks_of[np];
+    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
+    uint64_t counts = (uint64_t)meld_size(st->hand[0]) |
+                      (uint64_t)meld_size(st->hand[1]) << 8 |
+                      (uint64_t)meld_size(st->hand[2]) << 16 |
+                      (uint64_t)meld_size(st->hand[3]) << 24 |
+                      (uint64_t)st->tb.tricks << 32 |
+                      (uint64_t)st->nstock << 40;
+    __m512i ints = _mm512_cvtepu8_epi32(_mm_cvtsi64_si128((long long)counts));
+    ints = _mm512_mask_set1_epi32(ints, 1u << 6, st->high);
+    float d5 = (float)(per + 5);
+    __m512 nums = _mm512_div_ps(
+        _mm512_cvtepi32_ps(ints),
+        _mm512_set_ps(1, 1, 1, 1, 1, 1, 1, 1, 1, top, 24, (float)per, d5, d5,
+                      d5, d5));
+    nums = _mm512_mask_min_ps(nums, 1u << 6, nums, one);
+    meld_w_put(&w, meld_w_bits(b & 0xffffu));
+    meld_w_put(&w, _mm512_mask_permutexvar_ps(meld_w_bits(b >> 16), 1u << 15,
+                                              _mm512_set1_epi32(6), nums));
+
+    /* Bids, melds and card points; tricks won, scores, the tricks, hand
+     * sizes and the stock. */
+    const float *kept = st->meld_obs;
+    __m512 lo = _mm512_loadu_ps(kept);
+    __m512 v28 = _mm512_maskz_permutex2var_ps(
+        used28[np - 2], lo, _mm512_load_si512(idx28[np - 2][seat]),
+        _mm512_loadu_ps(kept + 16));
+    __m512 v29 = _mm512_maskz_permutex2var_ps(
+        used29[np - 2], lo, _mm512_load_si512(idx29[np - 2][seat]), nums);
+    meld_w_put(&w, v28);
+    if (np != 2) {
+        /* No stock, turned card or meld kinds declared. */
+        meld_w_put(&w, v29);
+        meld_w_zeros(&w, 4);
+        meld_w_last(&w, _mm512_setzero_ps());
+    } else {
+        uint64_t tu = st->turnup != NO ? 1ull << (st->turnup + 14) : 0;
+        meld_w_put(&w, _mm512_mask_mov_ps(v29, (__mmask16)(tu & 0xc000u),
+                                          one));
+        meld_w_put(&w, meld_w_bits((unsigned)(tu >> 16) & 0xffffu));
+        /* The meld kinds declared, own row then the other's. */
+        const uint8_t *own = st->declared[seat & 1];
+        const uint8_t *other = st->declared[(seat & 1) ^ 1];
+        meld_w_put(&w, _mm512_mask_mov_ps(
+                           meld_w_bits((unsigned)(tu >> 32) & 0x3fffu),
+                           0xc000u, meld_w_counts(own - 14, half)));
+        meld_w_put(&w, meld_w_counts(own + 2, half));
+        meld_w_put(&w, _mm512_mask_blend_ps(0xffe0u,
+                                            meld_w_counts(own + 18, half),
+                                            meld_w_counts(other - 5, half)));
+        meld_w_last(&w, meld_w_counts(other + 11, half));
+    }
+    meld_trick_ones(out + O_TRICK, &st->tb, lead, np);
+}
+
+MELD_512 static void observe_512(const struct game *g,
+                                 const struct binokel_state *st, int seat,
+                                 float *out)
+{
+    bool shifted = meld_w_shifted(out);
+    switch (st->np) {
+    case 2:
+        if (shifted)
+            observe_512_body(g, st, seat, out, true, 2);
+        else
+            observe_512_body(g, st, seat, out, false, 2);
+        break;
+    case 3:
+        if (shifted)
+            observe_512_body(g, st, seat, out, true, 3);
+        else
+            observe_512_body(g, st, seat, out, false, 3);
+        break;
+    default:
+        if (shifted)
+            observe_512_body(g, st, seat, out, true, MAXP);
+        else
+            observe_512_body(g, st, seat, out, false, MAXP);
+        break;
+    }
+}
+#endif
+
 void binokel__observe(const struct game *g, const void *vst, int seat,
                       float *out)
 {
     const struct binokel_state *st = vst;
+#if MELD_HAVE_512
+    if (obs_width_best() == OBS_WIDTH_64) {
+        observe_512(g, st, seat, out);
+        return;
+    }
+#endif
     float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
     const uint8_t *own[2] = {st->hand[seat], st->gone};
     obs_fill_zero(out + O_GONE + 32, OBS_SIZE - O_GONE - 32);

@@ -595,68 +595,58 @@ _Static_assert(offsetof(struct pinochle_state, taken_obs) ==
                        offsetof(struct pinochle_state, meld_obs) + 48,
                "observe_512 loads meld_obs, taken_obs and score_obs whole");
 
-/* The 16 floats from O_MELD on: melds per seat, then card points and
- * scores per team, each rotated to start at seat's own, in one permute
- * of meld_obs, taken_obs and score_obs as they lie in the state. */
-MELD_512 static __m512 seat_team_block(const struct pinochle_state *st,
-                                       int seat)
-{
-    int np = st->np, teams = st->teams;
-    int t = seat < teams ? seat : seat - teams;
-    __m512i lane = _mm512_set_epi32(3, 2, 1, 0, 3, 2, 1, 0, 7, 6, 5, 4, 3,
-                                    2, 1, 0);
-    __m512i from = _mm512_set_epi32(t, t, t, t, t, t, t, t, seat, seat,
-                                    seat, seat, seat, seat, seat, seat);
-    __m512i mod = _mm512_set_epi32(teams, teams, teams, teams, teams, teams,
-                                   teams, teams, np, np, np, np, np, np, np,
-                                   np);
-    __m512i base = _mm512_set_epi32(12, 12, 12, 12, 8, 8, 8, 8, 0, 0, 0, 0,
-                                    0, 0, 0, 0);
-    __m512i i = _mm512_add_epi32(lane, from);
-    i = _mm512_mask_sub_epi32(i, _mm512_cmpge_epi32_mask(i, mod), i, mod);
-    __mmask16 used = _mm512_cmplt_epi32_mask(lane, mod);
-    return _mm512_maskz_permutexvar_ps(used, _mm512_add_epi32(i, base),
-                                       _mm512_loadu_ps(st->meld_obs));
-}
+/* The permutes that rotate meld_obs, taken_obs and score_obs (floats 0,
+ * 8 and 12 on from meld_obs) to a seat, by [8 players][seat]: the 16
+ * floats from O_MELD on, melds per seat, then card points and scores per
+ * team, each from seat's own (lanes past the seats or teams are masked
+ * off where the table is used). */
+#define PL(n, s, r) (((s) + (r)) % (n))
+#define TM(np, s, r) PL((np) / 2, (s) % ((np) / 2), r)
+#define ROW(np, s)                                                        \
+    {PL(np, s, 0),      PL(np, s, 1),      PL(np, s, 2),                  \
+     PL(np, s, 3),      PL(np, s, 4),      PL(np, s, 5),                  \
+     PL(np, s, 6),      PL(np, s, 7),      8 + TM(np, s, 0),              \
+     8 + TM(np, s, 1),  8 + TM(np, s, 2),  8 + TM(np, s, 3),              \
+     12 + TM(np, s, 0), 12 + TM(np, s, 1), 12 + TM(np, s, 2),             \
+     12 + TM(np, s, 3)}
+#define ROWS(np)                                                          \
+    {ROW(np, 0), ROW(np, 1), ROW(np, 2), ROW(np, 3),                      \
+     ROW(np, 4), ROW(np, 5), ROW(np, 6), ROW(np, 7)}
+static const _Alignas(64) int32_t rotate[2][MAXP][16] = {ROWS(6), ROWS(8)};
+#undef PL
+#undef TM
+#undef ROW
+#undef ROWS
 
-/* The tensor block by block in aligned 64-byte stores (meld_writer):
- * count rows widened, one-hots as lane masks, the values of the last
- * three blocks joined in registers. Stores bound this work, so it makes
- * as few as it can: one per 64 bytes of tensor and nothing on the stack
- * (short of auction bids). */
+/* The tensor block by block in aligned 64-byte stores (meld_writer) for
+ * np players (a constant in each build): count rows widened, one-hots as
+ * lane masks, structural zeros as plain stores, the values of the last
+ * three blocks joined in registers, the trick's cards set over zeros at
+ * the end. Stores bound this work, so it makes as few as it can: one per
+ * 64 bytes of tensor and nothing on the stack (short of auction bids). */
 MELD_512 static MELD_INLINE void observe_512_body(
     const struct game *g, const struct pinochle_state *st, int seat,
-    float *out, bool shifted)
+    float *out, bool shifted, int np)
 {
-    int np = st->np, ntrick = st->tb.ntrick;
-    __m512 quarter = _mm512_set1_ps(0.25f), zero = _mm512_setzero_ps();
+    int lead = trick_rel(st->tb.leader, seat, np);
+    __m512 quarter = meld_w_scale(0.25f);
     struct meld_writer w;
     meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], quarter),
                  shifted);
     meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, quarter));
     meld_w_put(&w, meld_w_counts(st->gone, quarter));
     meld_w_put(&w, meld_w_counts(st->gone + 16, quarter));
-    /* Row r holds trick place i = r - the leader's row (mod np), if
-     * i < ntrick. */
-    int lead = trick_rel(st->tb.leader, seat, np);
-    for (int r = 0; r < MAXP; r++) {
-        int i = r >= lead ? r - lead : r - lead + np;
-        uint32_t b = i < ntrick && r < np ? 1u << st->tb.trick[i] : 0;
-        meld_w_put(&w, meld_w_bits(b & 0xffffu));
-        meld_w_put(&w, meld_w_bits(b >> 16));
-    }
-    meld_w_put(&w, zero); /* the own known row: all in the hand row */
-    meld_w_put(&w, zero);
-    for (int r = 1; r < MAXP; r++) {
+    /* The trick rows, zeros here with the trick's cards set over them at
+     * the end, and the own known row (all in the hand row). */
+    meld_w_zeros(&w, 2 * MAXP + 2);
+#pragma GCC unroll 8
+    for (int r = 1; r < np; r++) {
         int s = seat + r < np ? seat + r : seat + r - np;
-        if (r < np) {
-            meld_w_put(&w, meld_w_counts(st->known[s], quarter));
-            meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
-        } else {
-            meld_w_put(&w, zero);
-            meld_w_put(&w, zero);
-        }
+        meld_w_put(&w, meld_w_counts(st->known[s], quarter));
+        meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
     }
+    if (np < MAXP)
+        meld_w_zeros(&w, 2 * (MAXP - np));
     uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
     meld_w_put(&w, meld_w_bits(turned & 0xffffu));
     meld_w_put(&w, meld_w_bits(turned >> 16));
@@ -670,47 +660,66 @@ MELD_512 static MELD_INLINE void observe_512_body(
         b |= 1u << (O_BIDDER - O_TURN + trick_rel(st->bidder, seat, np));
     meld_w_put(&w, meld_w_bits(b));
 
-    /* O_HIGH (lane 15 of high, taken by the first join), the bids, the
+    /* O_HIGH (lane 15 of nums, taken by the first join), the bids, the
      * seat and team values, the tricks and hand sizes. */
-    _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
-    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION)
+    __m512 bid = _mm512_setzero_ps(); /* no bids: turned trumps */
+    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION) {
+        _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
         observe_bid_values(g, st, seat, bids + 16 - (O_BIDS - O_HIGH));
-    float top = (float)(trick_opt(g, P_MIN_BID) + 10 * (NBIDS - 1));
-    int min = trick_opt(g, P_MIN_BID);
-    __m512 high = _mm512_set1_ps(
-        st->high ? (float)(min + 10 * (st->high - 1)) / top : 0.0f);
-    __m512 bid = _mm512_load_ps(bids + 16);
-    __m512 vals = seat_team_block(st, seat);
-    int left = tricks_per_deal(st) - st->tb.tricks;
-    double per = np == 6 ? 1.0 / (NCARDS / 6) : 1.0 / (NCARDS / 8);
-    unsigned played = ((1u << ntrick) - 1) << lead;
+        bid = _mm512_load_ps(bids + 16);
+    }
+    __m512 vals = _mm512_maskz_permutexvar_ps(
+        np == MAXP ? 0xffffu : 0x773fu,
+        _mm512_load_si512(rotate[np == MAXP][seat]),
+        _mm512_loadu_ps(st->meld_obs));
+    /* In one division, each lane rounding as the float division does:
+     * lane 0 the tricks, lanes 1..np the hand sizes (every seat holds
+     * the cards of the tricks still to play, less one for the seats that
+     * have played to the trick in progress: bit r of played, r counted
+     * from seat, the trick's first ntrick places from the leader's), all
+     * over the tricks a deal; lane 15 the high bid over the top bid. */
+    int min = trick_opt(g, P_MIN_BID), per = NCARDS / np;
+    int left = per - st->tb.tricks;
+    unsigned played = ((1u << st->tb.ntrick) - 1) << lead;
     played |= played >> np;
-    /* Lane 0 the tricks, lanes 1..np the sizes, less one where played. */
-    __m512 sizes = _mm512_mask_blend_ps(
-        (__mmask16)(played << 1), _mm512_set1_ps(meld_quot(left, per)),
-        _mm512_set1_ps(meld_quot(left - 1, per)));
-    sizes = _mm512_maskz_mov_ps((__mmask16)(((1u << np) - 1) << 1), sizes);
-    sizes = _mm512_mask_mov_ps(sizes, 1,
-                               _mm512_set1_ps(meld_quot(st->tb.tricks, per)));
+    __m512i ints = _mm512_mask_sub_epi32(
+        _mm512_set1_epi32(left), (__mmask16)(played << 1),
+        _mm512_set1_epi32(left), _mm512_set1_epi32(1));
+    ints = _mm512_mask_set1_epi32(ints, 1, st->tb.tricks);
+    ints = _mm512_mask_set1_epi32(ints, 1u << 15,
+                                  st->high ? min + 10 * (st->high - 1) : 0);
+    __m512 nums = _mm512_maskz_div_ps(
+        (__mmask16)(0x8000u | ((2u << np) - 1)), _mm512_cvtepi32_ps(ints),
+        _mm512_mask_mov_ps(_mm512_set1_ps((float)per), 1u << 15,
+                           _mm512_set1_ps((float)(min + 10 * (NBIDS - 1)))));
     meld_w_put(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
-                       _mm512_castps_si512(bid), _mm512_castps_si512(high),
+                       _mm512_castps_si512(bid), _mm512_castps_si512(nums),
                        15)));
     meld_w_put(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
                        _mm512_castps_si512(vals), _mm512_castps_si512(bid),
                        15)));
     meld_w_last(&w, _mm512_castsi512_ps(_mm512_alignr_epi32(
-                        _mm512_castps_si512(sizes),
+                        _mm512_castps_si512(nums),
                         _mm512_castps_si512(vals), 15)));
+    meld_trick_ones(out + O_TRICK, &st->tb, lead, np);
 }
 
 MELD_512 static void observe_512(const struct game *g,
                                  const struct pinochle_state *st, int seat,
                                  float *out)
 {
-    if (meld_w_shifted(out))
-        observe_512_body(g, st, seat, out, true);
-    else
-        observe_512_body(g, st, seat, out, false);
+    bool shifted = meld_w_shifted(out);
+    if (st->np == MAXP) {
+        if (shifted)
+            observe_512_body(g, st, seat, out, true, MAXP);
+        else
+            observe_512_body(g, st, seat, out, false, MAXP);
+    } else {
+        if (shifted)
+            observe_512_body(g, st, seat, out, true, 6);
+        else
+            observe_512_body(g, st, seat, out, false, 6);
+    }
 }
 #endif
 
