@@ -113,7 +113,6 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
             return -1;
         if (atomic_load_explicit(halt, memory_order_relaxed))
             return -2;
-        left--;
         if (!(acting & (acting - 1))) { /* one seat: the usual case */
             int seat = __builtin_ctz(acting), a;
             if (!ask(g, st, agent[seat], seat, &a, r))
@@ -127,6 +126,7 @@ static int play(const struct game *g, void *st, agent_t *const *agent,
             for (; acting; acting &= acting - 1)
                 *out++ = joint[__builtin_ctz(acting)];
         }
+        left--; /* a step is counted once applied, not on a forfeit */
     }
     r->nmoves = (int)(out - moves);
     return max - left;

@@ -489,6 +489,54 @@ static void test_match_bounds_length(void **state)
     match_fini(&m);
 }
 
+/* An agent that answers the first legal action until its shared count of
+ * answers reaches fail_at, and fails there (as a bot that breaks off). */
+struct failing {
+    int asked, fail_at;
+};
+
+static int failing_act(void *self, const struct game *g, const void *st,
+                       int seat, int *action)
+{
+    struct failing *f = self;
+    int list[256];
+    assert_true(g->dims.max_legal <= 256);
+    if (++f->asked == f->fail_at)
+        return ERR_PROTO;
+    assert_true(g->def->legal(g, st, seat, list) > 0);
+    *action = list[0];
+    return 0;
+}
+
+static const struct agent_def failing_def = {
+    .name = "failing",
+    .api_version = AGENT_API_VERSION,
+    .act = failing_act,
+};
+
+/* A game given up by a failing agent counts the steps applied before it:
+ * the step whose agent failed was never applied (a replay of the journal
+ * plays exactly that many). */
+static void test_forfeit_counts_applied_steps(void **state)
+{
+    (void)state;
+    struct game g;
+    struct match m;
+    struct match_result r;
+    char err[256];
+    assert_int_equal(game_make(&g, GAME, err, sizeof err), 0);
+    struct failing f = {0, 5};
+    agent_t a = {.def = &failing_def, .self = &f, .game = g};
+    agent_t *seats[2] = {&a, &a};
+    assert_int_equal(match_init(&m, &g), 0);
+    assert_int_equal(match_play(&m, seats, 0, "", 5, &r, err, sizeof err), 0);
+    assert_int_equal(f.asked, 5);
+    assert_int_equal(r.length, 4);
+    assert_int_equal(r.nmoves, 4);
+    assert_int_not_equal(r.forfeit, 0);
+    match_fini(&m);
+}
+
 /* A match whose stop flag is set gives up before its next move. */
 static void test_match_stops_between_moves(void **state)
 {
@@ -555,6 +603,7 @@ int main(void)
         cmocka_unit_test(test_forfeit),
         cmocka_unit_test(test_progress_text),
         cmocka_unit_test(test_match_bounds_length),
+        cmocka_unit_test(test_forfeit_counts_applied_steps),
         cmocka_unit_test(test_match_stops_between_moves),
         cmocka_unit_test(test_interrupted_run_resumes),
     };
