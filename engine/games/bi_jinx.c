@@ -505,6 +505,12 @@ static void returns(const struct game *g, const void *vst, double *out)
 {
     const struct bi_jinx_state *st = bj_cst(vst);
     int64_t net[BJ_MAXP], sum = 0, best;
+    if (!st->cfg.margin && st->phase != PH_OVER) {
+        /* The result is known only at the end: no nets to work out (the
+         * env asks for returns after every step). */
+        game_returns_winner(g, -1, out);
+        return;
+    }
     int k = side_nets(g, st, net), w = 0, n = st->cfg.n;
     if (st->cfg.margin) {
         for (int t = 0; t < k; t++)
@@ -513,10 +519,6 @@ static void returns(const struct game *g, const void *vst, double *out)
             int64_t own = net[g->dims.team[s]];
             out[s] = (double)(sum - own) / (k - 1) - (double)own;
         }
-        return;
-    }
-    if (st->phase != PH_OVER) {
-        game_returns_winner(g, -1, out);
         return;
     }
     best = net[0];
