@@ -12,6 +12,15 @@
 #include <immintrin.h>
 #endif
 
+#define RECIP(i) ((i) ? 1.0 / (i) : 0.0)
+#define RECIP4(i) RECIP(i), RECIP((i) + 1), RECIP((i) + 2), RECIP((i) + 3)
+#define RECIP16(i)                                                        \
+    RECIP4(i), RECIP4((i) + 4), RECIP4((i) + 8), RECIP4((i) + 12)
+#define RECIP64(i)                                                        \
+    RECIP16(i), RECIP16((i) + 16), RECIP16((i) + 32), RECIP16((i) + 48)
+const double obs_recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
+                               RECIP64(192)};
+
 void obs_fill_zero(float *out, size_t n)
 {
     memset(out, 0, n * sizeof *out);

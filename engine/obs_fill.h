@@ -111,4 +111,48 @@ void obs_width_cap(enum obs_width wd);
 void obs_bits_write_width(float *out, const uint64_t *w, int n,
                           enum obs_width wd);
 
+/* Tables of i / d as floats, i = 0..63 (OBS_FRAC64) or a run of four from
+ * i (OBS_FRAC4): the values the division gives (the compiler divides
+ * correctly rounded, as the machine does), with no division at observe. */
+#define OBS_FRAC4(d, i)                                                    \
+    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
+        (float)((i) + 3) / (d)
+#define OBS_FRAC16(d, i)                                                   \
+    OBS_FRAC4(d, i), OBS_FRAC4(d, (i) + 4), OBS_FRAC4(d, (i) + 8),         \
+        OBS_FRAC4(d, (i) + 12)
+#define OBS_FRAC64(d)                                                      \
+    {OBS_FRAC16(d, 0), OBS_FRAC16(d, 16), OBS_FRAC16(d, 32),               \
+     OBS_FRAC16(d, 48)}
+
+/* 1 / i as doubles for i = 1..255, 0 at 0. */
+extern const double obs_recip[256];
+
+/* a / b as the float division (float)a / (float)b gives it, for a and b in
+ * 0..255 (0 when b is 0), by a multiply: a double reciprocal is close
+ * enough that the product rounds to the same float (test_obs_fill checks
+ * every pair; float reciprocals are not). For option values that are not
+ * constants. */
+static inline float obs_quot(int a, int b)
+{
+    return (float)(a * obs_recip[b & 255]);
+}
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+/* Sixty-four floats at p (64-byte aligned): 1.0f where m has a bit, 0.0f
+ * elsewhere, stored only in the lanes keep has a bit for (AVX-512: four
+ * masked stores, no read). */
+__attribute__((target("avx512f"), always_inline)) static inline void
+obs_block_512(float *p, uint64_t m, uint64_t keep)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < 4; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+#endif
+
 #endif

@@ -307,17 +307,6 @@ int casino__name(int card, int kind, uint64_t items, char *buf, size_t len);
 struct game;
 struct obs_segment;
 
-/* 1 / i as a double for i = 1..255 (casino_obs.c; 0 at 0). */
-extern const double casino__recip[256];
-
-/* (float)a / b for 0 <= a <= 255 and 1 <= b <= 255 without a division:
- * the double product rounded once to float gives the same float for every
- * such pair (the Casino tests check them all). */
-static inline float casino__quot(int a, int b)
-{
-    return (float)(a * casino__recip[b & 255]);
-}
-
 /* The observation (casino_obs.c): its size for n players, the observe
  * and obs_layout ops. */
 int casino__obs_size(int n);

@@ -156,36 +156,15 @@ static inline float clamp01(double x)
     return (float)(x < 1 ? x : 1.0);
 }
 
-/* Tables of i / d as floats for i = 0..63: the same values the division
- * gives (the compiler divides as the machine does, correctly rounded),
- * without a division per entry at each observe. */
-#define FRAC4(d, i)                                                        \
-    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
-        (float)((i) + 3) / (d)
-#define FRAC16(d, i)                                                       \
-    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
-#define FRAC64(d)                                                          \
-    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
-
-static const float won_frac[64] = FRAC64(CARDS_IN_PACK);
-static const float spades_frac[64] = FRAC64(13);
-static const float sweeps_frac[64] = FRAC64(CASINO_MAX_SWEEPS);
-static const float last_frac[64] = FRAC64(CASINO_ROUND_POINTS + CASINO_PLAYS);
+static const float won_frac[64] = OBS_FRAC64(CARDS_IN_PACK);
+static const float spades_frac[64] = OBS_FRAC64(13);
+static const float sweeps_frac[64] = OBS_FRAC64(CASINO_MAX_SWEEPS);
+static const float last_frac[64] = OBS_FRAC64(CASINO_ROUND_POINTS + CASINO_PLAYS);
 static const float stock_frac[64] =
-    FRAC64(CARDS_IN_PACK - CASINO_TABLE_DEAL - 2 * CASINO_HAND);
-static const float value_frac[12] = {FRAC4(CASINO_VMAX, 0),
-                                     FRAC4(CASINO_VMAX, 4),
-                                     FRAC4(CASINO_VMAX, 8)};
-
-/* 1 / i in double, i = 1..255 (0 at 0), for casino__quot. */
-#define RECIP(i) ((i) ? 1.0 / (i) : 0.0)
-#define RECIP4(i) RECIP(i), RECIP((i) + 1), RECIP((i) + 2), RECIP((i) + 3)
-#define RECIP16(i)                                                         \
-    RECIP4(i), RECIP4((i) + 4), RECIP4((i) + 8), RECIP4((i) + 12)
-#define RECIP64(i)                                                         \
-    RECIP16(i), RECIP16((i) + 16), RECIP16((i) + 32), RECIP16((i) + 48)
-const double casino__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
-                                   RECIP64(192)};
+    OBS_FRAC64(CARDS_IN_PACK - CASINO_TABLE_DEAL - 2 * CASINO_HAND);
+static const float value_frac[12] = {OBS_FRAC4(CASINO_VMAX, 0),
+                                     OBS_FRAC4(CASINO_VMAX, 4),
+                                     OBS_FRAC4(CASINO_VMAX, 8)};
 
 /* The flags of the build segments (builds, multiple, owner), bit i for
  * out[L.builds + i], and the in_build values over a cleared plane. */
@@ -231,7 +210,7 @@ ALWAYS_INLINE void observe_seats(const struct game *g,
     } else { /* only the flags, the seats' ones in the loop below */
         out[L->last_deal] = zero_one[st->next == CARDS_IN_PACK];
     }
-    double scale = casino__recip[opt(g, CASINO_P_TARGET) + CASINO_ROUND_POINTS];
+    double scale = obs_recip[opt(g, CASINO_P_TARGET) + CASINO_ROUND_POINTS];
     /* Seats relative to the observer: seat + k, wrapped without a
      * division (observe runs at every env step). */
     for (int k = 0; k < n; k++) {
@@ -251,7 +230,7 @@ ALWAYS_INLINE void observe_seats(const struct game *g,
         }
     }
     out[L->stock] = stock_frac[(CARDS_IN_PACK - st->next) & 63];
-    out[L->round] = casino__quot(st->rounds, opt(g, CASINO_P_MAX_ROUNDS));
+    out[L->round] = obs_quot(st->rounds, opt(g, CASINO_P_MAX_ROUNDS));
 }
 
 ALWAYS_INLINE void observe_body(const struct game *g,

@@ -147,19 +147,6 @@ observe_n(const struct magna_state *st, int seat, float *out, int n)
 }
 
 #if defined(__x86_64__)
-/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
- * in the lanes keep has a bit for. */
-__attribute__((target("avx512f"), always_inline)) static inline void
-block_512(float *p, uint64_t m, uint64_t keep)
-{
-    __m512 one = _mm512_set1_ps(1.0f);
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; j++)
-        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
-                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
-                                                 one));
-}
-
 /* observe_n on AVX-512: the stream's words, kept in registers, go
  * straight to the tensor, 64 floats a block aligned to 64 bytes (out[0]
  * at lane pad of the first; lanes outside out[0..size) masked), so no
@@ -173,17 +160,17 @@ observe_512_n(const struct magna_state *st, int seat, float *out, int n)
     int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
     float *base = out - pad;
     /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
-    block_512(base, w[0] << pad, ~0ull << pad);
+    obs_block_512(base, w[0] << pad, ~0ull << pad);
 #pragma GCC unroll 16
     for (int k = 1; k < words - 1; k++)
-        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+        obs_block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
                   ~0ull);
 #pragma GCC unroll 2
     for (int k = words - 1; k <= words; k++) {
         int lim = size + pad - 64 * k; /* lanes in out, at most */
         if (k == 0 || lim <= 0)
             continue; /* the first block, or no float of out */
-        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+        obs_block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
                   lim >= 64 ? ~0ull : ~(~0ull << lim));
     }
     observe_values(st, seat, out, n);

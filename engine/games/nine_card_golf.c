@@ -573,19 +573,6 @@ observe_n(const struct g9_state *st, int seat, int n, int size, float *out)
 }
 
 #if defined(__x86_64__)
-/* Sixty-four floats at p (64-byte aligned), 1 where m has a bit, stored
- * in the lanes keep has a bit for. */
-__attribute__((target("avx512f"), always_inline)) static inline void
-block_512(float *p, uint64_t m, uint64_t keep)
-{
-    __m512 one = _mm512_set1_ps(1.0f);
-#pragma GCC unroll 4
-    for (int j = 0; j < 4; j++)
-        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
-                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
-                                                 one));
-}
-
 /* Word k of the stream: the layouts' words are read from the state as
  * they are, the others from the tail t. */
 static inline __attribute__((always_inline)) uint64_t
@@ -614,10 +601,10 @@ observe_512_n(const struct g9_state *st, int seat, int n, int size,
     int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
     float *base = out - pad;
     /* Block k holds stream bits 64k - pad .. 64k + 63 - pad. */
-    block_512(base, stream_word(lay, t, at, 0) << pad, ~0ull << pad);
+    obs_block_512(base, stream_word(lay, t, at, 0) << pad, ~0ull << pad);
 #pragma GCC unroll 20
     for (int k = 1; k < words - 1; k++)
-        block_512(base + 64 * k,
+        obs_block_512(base + 64 * k,
                   stream_word(lay, t, at, k) << pad |
                       stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
                   ~0ull);
@@ -626,7 +613,7 @@ observe_512_n(const struct g9_state *st, int seat, int n, int size,
         int lim = size + pad - 64 * k; /* lanes in out, at most */
         if (k == 0 || lim <= 0)
             continue; /* the first block, or no float of out */
-        block_512(base + 64 * k,
+        obs_block_512(base + 64 * k,
                   stream_word(lay, t, at, k) << pad |
                       stream_word(lay, t, at, k - 1) >> 1 >> (63 - pad),
                   lim >= 64 ? ~0ull : ~(~0ull << lim));

@@ -114,18 +114,6 @@ int thirty_one__hand_value(hand_t h);
 /* Pennies paid into the kitty so far this episode. */
 int thirty_one__kitty(const struct game *g, const struct thirty_one_state *st);
 
-/* 1 / i as a double for i = 1..255 (thirty_one_view.c; 0 at 0). */
-extern const double thirty_one__recip[256];
-
-/* (float)a / b for 0 <= a <= 255 and 1 <= b <= 255, and 0 for b = 0,
- * without a division: the double product rounded once to float gives the
- * float division's result for every such pair (the tests check them
- * all). */
-static inline float thirty_one__quot(int a, int b)
-{
-    return (float)(a * thirty_one__recip[b & 255]);
-}
-
 /* Floats in the observation tensor for that many players. */
 int thirty_one__obs_size(int players);
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../obs_fill.h"
 #include "../view.h"
 #include "thirty_one.h"
 
@@ -59,27 +60,7 @@ int thirty_one__obs_size(int players)
     return L.size;
 }
 
-/* 1 / i in double, i = 1..255 (0 at 0), for thirty_one__quot. */
-#define RECIP(i) ((i) ? 1.0 / (i) : 0.0)
-#define RECIP4(i) RECIP(i), RECIP((i) + 1), RECIP((i) + 2), RECIP((i) + 3)
-#define RECIP16(i)                                                         \
-    RECIP4(i), RECIP4((i) + 4), RECIP4((i) + 8), RECIP4((i) + 12)
-#define RECIP64(i)                                                         \
-    RECIP16(i), RECIP16((i) + 16), RECIP16((i) + 32), RECIP16((i) + 48)
-const double thirty_one__recip[256] = {RECIP64(0), RECIP64(64), RECIP64(128),
-                                       RECIP64(192)};
-
-/* Tables of i / d as floats for i = 0..63: what the division gives (the
- * compiler divides as the machine does, correctly rounded). */
-#define FRAC4(d, i)                                                        \
-    (float)(i) / (d), (float)((i) + 1) / (d), (float)((i) + 2) / (d),      \
-        (float)((i) + 3) / (d)
-#define FRAC16(d, i)                                                       \
-    FRAC4(d, i), FRAC4(d, (i) + 4), FRAC4(d, (i) + 8), FRAC4(d, (i) + 12)
-#define FRAC64(d)                                                          \
-    {FRAC16(d, 0), FRAC16(d, 16), FRAC16(d, 32), FRAC16(d, 48)}
-
-static const float stock_frac[64] = FRAC64(CARDS_IN_PACK);
+static const float stock_frac[64] = OBS_FRAC64(CARDS_IN_PACK);
 static const float zero_one[2] = {0, 1};
 
 /* pennies_frac[l][p] = p / l (0 for l = 0): pennies left of l lives (at
@@ -90,7 +71,7 @@ static const float zero_one[2] = {0, 1};
 static const float pennies_frac[T31_LIVES_MAX + 1][16] = {
     PEN_ROW(0), PEN_ROW(1), PEN_ROW(2), PEN_ROW(3), PEN_ROW(4), PEN_ROW(5),
     PEN_ROW(6), PEN_ROW(7), PEN_ROW(8), PEN_ROW(9), PEN_ROW(10)};
-static const float value_frac[64] = FRAC64(MAX_VALUE4);
+static const float value_frac[64] = OBS_FRAC64(MAX_VALUE4);
 
 static void plane(float *out, hand_t h)
 {
@@ -145,7 +126,7 @@ void thirty_one__observe(const struct game *g, const void *vst, int seat,
     out[L.stock] = stock_frac[(CARDS_IN_PACK - st->top) & 63];
     out[L.value] = value_frac[thirty_one__hand_value(st->hand[seat]) & 63];
     out[L.turns] =
-        thirty_one__quot(st->turns, (int)g->params.v[T31_P_MAX_TURNS]);
+        obs_quot(st->turns, (int)g->params.v[T31_P_MAX_TURNS]);
 }
 
 int thirty_one__obs_layout(const struct game *g, struct obs_segment *out,

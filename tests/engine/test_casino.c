@@ -798,22 +798,6 @@ static void test_observation_of_a_build(void **state)
     assert_true(obs[hand + card("10d")] == 1 && obs[hand + card("9c")] == 0);
 }
 
-/* The tensor's quotients of small counts (rounds / max_rounds) are
- * products by a reciprocal: for every count and divisor up to 255 they
- * match the float division, e.g. 1 / 3 and 200 / 199. */
-static void test_quot_matches_division(void **state)
-{
-    (void)state;
-    assert_true(casino__quot(1, 3) == 1.0f / 3.0f);
-    assert_true(casino__quot(0, 50) == 0.0f);
-    for (int b = 1; b <= 255; b++)
-        for (int a = 0; a <= 255; a++) {
-            volatile float fa = (float)a, fb = (float)b; /* divide at run time */
-            if (casino__quot(a, b) != fa / fb)
-                fail_msg("%d / %d", a, b);
-        }
-}
-
 /* The view's history names each play of the round as it was made. */
 static void test_view_history(void **state)
 {
@@ -877,7 +861,6 @@ int main(void)
         cmocka_unit_test(test_exact_tie_plays_another_round),
         cmocka_unit_test(test_determinize_keeps_owner_card),
         cmocka_unit_test(test_observation_of_a_build),
-        cmocka_unit_test(test_quot_matches_division),
         cmocka_unit_test(test_view_history),
         cmocka_unit_test(test_generic_name_of_an_empty_option),
     };

@@ -24,7 +24,6 @@
 #include "common/err.h"
 #include "engine/game.h"
 #include "engine/games/magna.h"
-#include "engine/obs_fill.h"
 #include "game_steps.h"
 
 /* ---- fixture ----------------------------------------------------------- */
@@ -428,34 +427,6 @@ static void facts_match(const struct magna_state *st)
     assert_true(st->deal_f == (float)st->deal_no / (float)st->max_deals);
 }
 
-/* Observes st for seat into each of the 16 places a float past a 64-byte
- * boundary: the tensor equals the one written with 16-byte stores, and
- * the floats before and after it are left as they were (the AVX-512
- * build writes whole aligned blocks, masked at the ends). */
-static void same_at_each_alignment(const struct game *g, const void *st,
-                                   int seat)
-{
-    enum { MARGIN = 32, MOST = 1280 };
-    static _Alignas(64) float buf[2 * MARGIN + MOST];
-    static _Alignas(64) float want[MOST];
-    int size = g->dims.obs_size;
-    assert_true(size + 16 <= MOST);
-    obs_width_cap(OBS_WIDTH_16);
-    g->def->observe(g, st, seat, want);
-    obs_width_cap(OBS_WIDTH_64);
-    for (int pad = 0; pad < 16; pad++) {
-        float *out = buf + MARGIN + pad;
-        for (size_t i = 0; i < sizeof buf / sizeof buf[0]; i++)
-            buf[i] = -7.0f;
-        g->def->observe(g, st, seat, out);
-        assert_memory_equal(out, want, sizeof(float) * (size_t)size);
-        for (float *p = buf; p < out; p++)
-            assert_true(*p == -7.0f);
-        for (float *p = out + size; p < buf + 2 * MARGIN + MOST; p++)
-            assert_true(*p == -7.0f);
-    }
-}
-
 /* The facts hold after every step of random games, of every player count
  * and both scorings, through game ends and drawn games. */
 static void test_kept_facts_match_scratch(void **state)
@@ -488,32 +459,6 @@ static void test_kept_facts_match_scratch(void **state)
     }
 }
 
-/* Observations at every alignment (same_at_each_alignment) for every
- * player count, at states of random games. */
-static void test_observe_at_each_alignment(void **state)
-{
-    (void)state;
-    struct rng r;
-    rng_seed(&r, 6);
-    for (int n = 2; n <= MAGNA_MAXP; n++) {
-        struct mg t;
-        char spec[64];
-        int l[64];
-        snprintf(spec, sizeof spec, "magna(players=%d,target=8)", n);
-        make(&t, spec);
-        assert_int_equal(game_init(&t.g, &t.st, (uint64_t)n, NULL, 0), 0);
-        for (int seat; (seat = seat_now(&t)) >= 0;) {
-            if (rng_below(&r, 16) == 0)
-                same_at_each_alignment(&t.g, &t.st,
-                                       (int)rng_below(&r, (uint32_t)n));
-            int k = t.g.def->legal(&t.g, &t.st, seat, l);
-            int a = l[rng_below(&r, (uint32_t)k)];
-            assert_int_equal(game_apply(&t.g, &t.st, seat, a), 0);
-        }
-        same_at_each_alignment(&t.g, &t.st, 0); /* the game's end */
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -527,7 +472,6 @@ int main(void)
         cmocka_unit_test(test_dealer_forced_and_keeps_honor),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_kept_facts_match_scratch),
-        cmocka_unit_test(test_observe_at_each_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -22,7 +22,6 @@
 #include "common/err.h"
 #include "engine/game.h"
 #include "engine/games/nine_card_golf.h"
-#include "engine/obs_fill.h"
 
 /* Action ids (the game's header comment). */
 enum { EXPOSE = 0, REPLACE = 9, DRAW = 18, TAKE = 19, DISCARD = 20 };
@@ -557,34 +556,6 @@ static void facts_match(const struct game *g, const struct g9_state *st)
     assert_true(st->counts[2] == (float)st->turns / (float)(cap + n));
 }
 
-/* Observes st for seat into each of the 16 places a float past a 64-byte
- * boundary: the tensor equals the one written with 16-byte stores, and
- * the floats before and after it are left as they were (the AVX-512
- * build writes whole aligned blocks, masked at the ends). */
-static void same_at_each_alignment(const struct game *g, const void *st,
-                                   int seat)
-{
-    enum { MARGIN = 32, MOST = 1280 };
-    static _Alignas(64) float buf[2 * MARGIN + MOST];
-    static _Alignas(64) float want[MOST];
-    int size = g->dims.obs_size;
-    assert_true(size + 16 <= MOST);
-    obs_width_cap(OBS_WIDTH_16);
-    g->def->observe(g, st, seat, want);
-    obs_width_cap(OBS_WIDTH_64);
-    for (int pad = 0; pad < 16; pad++) {
-        float *out = buf + MARGIN + pad;
-        for (size_t i = 0; i < sizeof buf / sizeof buf[0]; i++)
-            buf[i] = -7.0f;
-        g->def->observe(g, st, seat, out);
-        assert_memory_equal(out, want, sizeof(float) * (size_t)size);
-        for (float *p = buf; p < out; p++)
-            assert_true(*p == -7.0f);
-        for (float *p = out + size; p < buf + 2 * MARGIN + MOST; p++)
-            assert_true(*p == -7.0f);
-    }
-}
-
 /* The facts hold after every step of random games, across player counts,
  * reshuffles, capped holes and game ends. */
 static void test_kept_facts_match_scratch(void **state)
@@ -620,30 +591,6 @@ static void test_kept_facts_match_scratch(void **state)
     }
 }
 
-/* Observations at every alignment (same_at_each_alignment) for every
- * player count, at states of random games. */
-static void test_observe_at_each_alignment(void **state)
-{
-    (void)state;
-    struct rng r;
-    rng_seed(&r, 12);
-    for (int n = 2; n <= 8; n++) {
-        struct golf t;
-        char spec[64];
-        snprintf(spec, sizeof spec, "nine_card_golf(players=%d,holes=2)", n);
-        start(&t, spec, NULL);
-        for (int seat, l[16]; (seat = game_current_seat(&t.g, t.st)) >= 0;) {
-            if (rng_below(&r, 16) == 0)
-                same_at_each_alignment(&t.g, t.st,
-                                       (int)rng_below(&r, (uint32_t)n));
-            int k = t.g.def->legal(&t.g, t.st, seat, l);
-            int a = l[rng_below(&r, (uint32_t)k)];
-            assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
-        }
-        same_at_each_alignment(&t.g, t.st, 0); /* the game's end */
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -655,7 +602,6 @@ int main(void)
         cmocka_unit_test(test_options_and_bounds),
         cmocka_unit_test(test_action_names),
         cmocka_unit_test(test_kept_facts_match_scratch),
-        cmocka_unit_test(test_observe_at_each_alignment),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -145,12 +145,42 @@ static void test_bits_write_exactly_the_stream(void **state)
     assert_true(widths >= 1);
 }
 
+/* obs_quot, a product by a double reciprocal, is the float division for
+ * every count and divisor up to 255 (2 / 3, 200 / 199, ...), and 0 for
+ * divisor 0. A float reciprocal fails this (5 / 3 first). */
+static void test_quot_matches_division(void **state)
+{
+    (void)state;
+    assert_true(obs_quot(2, 3) == 2.0f / 3.0f);
+    assert_true(obs_quot(0, 0) == 0.0f && obs_quot(7, 0) == 0.0f);
+    for (int b = 1; b <= 255; b++)
+        for (int a = 0; a <= 255; a++) {
+            volatile float fa = (float)a, fb = (float)b; /* divide at run time */
+            if (obs_quot(a, b) != fa / fb)
+                fail_msg("%d / %d", a, b);
+        }
+}
+
+/* OBS_FRAC64(d)[i] is i / d as the division gives it. */
+static void test_frac_tables(void **state)
+{
+    (void)state;
+    static const float third[64] = OBS_FRAC64(3), big[64] = OBS_FRAC64(52);
+    for (int i = 0; i < 64; i++) {
+        volatile float fi = (float)i, f3 = 3, f52 = 52;
+        assert_true(third[i] == fi / f3);
+        assert_true(big[i] == fi / f52);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_clears_exactly_the_range),
         cmocka_unit_test(test_byte_floats_spell_each_byte),
         cmocka_unit_test(test_bits_write_exactly_the_stream),
+        cmocka_unit_test(test_quot_matches_division),
+        cmocka_unit_test(test_frac_tables),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

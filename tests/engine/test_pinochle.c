@@ -369,55 +369,6 @@ static void test_observed_numbers_follow_play(void **state)
     }
 }
 
-/* Observe writes the same tensor wherever it lies (the AVX-512 build
- * stores 64-byte blocks aligned to out's place), and nothing around it:
- * each of the 16 float offsets from a 64-byte boundary against the first,
- * with guard floats on both sides, over random play of both sizes. */
-static void test_observe_any_alignment(void **state)
-{
-    (void)state;
-    static const char *const specs[] = {
-        "pinochle", "pinochle(players=8,trump=auction)"};
-    char err[256];
-    int legal[256];
-    struct rng rng;
-    _Alignas(64) static float buf[16 + 16 + 682 + 16 + 16];
-    float first[682];
-    rng_seed(&rng, 23);
-    for (int i = 0; i < 2; i++) {
-        struct tp t;
-        memset(&t, 0, sizeof t);
-        assert_int_equal(conformance_game_make(&t.g, &pinochle_game, specs[i],
-                                               err, sizeof err),
-                         0);
-        assert_int_equal(t.g.dims.obs_size, 682);
-        assert_int_equal(game_init(&t.g, t.st, 9 + (uint64_t)i, NULL, 0), 0);
-        for (int step = 0; !game_is_terminal(&t.g, t.st); step++) {
-            int seat = game_current_seat(&t.g, t.st);
-            for (int k = 0; k < 16; k++) {
-                for (size_t j = 0; j < sizeof buf / sizeof *buf; j++)
-                    buf[j] = -7.0f;
-                float *out = buf + 16 + k;
-                t.g.def->observe(&t.g, t.st, seat, out);
-                for (float *p = buf; p < out; p++)
-                    assert_true(*p == -7.0f);
-                for (float *p = out + 682; p < buf + sizeof buf / sizeof *buf;
-                     p++)
-                    assert_true(*p == -7.0f);
-                if (k == 0)
-                    memcpy(first, out, sizeof first);
-                else
-                    assert_memory_equal(out, first, sizeof first);
-            }
-            int n = t.g.def->legal(&t.g, t.st, seat, legal);
-            int a = legal[rng_below(&rng, (uint32_t)n)];
-            assert_int_equal(game_apply(&t.g, t.st, seat, a), 0);
-            if (step > 400)
-                break;
-        }
-    }
-}
-
 static void run_conformance(const char *spec)
 {
     meld_steps_conformance(&pinochle_game, spec, 12);
@@ -448,7 +399,6 @@ int main(void)
         cmocka_unit_test(test_auction),
         cmocka_unit_test(test_auction_failed),
         cmocka_unit_test(test_observed_numbers_follow_play),
-        cmocka_unit_test(test_observe_any_alignment),
         cmocka_unit_test(test_conformance),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -637,22 +637,6 @@ static void test_kept_facts_match_random_play(void **state)
     assert_true(reshuffles > 0 && takes > 0);
 }
 
-/* The tensor's quotients of small counts (pennies / lives, turns /
- * max_turns) are products by a reciprocal: for every count and divisor up
- * to 255 they match the float division, e.g. 2 / 3; 0 for divisor 0. */
-static void test_quot_matches_division(void **state)
-{
-    (void)state;
-    assert_true(thirty_one__quot(2, 3) == 2.0f / 3.0f);
-    assert_true(thirty_one__quot(0, 0) == 0.0f);
-    for (int b = 1; b <= 255; b++)
-        for (int a = 0; a <= 255; a++) {
-            volatile float fa = (float)a, fb = (float)b; /* divide at run time */
-            if (thirty_one__quot(a, b) != fa / fb)
-                fail_msg("%d / %d", a, b);
-        }
-}
-
 static void test_turn_cap_voids_round(void **state)
 {
     (void)state;
@@ -787,7 +771,6 @@ int main(void)
         cmocka_unit_test(test_determinize_after_reshuffle_keeps_old_hand),
         cmocka_unit_test(test_determinize_through_reshuffles),
         cmocka_unit_test(test_kept_facts_match_random_play),
-        cmocka_unit_test(test_quot_matches_division),
         cmocka_unit_test(test_turn_cap_voids_round),
         cmocka_unit_test(test_no_knock_on_first_turn_option),
         cmocka_unit_test(test_last_survivor_takes_the_kitty),

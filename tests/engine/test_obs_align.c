@@ -1,15 +1,16 @@
-/* test_meld_obs.c — the whole-tensor observes of the meld games (Pinochle
- * and Binokel write theirs in aligned 64-byte stores on AVX-512) at every
- * placement of the tensor in memory.
+/* test_obs_align.c — every game's observe at every placement of the
+ * tensor in memory.
  *
- * Those observes build one way when the tensor starts on a 64-byte
- * boundary and another when it does not: there each store joins two
- * blocks and the first and last are masked to the tensor, a different
- * join for each of the 16 float offsets. test_obs_golden sees one offset
- * only, the one malloc gives. Here every state of a few random games is
- * observed at each offset 0..15 from a boundary, and must equal the
- * observe of the 16-byte build (no 64-byte stores at all) and leave the
- * floats on either side of the tensor alone.
+ * Some observes build one way when the tensor starts on a 64-byte
+ * boundary and another when it does not (Pinochle, Binokel, Magna and
+ * Nine-Card Golf write theirs in aligned 64-byte stores on AVX-512: each
+ * store joins two blocks and the first and last are masked to the
+ * tensor, a different join for each of the 16 float offsets), and
+ * test_obs_golden sees one offset only, the one malloc gives. Here every
+ * state of a few random games of every game (and of every player count
+ * of those four) is observed for each seat at each offset 0..15 from a
+ * boundary, and must equal the observe of the 16-byte build (no 64-byte
+ * stores at all) and leave the floats on either side of the tensor alone.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,16 +29,25 @@
 #define SENTINEL 1234.5f /* what no observe writes */
 #define MARGIN 32        /* floats checked on either side */
 
-/* The specs whose observes have whole-tensor builds. */
+/* Specs beyond each game's default: the variants and player counts that
+ * the whole-tensor builds have a build of their own for. */
 static const char *const specs[] = {
-    "pinochle",
     "pinochle(players=8,last_trick=20)",
     "pinochle(trump=auction,target=1)",
     "pinochle(players=8,trump=auction,max_deals=1)",
-    "binokel",
     "binokel(players=2)",
     "binokel(players=4,min_bid=300)",
     "binokel(betel=true,concession=true,target=1)",
+    "magna(players=2,target=8)",
+    "magna(players=3,target=8)",
+    "magna(players=4,target=8)",
+    "magna(players=5,target=8)",
+    "nine_card_golf(players=2,holes=2)",
+    "nine_card_golf(players=3,holes=2)",
+    "nine_card_golf(players=5,holes=2)",
+    "nine_card_golf(players=6,holes=2)",
+    "nine_card_golf(players=7,holes=2)",
+    "nine_card_golf(players=8,holes=2)",
 };
 
 /* Observes st for seat at every offset into buf (64-byte aligned, room
@@ -98,12 +108,20 @@ static void check_spec(const char *spec)
             }
             if ((m = g.def->to_move(&g, st)) == 0)
                 break;
-            int k = g.def->legal(&g, st, __builtin_ctz(m), legal);
-            assert_true(k > 0);
-            g.def->apply(&g, st, legal[rng_below(&rng, (uint32_t)k)]);
+            int joint[GAME_MAX_PLAYERS];
+            for (uint32_t r = m; r; r &= r - 1) {
+                int s = __builtin_ctz(r);
+                int k = g.def->legal(&g, st, s, legal);
+                assert_true(k > 0);
+                joint[s] = legal[rng_below(&rng, (uint32_t)k)];
+            }
+            if (m & (m - 1))
+                g.def->apply_joint(&g, st, joint); /* a simultaneous step */
+            else
+                g.def->apply(&g, st, joint[__builtin_ctz(m)]);
         }
     }
-    assert_true(states > 100);
+    assert_true(states > GAMES); /* play went on past the inits */
     free(legal);
     free(buf);
     free(ref);
@@ -117,9 +135,17 @@ static void test_every_offset_matches_the_narrow_build(void **state)
         check_spec(specs[i]);
 }
 
+static void test_every_game_at_every_offset(void **state)
+{
+    (void)state;
+    for (int i = 0; i < game_registry_count; i++)
+        check_spec(game_registry[i]->name);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_game_at_every_offset),
         cmocka_unit_test(test_every_offset_matches_the_narrow_build),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
