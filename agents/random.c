@@ -21,7 +21,9 @@ static const struct param_def random_params[] = {
 static int random_create(const struct game *g, const struct param_values *p,
                          void **self, char *err, size_t errlen)
 {
-    struct random_agent *a = mem_alloc(sizeof *a);
+    /* The generator is written every move: on lines of its own, apart from
+     * the other workers' agents. */
+    struct random_agent *a = mem_alloc_lines(sizeof *a);
     int *buf = mem_alloc(sizeof(int) * (size_t)g->dims.max_legal);
     if (!a || !buf) {
         mem_free(a);

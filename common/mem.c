@@ -34,6 +34,17 @@ void *mem_alloc(size_t n)
     return checked(calloc(1, n ? n : 1), n);
 }
 
+void *mem_alloc_lines(size_t n)
+{
+    if (hook_fires())
+        return NULL;
+    size_t size = (n + 63) / 64 * 64;
+    void *p = aligned_alloc(64, size ? size : 64);
+    if (p)
+        memset(p, 0, size);
+    return checked(p, n);
+}
+
 void *mem_realloc(void *p, size_t n)
 {
     if (hook_fires())

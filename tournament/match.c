@@ -152,9 +152,10 @@ int match_init(struct match *m, const struct game *g)
 {
     m->g = g;
     m->stop = NULL;
-    m->st = mem_alloc(g->def->state_size);
+    /* Written every move: on cache lines no other worker's data shares. */
+    m->st = mem_alloc_lines(g->def->state_size);
     m->moves_cap = g->dims.max_length * g->dims.players;
-    m->moves = mem_alloc(sizeof *m->moves * (size_t)m->moves_cap);
+    m->moves = mem_alloc_lines(sizeof *m->moves * (size_t)m->moves_cap);
     m->clock_us = 0;
     return m->st && m->moves ? 0 : ERR_NOMEM;
 }

@@ -95,12 +95,33 @@ static void test_random_is_uniform(void **state)
     agent_destroy(&a);
 }
 
+/* Random agents' generators, written every move, sit on cache lines of
+ * their own: tournament workers each hold agents, and two of them on one
+ * line slowed two-job tournaments by a third. */
+static void test_random_agents_own_their_lines(void **state)
+{
+    (void)state;
+    struct game g;
+    char err[256];
+    agent_t *a[8];
+    assert_int_equal(game_make(&g, "thirty_one(players=2)", err, sizeof err),
+                     0);
+    for (int i = 0; i < 8; i++) {
+        a[i] = agent_new("random", &g, err, sizeof err);
+        assert_non_null(a[i]);
+        assert_int_equal((uintptr_t)a[i]->self % 64, 0);
+    }
+    for (int i = 0; i < 8; i++)
+        agent_destroy(&a[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_specs_and_errors),
         cmocka_unit_test(test_random_is_reproducible),
         cmocka_unit_test(test_random_is_uniform),
+        cmocka_unit_test(test_random_agents_own_their_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -471,6 +471,9 @@ static void test_match_bounds_length(void **state)
     agent_t *a[2] = {agent_new("random", &g, err, sizeof err),
                      agent_new("random", &g, err, sizeof err)};
     assert_int_equal(match_init(&m, &g), 0);
+    /* written every move: on cache lines of their own (see mem.h) */
+    assert_int_equal((uintptr_t)m.st % 64, 0);
+    assert_int_equal((uintptr_t)m.moves % 64, 0);
     assert_int_equal(match_play(&m, a, 0, "", 5, &r, err, sizeof err), 0);
     int length = r.length;
     assert_true(length > 1);
