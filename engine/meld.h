@@ -374,6 +374,32 @@ MELD_512 static inline __m512 meld_w_bits(unsigned bits)
 {
     return _mm512_maskz_mov_ps((__mmask16)bits, _mm512_set1_ps(1.0f));
 }
+/* Starts a meld game's tensor with the rows Pinochle and Binokel share,
+ * each row two blocks of 16 faces' counts times table: the seat's hand,
+ * the cards gone in finished tricks, then zeros for the trick's rows
+ * (2 * maxp + 2 blocks: its cards are set over them at the end, and the
+ * seat's own known row is all in its hand row), then the others' known
+ * rows in seat order from seat + 1 and zeros for seats past np. */
+MELD_512 static MELD_INLINE void
+meld_w_head(struct meld_writer *w, float *out, int n, bool shifted,
+            const uint8_t (*hand)[MELD_FACES],
+            const uint8_t (*known)[MELD_FACES], const uint8_t *gone,
+            int seat, int np, int maxp, __m512 table)
+{
+    meld_w_first(w, out, n, meld_w_counts(hand[seat], table), shifted);
+    meld_w_put(w, meld_w_counts(hand[seat] + 16, table));
+    meld_w_put(w, meld_w_counts(gone, table));
+    meld_w_put(w, meld_w_counts(gone + 16, table));
+    meld_w_zeros(w, 2 * maxp + 2);
+#pragma GCC unroll 8
+    for (int r = 1; r < np; r++) {
+        int s = seat + r < np ? seat + r : seat + r - np;
+        meld_w_put(w, meld_w_counts(known[s], table));
+        meld_w_put(w, meld_w_counts(known[s] + 16, table));
+    }
+    if (np < maxp)
+        meld_w_zeros(w, 2 * (maxp - np));
+}
 #else
 #define MELD_HAVE_512 0
 #define MELD_INLINE inline

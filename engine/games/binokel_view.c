@@ -127,22 +127,8 @@ MELD_512 static MELD_INLINE void observe_512_body(
     int lead = trick_rel(st->tb.leader, seat, np);
     __m512 half = meld_w_scale(0.5f), one = _mm512_set1_ps(1.0f);
     struct meld_writer w;
-    meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], half),
-                 shifted);
-    meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, half));
-    meld_w_put(&w, meld_w_counts(st->gone, half));
-    meld_w_put(&w, meld_w_counts(st->gone + 16, half));
-    /* The trick rows, their cards set at the end, and the own known row
-     * (all in the hand row). */
-    meld_w_zeros(&w, 2 * MAXP + 2);
-#pragma GCC unroll 8
-    for (int r = 1; r < np; r++) {
-        int s = seat + r < np ? seat + r : seat + r - np;
-        meld_w_put(&w, meld_w_counts(st->known[s], half));
-        meld_w_put(&w, meld_w_counts(st->known[s] + 16, half));
-    }
-    if (np < MAXP)
-        meld_w_zeros(&w, 2 * (MAXP - np));
+    meld_w_head(&w, out, OBS_SIZE, shifted, st->hand, st->known, st->gone,
+                seat, np, MAXP, half);
     const uint8_t *disc = seat == st->soloist ? st->discard : no_copies;
     meld_w_put(&w, meld_w_counts(disc, half));
     meld_w_put(&w, meld_w_counts(disc + 16, half));

@@ -631,22 +631,8 @@ MELD_512 static MELD_INLINE void observe_512_body(
     int lead = trick_rel(st->tb.leader, seat, np);
     __m512 quarter = meld_w_scale(0.25f);
     struct meld_writer w;
-    meld_w_first(&w, out, OBS_SIZE, meld_w_counts(st->hand[seat], quarter),
-                 shifted);
-    meld_w_put(&w, meld_w_counts(st->hand[seat] + 16, quarter));
-    meld_w_put(&w, meld_w_counts(st->gone, quarter));
-    meld_w_put(&w, meld_w_counts(st->gone + 16, quarter));
-    /* The trick rows, zeros here with the trick's cards set over them at
-     * the end, and the own known row (all in the hand row). */
-    meld_w_zeros(&w, 2 * MAXP + 2);
-#pragma GCC unroll 8
-    for (int r = 1; r < np; r++) {
-        int s = seat + r < np ? seat + r : seat + r - np;
-        meld_w_put(&w, meld_w_counts(st->known[s], quarter));
-        meld_w_put(&w, meld_w_counts(st->known[s] + 16, quarter));
-    }
-    if (np < MAXP)
-        meld_w_zeros(&w, 2 * (MAXP - np));
+    meld_w_head(&w, out, OBS_SIZE, shifted, st->hand, st->known, st->gone,
+                seat, np, MAXP, quarter);
     uint32_t turned = st->turned != NO ? 1u << st->turned : 0;
     meld_w_put(&w, meld_w_bits(turned & 0xffffu));
     meld_w_put(&w, meld_w_bits(turned >> 16));
