@@ -4,6 +4,7 @@
  * sort) and pair, and summed. */
 #include "results.h"
 
+#include <assert.h>
 #include <glob.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +35,20 @@ static int push(struct results_builder *l, int64_t deal, int a, int b,
                 double score)
 {
     int16_t i = (int16_t)(a < b ? a : b), j = (int16_t)(a < b ? b : a);
+    int n = l->r->n;
+    double *total = l->r->total;
     score = a < b ? score : 1 - score;
+    /* Multiples of 0.5 and counts: the sums are exact in any order, the
+     * same as results_table's deal by deal. */
+    total[i * n + j] += score;
+    total[j * n + i] += 1 - score;
+    total[n * n + i * n + j] += 1;
+    total[n * n + j * n + i] += 1;
+    if (!l->by_deal) {
+        l->r->ndeals += !((l->deal_seen[deal >> 3] >> (deal & 7)) & 1);
+        l->deal_seen[deal >> 3] |= (uint8_t)(1u << (deal & 7));
+        return 0;
+    }
     struct results_raw *last = l->nraw ? &l->raw[l->nraw - 1] : NULL;
     if (last && last->deal == deal && last->i == i && last->j == j &&
         last->games < INT32_MAX) {
@@ -137,7 +151,7 @@ static int load_file(void *ctx, const char *path, char *err, size_t errlen)
     if (!rc && r->journals > 0)
         rc = journal_same(h, &r->h, path, err, errlen);
     if (!rc && r->journals == 0)
-        rc = results_begin(l, r, h, err, errlen);
+        rc = results_begin(l, r, h, true, err, errlen);
     rc = rc ? rc : journal_read(path, h, add_record, l, &info, err, errlen);
     r->journals += !rc;
     r->torn += !rc && info.torn;
@@ -259,10 +273,12 @@ static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
 /* ---- API --------------------------------------------------------------- */
 
 int results_begin(struct results_builder *b, struct results *r,
-                  const struct journal_header *h, char *err, size_t errlen)
+                  const struct journal_header *h, bool by_deal, char *err,
+                  size_t errlen)
 {
     memset(b, 0, sizeof *b);
     b->r = r;
+    b->by_deal = by_deal;
     if (h->games > SCHEDULE_GAMES_MAX)
         return err_set(err, errlen, ERR_RANGE, "%lld games: too many",
                        (long long)h->games);
@@ -274,15 +290,16 @@ int results_begin(struct results_builder *b, struct results *r,
         for (int s = h->seats - 1; s >= 0; s--)
             b->first[t] = h->team[s] == t ? (int8_t)s : b->first[t];
     b->seen = mem_alloc((size_t)(h->games / 8 + 1));
-    if (!b->seen)
+    b->deal_seen = by_deal ? NULL : mem_alloc((size_t)(h->deals / 8 + 1));
+    r->total = mem_alloc(sizeof *r->total * 2 * (size_t)(r->n * r->n));
+    if (!b->seen || (!by_deal && !b->deal_seen) || !r->total)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    memset(b->seen, 0, (size_t)(h->games / 8 + 1));
-    return 0;
+    return 0; /* mem_alloc zeroes */
 }
 
 int results_end(struct results_builder *b, char *err, size_t errlen)
 {
-    int rc = b->r ? sum_pairs(b, err, errlen) : 0;
+    int rc = b->r && b->by_deal ? sum_pairs(b, err, errlen) : 0;
     results_builder_fini(b);
     return rc;
 }
@@ -290,6 +307,7 @@ int results_end(struct results_builder *b, char *err, size_t errlen)
 void results_builder_fini(struct results_builder *b)
 {
     mem_free(b->seen);
+    mem_free(b->deal_seen);
     mem_free(b->raw);
     memset(b, 0, sizeof *b);
 }
@@ -315,8 +333,10 @@ void results_fini(struct results *r)
     mem_free(r->deal);
     mem_free(r->start);
     mem_free(r->pair);
+    mem_free(r->total);
     r->deal = r->start = NULL;
     r->pair = NULL;
+    r->total = NULL;
 }
 
 void results_add_deal(const struct results *r, int64_t k, double *score,
@@ -336,6 +356,12 @@ void results_table(const struct results *r, int64_t ndeals, double *score,
                    double *games)
 {
     size_t nn = (size_t)r->n * (size_t)r->n;
+    assert(r->pair || ndeals >= r->ndeals);
+    if (ndeals >= r->ndeals && r->total) { /* every deal: kept summed */
+        memcpy(score, r->total, nn * sizeof *score);
+        memcpy(games, r->total + nn, nn * sizeof *games);
+        return;
+    }
     memset(score, 0, nn * sizeof *score);
     memset(games, 0, nn * sizeof *games);
     for (int64_t k = 0; k < ndeals && k < r->ndeals; k++)

@@ -854,7 +854,8 @@ static int setup(struct run *run, struct run_stats *st, char *err,
     run_header(&run->h, &run->g, &run->roster, o, run->sched.lineups);
     if (o->results) {
         memset(o->results, 0, sizeof *o->results);
-        rc = results_begin(&run->rb, o->results, &run->h, err, errlen);
+        rc = results_begin(&run->rb, o->results, &run->h, false, err,
+                           errlen);
         if (rc)
             return rc;
     }

@@ -55,9 +55,11 @@ struct run_opts {
     const char *curve_secret; /* the arena's CURVE key pair; NULL: none */
     const char *allow_dir; /* bots' public keys (NAME.key); NULL: any key */
     struct results *results; /* if set, gets every game of the journal
-                              * (those found there and those played), as
-                              * results_load would read it; the caller
-                              * frees it with results_fini */
+                              * (those found there and those played) as
+                              * results_load would read it, but summed:
+                              * without each deal's results (results.h),
+                              * which ratings read from the journal; the
+                              * caller frees it with results_fini */
 };
 
 /* What a run did. */

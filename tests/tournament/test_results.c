@@ -78,7 +78,7 @@ static void test_in_order(void **state)
     struct results_builder b;
     char err[256];
     header(&h, 3);
-    assert_int_equal(results_begin(&b, &r, &h, err, sizeof err), 0);
+    assert_int_equal(results_begin(&b, &r, &h, true, err, sizeof err), 0);
     /* deal 0: agent 0 beats 1 in seat 0, ties in seat 1: 1.5 of 2 */
     add(&b, &h, game(0, 0, 0, 1, 5, -5));
     add(&b, &h, game(0, 1, 1, 0, 2, 2));
@@ -119,7 +119,7 @@ static void test_out_of_order(void **state)
     header(&h, 3);
     h.lineups = 2; /* deal 1 has line-ups 0 (agents 1, 2) and 1 (0, 1) */
     h.games = 3 * 2 * 2;
-    assert_int_equal(results_begin(&b, &r, &h, err, sizeof err), 0);
+    assert_int_equal(results_begin(&b, &r, &h, true, err, sizeof err), 0);
     struct journal_record g[] = {
         game(2, 0, 0, 2, 1, 0),  game(1, 0, 1, 2, 0, 0),
         game(0, 0, 0, 1, 0, 1),  game(1, 0, 0, 1, 1, 0),
@@ -146,6 +146,60 @@ static void test_out_of_order(void **state)
     results_fini(&r);
 }
 
+/* test_out_of_order's games summed without deals (what a tournament's
+ * summary keeps): no raw results, the deals counted, and the hand tallies
+ * of its pairs summed; with deals, the table of every deal is the same
+ * and the table of the first deal holds deal 0 alone. */
+static void test_totals_without_deals(void **state)
+{
+    (void)state;
+    struct journal_header h;
+    char err[256];
+    header(&h, 3);
+    h.lineups = 2;
+    h.games = 3 * 2 * 2;
+    struct journal_record g[] = {
+        game(2, 0, 0, 2, 1, 0),  game(1, 0, 1, 2, 0, 0),
+        game(0, 0, 0, 1, 0, 1),  game(1, 0, 0, 1, 1, 0),
+        game(1, 1, 2, 1, 1, 0),  game(1, 1, 1, 0, 7, 0),
+        game(0, 1, 1, 0, 0, 1),  game(0, 0, 0, 1, 0, 1),
+    };
+    g[1].lineup = g[4].lineup = 0;
+    g[3].lineup = g[5].lineup = 1;
+    /* (0, 1): 1 of 2 in deals 0 and 1; (1, 2): 0.5 of 2; (0, 2): 1 of 1 */
+    static const double score[9] = {0, 2, 1, 2, 0, 0.5, 0, 1.5, 0};
+    static const double games[9] = {0, 4, 1, 4, 0, 2, 1, 2, 0};
+    static const double deal0[9] = {0, 1, 0, 1, 0, 0, 0, 0, 0};
+    for (int by_deal = 0; by_deal < 2; by_deal++) {
+        struct results r = {0};
+        struct results_builder b;
+        double s[9], n[9];
+        assert_int_equal(results_begin(&b, &r, &h, by_deal, err, sizeof err),
+                         0);
+        for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+            add(&b, &h, g[i]);
+        assert_int_equal(b.nraw, by_deal ? 7 : 0); /* none follow their like */
+        assert_int_equal(results_end(&b, err, sizeof err), 0);
+        assert_int_equal(r.games, 7);
+        assert_int_equal(r.duplicates, 1);
+        assert_int_equal(r.ndeals, 3);
+        assert_int_equal(r.pair != NULL, by_deal);
+        results_table(&r, r.ndeals, s, n);
+        for (int k = 0; k < 9; k++) {
+            assert_true(s[k] == score[k]);
+            assert_true(n[k] == games[k]);
+        }
+        if (by_deal) {
+            results_table(&r, 1, s, n);
+            for (int k = 0; k < 9; k++) {
+                assert_true(s[k] == deal0[k]);
+                assert_true(n[k] == 2 * deal0[k]);
+            }
+        }
+        results_fini(&r);
+    }
+}
+
 /* An agent that holds both seats of a game plays one game there, and
  * gives no pairwise result; a forfeit counts once for it. */
 static void test_agent_in_two_seats(void **state)
@@ -156,7 +210,7 @@ static void test_agent_in_two_seats(void **state)
     struct results_builder b;
     char err[256];
     header(&h, 1);
-    assert_int_equal(results_begin(&b, &r, &h, err, sizeof err), 0);
+    assert_int_equal(results_begin(&b, &r, &h, true, err, sizeof err), 0);
     struct journal_record g = game(0, 0, 2, 2, 1, -1);
     g.res.forfeit = 3; /* both seats: one agent's forfeit */
     add(&b, &h, g);
@@ -177,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_in_order),
         cmocka_unit_test(test_out_of_order),
         cmocka_unit_test(test_agent_in_two_seats),
+        cmocka_unit_test(test_totals_without_deals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
