@@ -37,6 +37,7 @@
 #include "common/err.h"
 #include "protocol/auth.h"
 #include "tournament/run.h"
+#include "../tournament/tour_test_util.h"
 
 #define GAME "thirty_one(players=2)"
 #define DEALS 2
@@ -48,32 +49,6 @@
 #define SHORT_MS "300"   /* one that a bot that never answers costs */
 #define HANG_MS 60000    /* bound of every wait for an event */
 #define CONNECT_MS 60000 /* named bots' time to connect */
-
-/* Makes a fresh scratch directory into buf (DIR_MAX). */
-static void tmp_dir(char *buf)
-{
-    const char *base = getenv("TMPDIR");
-    snprintf(buf, DIR_MAX, "%.200s/parlor-bots-XXXXXX", base ? base : "/tmp");
-    if (!mkdtemp(buf))
-        fail_msg("mkdtemp failed");
-}
-
-/* Removes dir and what is in it. */
-static void rm_tree(const char *dir)
-{
-    char path[DIR_MAX * 2];
-    struct dirent *e;
-    DIR *d = opendir(dir);
-    while (d && (e = readdir(d)))
-        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%.255s", dir, e->d_name);
-            if (remove(path))
-                rm_tree(path);
-        }
-    if (d)
-        closedir(d);
-    remove(dir);
-}
 
 /* Every test bot connects (to PARLOR_ENDPOINT when spawned, else to its
  * first argument; with CURVE keys when PARLOR_SERVER_KEY names the
@@ -137,7 +112,7 @@ struct setup {
 static char *run(const struct setup *su, struct run_stats *st)
 {
     char dir[DIR_MAX], err[1024];
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     struct run_opts o = {.game = GAME,
                          .agents = su->agents,
                          .deals = DEALS,
@@ -389,7 +364,7 @@ static void test_bot_told_each_result(void **state)
     (void)state;
     char dir[DIR_MAX], path[DIR_MAX * 2], told[4096] = "", expect[4096];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     char *text =
         play_reporting(dir, "results", results_bot, "RESULTS_OUT", path, &st);
     assert_int_equal(count_forfeits(text), 0);
@@ -414,7 +389,7 @@ static void test_misbehaving_bots_forfeit(void **state)
 {
     (void)state;
     char dir[DIR_MAX];
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "sleeper", "next(acts())\ntime.sleep(1000)\n");
     write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
     write_bot(dir, "garbage",
@@ -443,7 +418,7 @@ static void test_first_forfeit_is_reported(void **state)
     (void)state;
     char dir[DIR_MAX], cmd[DIR_MAX * 2], agents[DIR_MAX * 3], said[4096];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
     snprintf(cmd, sizeof cmd, "/usr/bin/python3 %s/exiter.py", dir);
     snprintf(agents, sizeof agents, "random,bot=cmd:%s", cmd);
@@ -473,7 +448,7 @@ static void expect_no_start(const char *cmd, const char *why)
 {
     char dir[DIR_MAX], agents[DIR_MAX * 2], err[1024], path[DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     snprintf(agents, sizeof agents, "random,bot=cmd:%s", cmd);
     struct run_opts o = {.game = GAME, .agents = agents, .deals = DEALS,
                          .max_lineups = 120, .seed = 7, .jobs = 2,
@@ -501,7 +476,7 @@ static void test_bot_that_started_once_keeps_forfeiting(void **state)
     (void)state;
     char dir[DIR_MAX], cmd[DIR_MAX * 4];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "exiter", "next(acts())\nsys.exit(3)\n");
     /* the first start runs the bot; every later one exits 4 at once */
     snprintf(cmd, sizeof cmd,
@@ -533,7 +508,7 @@ static void test_named_bot_plays_and_is_told(void **state)
     (void)state;
     char dir[DIR_MAX], path[DIR_MAX * 2], told[4096] = "", expect[4096];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "results", results_bot);
     snprintf(path, sizeof path, "%s/told.txt", dir);
     setenv("RESULTS_OUT", path, 1);
@@ -559,7 +534,7 @@ static void test_named_bot_serves_many_tables(void **state)
     (void)state;
     char dir[DIR_MAX], ep[DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
     write_bot(dir, "first", "for m in acts():\n    ans(m, m['legal'][0])\n");
     pid_t pid = start_bot(dir, "first", ep);
@@ -585,7 +560,7 @@ static void test_named_bots_misbehave(void **state)
     (void)state;
     char dir[DIR_MAX];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "sleeper", "next(acts())\ntime.sleep(1000)\n");
     write_bot(dir, "garbage",
               "for m in acts():\n    s.send(b'\\xc1 not msgpack')\n");
@@ -622,7 +597,7 @@ static void test_absent_bot_forfeits(void **state)
     (void)state;
     char dir[DIR_MAX], ep[DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
     struct setup su = {
         .agents = "random,bot:ghost", .arena = ep, .wait_ms = 200, .jobs = 1};
@@ -665,7 +640,7 @@ static void test_spawned_channel_is_private(void **state)
     (void)state;
     char dir[DIR_MAX], path[DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     char *text = play_reporting(dir, "intruder", intruder_bot, "INTRUDER_OUT",
                                 path, &st);
     expect_clean_report(text, &st, path, "700 0\n");
@@ -716,7 +691,7 @@ static void test_bot_processes_end_with_run(void **state)
     (void)state;
     char dir[DIR_MAX], path[DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     char *text =
         play_reporting(dir, "forker", forking_bot, "PIDS_OUT", path, &st);
     assert_int_equal(count_forfeits(text), 0);
@@ -732,7 +707,7 @@ static void test_bot_processes_end_with_killed_run(void **state)
     (void)state;
     char dir[DIR_MAX], cmd[DIR_MAX * 5], path[DIR_MAX * 2];
     long pid[8];
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "forker", forking_bot);
     snprintf(path, sizeof path, "%s/pids.txt", dir);
     snprintf(cmd, sizeof cmd,
@@ -741,6 +716,7 @@ static void test_bot_processes_end_with_killed_run(void **state)
     assert_true(run_pid >= 0);
     if (run_pid == 0) {
         struct run_stats st;
+        setenv("TMPDIR", dir, 1); /* its journal's directory goes in dir */
         free(play(cmd, &st));
         _exit(0);
     }
@@ -760,7 +736,7 @@ static void test_bot_memory_limit(void **state)
 {
     (void)state;
     char dir[DIR_MAX];
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "hog",
               "for m in acts():\n"
               "    try:\n"
@@ -781,7 +757,7 @@ static void test_late_answer_not_charged_to_next_game(void **state)
     (void)state;
     char dir[DIR_MAX];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "late",
               "first = next(acts())\n"
               "second = next(acts())\n"
@@ -820,7 +796,7 @@ static void test_full_arena_keeps_connected_bot(void **state)
     (void)state;
     char dir[DIR_MAX], path[DIR_MAX * 2], want[64], n[16];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     write_bot(dir, "alice", junk_bot);
     snprintf(path, sizeof path, "%s/junk.txt", dir);
     snprintf(n, sizeof n, "%d", JUNK);
@@ -870,7 +846,7 @@ static void test_curve_binds_name_to_key(void **state)
     char dir[DIR_MAX], ep[DIR_MAX * 2], path[DIR_MAX * 2];
     char sec[DIR_MAX * 2], allow[DIR_MAX * 2], key[3][DIR_MAX * 2];
     struct run_stats st;
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     make_keys(dir, (const char *const[]){"alice", "mallory"}, 2);
     write_bot(dir, "alice", impostor_bot);
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
@@ -914,7 +890,7 @@ static void test_bad_specs_rejected(void **state)
     assert_null(agent_new("bot:alice", &g, err, sizeof err));
     assert_non_null(strstr(err, "--arena"));
     assert_null(agent_new("bot:", &g, err, sizeof err));
-    tmp_dir(dir);
+    tmp_dir(dir, DIR_MAX);
     struct run_opts o = {.game = GAME, .agents = "random,bot:alice",
                          .deals = 1, .max_lineups = 1, .jobs = 1,
                          .out_dir = dir, .shard = 1, .nshards = 1};

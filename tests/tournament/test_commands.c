@@ -84,16 +84,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    char sub[1200];
-    snprintf(sub, sizeof sub, "%s/t", dir);
-    rm_tree(sub);
-    snprintf(sub, sizeof sub, "%s/plots", dir);
-    rm_tree(sub);
-    snprintf(sub, sizeof sub, "%s/bare", dir);
-    rm_tree(sub);
-    snprintf(sub, sizeof sub, "%s/slurm", dir);
-    rm_tree(sub);
-    rm_tree(dir);
+    rm_tree(dir); /* with every test's directory in it */
     return 0;
 }
 

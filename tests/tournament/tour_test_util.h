@@ -1,5 +1,6 @@
 /* tour_test_util.h — what the tournament tests share: scratch
- * directories, line counts, and a journal's records as a sorted set.
+ * directories (the remote agents' tests use them too), line counts, and
+ * a journal's records as a sorted set.
  * Header-only (static inline functions) so each test binary stays one file. */
 #ifndef PARLOR_TOUR_TEST_UTIL_H
 #define PARLOR_TOUR_TEST_UTIL_H
@@ -27,7 +28,8 @@ static inline void tmp_dir(char *buf, size_t len)
         fail_msg("mkdtemp failed");
 }
 
-/* Removes dir and the files in it (the tests make flat directories). */
+/* Removes dir and everything in it (a test's journals, plots, and the
+ * directories of the commands it ran). */
 static inline void rm_tree(const char *dir)
 {
     char path[4096];
@@ -35,8 +37,9 @@ static inline void rm_tree(const char *dir)
     DIR *d = opendir(dir);
     while (d && (e = readdir(d)))
         if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
-            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-            remove(path);
+            snprintf(path, sizeof path, "%.3800s/%.255s", dir, e->d_name);
+            if (remove(path))
+                rm_tree(path); /* a directory with things in it */
         }
     if (d)
         closedir(d);
