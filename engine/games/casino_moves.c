@@ -980,19 +980,24 @@ int casino__plain_legal(const struct casino_state *st, int seat, int *out)
 {
     struct plain p;
     unsigned held, twice;
-    hand_t hand = st->hand[seat];
+    hand_t hand = st->hand[seat], cards = hand;
     int n, over = 0;
     if (casino_any_build(st) ||
         hand_count(st->loose & CASINO_NUMERALS) >= CASINO_TABLE_MAX)
         return -1;
     casino__rank_sets(hand, &held, &twice);
     unsigned numerals = held & 0x7feu;
-    if (!plain_families(st, numerals ? 31 - __builtin_clz(numerals) : 0, &p))
+    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
+    /* No loose numeral up to the highest held (a decision in five): no
+     * numeral has a capture or a build, and no sum is asked. */
+    if (!(st->loose & CASINO_ACES * ((1ull << limit) - 1)))
+        cards &= ~CASINO_NUMERALS;
+    else if (!plain_families(st, limit, &p))
         return -1;
     /* At most 4 trails and 4 x 10 blocks of CASINO_OPTS ids, and 4 more
      * written past a block: far below CASINO_MAX_LEGAL. */
     n = casino__put_trails(out, hand);
-    for (hand_t h = hand; h; h &= h - 1) {
+    for (hand_t h = cards; h; h &= h - 1) {
         int c = hand_first(h), r = casino__rank_of[c];
         if (r > CASINO_SUM_MAX) {
             n += casino__put_block(out + n, casino__id(c, 0, 0),
