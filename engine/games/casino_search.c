@@ -43,35 +43,34 @@ struct wide {
 typedef uint64_t family[WIDE_WORDS];
 
 /* Fills p with the loose numerals of st up to limit and the families of
- * their sums; false unless there are seven or eight of them. Each item
- * joins the sets of the items before it, for every sum downwards (so
- * that the sets read do not hold it yet). */
+ * their sums; false unless there are seven or eight of them. The first
+ * six items' families are one word each (casino__sum_families); item 6
+ * joins them into word 1 and item 7 words 0-1 into words 2-3: a set
+ * holding item i >= 6 lies 1 << (i - 6) words further on. */
 static bool wide_families(const struct casino_state *st, int limit,
                           struct wide *p)
 {
-    uint64_t by[2 * CASINO_SUM_MAX + 1][WIDE_WORDS];
-    uint64_t(*f)[WIDE_WORDS] = by + CASINO_SUM_MAX;
+    uint8_t val[WIDE_ITEMS] = {0};
     hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
     int n = hand_count(h);
     if (n <= NARROW_ITEMS || n > WIDE_ITEMS)
         return false;
     p->nw = 1 << (n - NARROW_ITEMS);
-    memset(by, 0, sizeof by);
-    f[0][0] = 1;
     for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h), val = card_rank(c);
-        p->card[i] = (uint8_t)c;
-        if (i < NARROW_ITEMS) {
-            for (int v = CASINO_SUM_MAX; v >= 1; v--)
-                f[v][0] |= f[v - val][0] << (1u << i);
-            continue;
-        }
-        int step = 1 << (i - NARROW_ITEMS);
-        for (int v = CASINO_SUM_MAX; v >= 1; v--)
-            for (int j = 0; j < step; j++)
-                f[v][j + step] |= f[v - val][j];
+        p->card[i] = (uint8_t)hand_first(h);
+        val[i] = (uint8_t)card_rank(p->card[i]);
     }
-    memcpy(p->fam, f, sizeof p->fam);
+    uint64_t one[CASINO_SUM_MAX + 1];
+    casino__sum_families(val, NARROW_ITEMS, one);
+    for (int v = 0; v <= CASINO_SUM_MAX; v++) {
+        p->fam[v][0] = one[v];
+        p->fam[v][1] = v >= val[6] ? one[v - val[6]] : 0;
+    }
+    for (int v = CASINO_SUM_MAX; v >= 0; v--) {
+        bool in = n > 7 && v >= val[7];
+        p->fam[v][2] = in ? p->fam[v - val[7]][0] : 0;
+        p->fam[v][3] = in ? p->fam[v - val[7]][1] : 0;
+    }
     return true;
 }
 
