@@ -798,11 +798,13 @@ static bool few_items(const struct casino_state *st, int seat, int limit,
     if (n > SMALL_ITEMS)
         return false;
     memset(w->at, 0, sizeof w->at);
-    memset(w->val, 0, sizeof w->val);
     w->nit = n;
     w->owned = casino__owned(st, seat);
-    for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h);
+    /* Always six reads, value 0 past the cards (the builds follow), as
+     * plain_families reads them: no loop end that varies per table. */
+#pragma GCC unroll 6
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1) {
+        int c = __builtin_ctzll(h | 1ull << 63);
         w->val[i] = casino__rank_of[c];
         w->weight[i] = 1;
         w->bit[i] = card_bit(c);
@@ -926,9 +928,9 @@ bool casino__multiple(const struct casino_state *st, int v)
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
+    /* Whose build it is: a coin toss for a branch. */
     for (unsigned b = st->builds; b; b &= b - 1)
-        if (st->owner[__builtin_ctz(b)] == seat)
-            m |= b & -b;
+        m |= b & -b & -(unsigned)(st->owner[__builtin_ctz(b)] == seat);
     return m;
 }
 
