@@ -224,7 +224,7 @@ casino__fill_counts(const struct casino_state *st, unsigned held,
         done |= 1u << r;
         first[r] = i;
         out[i] = (struct casino_counts){{0}, 0};
-        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
+        unsigned after = held & ~(~twice & 1u << r);
         if (r > CASINO_SUM_MAX) {
             bool keeps = (owned & ~after) == 0;
             out[i].n[0] = (uint16_t)(keeps ? hand_count(st->loose &

@@ -466,7 +466,7 @@ static uint64_t legal_family(const struct search *s)
  * the ranks held and those held twice or more. */
 static unsigned ranks_without(unsigned held, unsigned twice, int r)
 {
-    return (twice >> r) & 1 ? held : held & ~(1u << r);
+    return held & ~(~twice & 1u << r); /* no branch: a coin toss */
 }
 
 /* ==== static helpers: tables without builds ============================ */
