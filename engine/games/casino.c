@@ -533,24 +533,23 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
-/* Trails, then each block's stable ids, then the overflow ids: the ids
- * ascend because every block id lies below CASINO_STABLE. The blocks
- * holding options are gathered into one mask, bit 16 i + kind for the
- * i-th card's block of kind, in the order of their ids, and walked in one
- * loop: one loop end to mispredict rather than one per card. */
-static int legal(const struct game *g, const void *vst, int seat, int *out)
+/* legal's list on any table (casino__counts): trails, then each block's
+ * stable ids, then the overflow ids: the ids ascend because every block
+ * id lies below CASINO_STABLE. The blocks holding options are gathered
+ * into one mask, bit 16 i + kind for the i-th card's block of kind, in
+ * the order of their ids, and walked in one loop: one loop end to
+ * mispredict rather than one per card. Out of line: its frame (the
+ * counts, the registers it saves) would cost every call of legal,
+ * most of which casino__plain_legal answers. */
+static __attribute__((noinline)) int
+counted_legal(const struct game *g, const struct casino_state *st, int seat,
+              int *out)
 {
-    const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
     struct casino_counts b[CASINO_HAND];
     int n = 0, over = 0, items, card[CASINO_HAND];
     uint64_t blocks = 0;
     hand_t h = st->hand[seat];
-    if (st->over || seat != st->turn)
-        return 0;
-    n = casino__plain_legal(st, seat, out);
-    if (n >= 0)
-        return n;
     items = casino__counts(st, &ru, seat, h, b);
 #pragma GCC unroll 4
     for (int j = 0; j < CASINO_HAND; j++, h &= h - 1) {
@@ -573,6 +572,15 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     for (int k = 0; k < over; k++)
         out[n++] = CASINO_STABLE + k;
     return n;
+}
+
+static int legal(const struct game *g, const void *vst, int seat, int *out)
+{
+    const struct casino_state *st = vst;
+    if (st->over || seat != st->turn)
+        return 0;
+    int n = casino__plain_legal(st, seat, out);
+    return n >= 0 ? n : counted_legal(g, st, seat, out);
 }
 
 static int apply(const struct game *g, void *vst, int action)
