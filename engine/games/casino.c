@@ -222,8 +222,8 @@ static bool hands_empty(const struct game *g, const struct casino_state *st)
 static void deal_hands(const struct game *g, struct casino_state *st)
 {
     int n = nplayers(g);
-    for (int i = 1; i <= n; i++) {
-        int seat = (st->dealer + i) % n;
+    for (int i = 1, seat = st->dealer; i <= n; i++) {
+        seat = seat + 1 < n ? seat + 1 : 0; /* dealer + i, mod n */
         for (int k = 0; k < CASINO_HAND; k++)
             st->hand[seat] |= card_bit(st->pack[st->next++]);
     }
@@ -472,7 +472,9 @@ static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 /* Passes the turn; deals again, or ends the round, when hands are empty. */
 static void next_turn(const struct game *g, struct casino_state *st)
 {
-    st->turn = (uint8_t)((st->turn + 1) % nplayers(g));
+    int next = st->turn + 1;
+    /* No division: its latency is most of a trail's cost. */
+    st->turn = (uint8_t)(next < nplayers(g) ? next : 0);
     if (!hands_empty(g, st))
         return;
     if (st->next < CARDS_IN_PACK)
