@@ -147,8 +147,13 @@ bool casino__multiple(const struct casino_state *st, int v);
 bool casino__may_trail(const struct casino_state *st,
                        const struct casino_rules *ru, int seat, int card);
 
-/* Numeral items on the table: loose numerals and builds. */
-int casino__items(const struct casino_state *st);
+/* Numeral items on the table: loose numerals and builds. Inline: every
+ * trail asks it. */
+static inline int casino__items(const struct casino_state *st)
+{
+    return hand_count(st->loose & CASINO_NUMERALS) +
+           __builtin_popcount(st->builds);
+}
 
 /* Numbers of seat's legal captures and builds per kind, for each card of
  * cards that seat holds (the i-th card by ascending id in out[i]).

@@ -945,12 +945,6 @@ bool casino__may_trail(const struct casino_state *st,
     return (owned & ~casino__ranks(st->hand[seat] & ~card_bit(card))) == 0;
 }
 
-int casino__items(const struct casino_state *st)
-{
-    return hand_count(st->loose & CASINO_NUMERALS) +
-           __builtin_popcount(st->builds);
-}
-
 /* Lists st's items and their subsets adding up to at most limit for
  * seat: no block of a capturing number above limit is looked at. */
 static void prepare(struct search *s, const struct casino_state *st, int seat,
