@@ -901,15 +901,23 @@ static int few_option(const struct casino_state *st,
     casino__sum_pair(w.val, w.nit, v, r < v ? v - r : v, &w.f.fam[v],
                      &w.f.fam[r < v ? v - r : v]);
     /* nth_of_family: the k-th legal union, most cards first, then the
-     * lower index mask. */
-    for (uint64_t f = few_family(&w, r, kind, after, ru); f; f &= f - 1) {
-        unsigned u = (unsigned)__builtin_ctzll(f);
-        int weight = 0;
-        for (unsigned b = u; b; b &= b - 1)
-            weight += w.weight[__builtin_ctz(b)];
-        key[n++] = (uint32_t)(CARDS_IN_PACK - weight) << ITEMS_MAX | u;
+     * lower index mask. Three plays in five have one option: no order
+     * to find. */
+    uint64_t f = few_family(&w, r, kind, after, ru);
+    unsigned u = NO_SET;
+    if (!(f & (f - 1))) {
+        if (f && !k)
+            u = (unsigned)__builtin_ctzll(f);
+    } else {
+        for (; f; f &= f - 1) {
+            unsigned x = (unsigned)__builtin_ctzll(f);
+            int weight = 0;
+            for (unsigned b = x; b; b &= b - 1)
+                weight += w.weight[__builtin_ctz(b)];
+            key[n++] = (uint32_t)(CARDS_IN_PACK - weight) << ITEMS_MAX | x;
+        }
+        u = kth_key(key, n, k);
     }
-    unsigned u = kth_key(key, n, k);
     if (u == NO_SET)
         return 0;
     *items = 0;
