@@ -539,6 +539,9 @@ static void plain_counts(const struct casino_state *st, const struct plain *p,
  * first, every item being one card, then the lower mask), or NO_SET. */
 static unsigned plain_nth(uint64_t f, int k)
 {
+    /* Three plays in five have one option: no order to find. */
+    if (!(f & (f - 1)))
+        return f && !k ? (unsigned)__builtin_ctzll(f) : NO_SET;
     for (int w = SMALL_ITEMS; w > 0; w--) {
         uint64_t g = f & casino__of_size[w];
         int c = __builtin_popcountll(g);
