@@ -310,7 +310,9 @@ static void close_round(const struct game *g, struct casino_state *st)
     }
 }
 
-static void end_round(const struct game *g, struct casino_state *st)
+/* Out of line: once a round, and apply's frame is kept small. */
+static __attribute__((noinline)) void end_round(const struct game *g,
+                                                struct casino_state *st)
 {
     if (st->last_capturer != CASINO_NO_SEAT)
         st->won[st->last_capturer] |= table_cards(st);
@@ -585,25 +587,45 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n >= 0 ? n : counted_legal(g, st, seat, out);
 }
 
-static int apply(const struct game *g, void *vst, int action)
+/* Writes the play into the round's history and takes its card from the
+ * hand of the seat to play. */
+static void record(struct casino_state *st, int card, int kind,
+                   uint64_t items)
 {
-    struct casino_state *st = vst;
-    int card, kind, k;
-    uint64_t items = 0;
-    /* game_apply has checked that action is legal: it is found. */
-    locate(g, st, action, &card, &kind, &k);
-    if (kind != CASINO_TRAIL)
-        block_items(g, st, card, kind, k, &items);
     st->hist_card[st->nhist] = (uint8_t)card;
     st->hist_kind[st->nhist] = (uint8_t)kind;
     st->hist_items[st->nhist++] = items;
     st->hand[st->turn] &= ~card_bit(card);
-    if (kind == CASINO_TRAIL)
-        trail(st, card);
-    else if (kind == 0)
+}
+
+/* apply for a capture or a build: its items found again (casino__option).
+ * Out of line, so that a trail (six plays in ten) needs no frame for the
+ * search's call. */
+static __attribute__((noinline)) void play(const struct game *g,
+                                           struct casino_state *st,
+                                           int action)
+{
+    int card, kind, k;
+    uint64_t items = 0;
+    /* game_apply has checked that action is legal: it is found. */
+    locate(g, st, action, &card, &kind, &k);
+    block_items(g, st, card, kind, k, &items);
+    record(st, card, kind, items);
+    if (kind == 0)
         capture(g, st, card, items);
     else
         make_build(st, card, kind + 1, items);
+}
+
+static int apply(const struct game *g, void *vst, int action)
+{
+    struct casino_state *st = vst;
+    if (action >= CASINO_TRAILS) {
+        play(g, st, action);
+    } else {
+        record(st, action, CASINO_TRAIL, 0);
+        trail(st, action);
+    }
     next_turn(g, st);
     return 0;
 }
