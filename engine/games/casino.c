@@ -402,13 +402,19 @@ static bool locate(const struct game *g, const struct casino_state *st,
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
                           int seat, int items, int plays)
 {
-    struct casino_rules ru = rules_of(g);
     hand_t t = st->hand[seat];
-    /* A seat owning no build may trail any card (the common case). */
-    if (casino__owned(st, seat))
-        for (hand_t h = st->hand[seat]; h; h &= h - 1)
-            if (!casino__may_trail(st, &ru, seat, hand_first(h)))
-                t &= ~card_bit(hand_first(h));
+    unsigned owned = casino__owned(st, seat), held, twice;
+    /* A seat owning no build may trail any card (the common case); an
+     * owner only with owner_may_trail, and only a card after which he
+     * holds one of each owned build's value. */
+    if (owned && !opt(g, CASINO_P_OWNER_TRAIL))
+        t = 0;
+    casino__rank_sets(t, &held, &twice);
+    for (hand_t h = owned ? t : 0; h; h &= h - 1) {
+        int r = card_rank(hand_first(h));
+        unsigned after = held & ~(~twice & 1u << r);
+        t &= ~(h & -h & -(hand_t)((owned & ~after) != 0));
+    }
     if (items < CASINO_TABLE_MAX)
         return t;
     if (plays > 0 || (t & ~CASINO_NUMERALS))

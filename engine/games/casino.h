@@ -143,10 +143,6 @@ unsigned casino__owned(const struct casino_state *st, int seat);
 /* True if the build of value v is multiple: its cards add up to more. */
 bool casino__multiple(const struct casino_state *st, int v);
 
-/* True if seat may trail card (a card it holds). */
-bool casino__may_trail(const struct casino_state *st,
-                       const struct casino_rules *ru, int seat, int card);
-
 /* Numeral items on the table: loose numerals and builds. Inline: every
  * trail asks it. */
 static inline int casino__items(const struct casino_state *st)

@@ -945,17 +945,6 @@ unsigned casino__owned(const struct casino_state *st, int seat)
     return m;
 }
 
-bool casino__may_trail(const struct casino_state *st,
-                       const struct casino_rules *ru, int seat, int card)
-{
-    unsigned owned = casino__owned(st, seat);
-    if (!owned)
-        return true;
-    if (!ru->owner_trail)
-        return false;
-    return (owned & ~casino__ranks(st->hand[seat] & ~card_bit(card))) == 0;
-}
-
 /* Lists st's items and their subsets adding up to at most limit for
  * seat: no block of a capturing number above limit is looked at. */
 static void prepare(struct search *s, const struct casino_state *st, int seat,
