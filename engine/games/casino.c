@@ -481,7 +481,7 @@ static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 static void next_turn(const struct game *g, struct casino_state *st)
 {
     int next = st->turn + 1;
-    /* No division: its latency is most of a trail's cost. */
+    /* A compare, not a division: a trail's whole apply is short. */
     st->turn = (uint8_t)(next < nplayers(g) ? next : 0);
     if (!hands_empty(g, st))
         return;
