@@ -233,30 +233,40 @@ void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
           keep;
 }
 
-void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+/* casino__sum_families for five or six items: sets 16k..16k+15 hold
+ * item 4 when bit 0 of k is set, item 5 when bit 1 is. Out of line, so
+ * that the four items or fewer of most tables take a lean path. */
+static __attribute__((noinline)) void sum_families_six(const uint8_t *val,
+                                                       int n, uint64_t *fam)
 {
-    /* Sets of absent items (index n and up) sum like their present part:
-     * keep only the sets of index mask below 1 << n. */
     uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
     __m128i lo = low_sums(val); /* sets 0..15: items 0..3 */
-    fam[0] = 1;
-    if (n <= 4) {
-#pragma GCC unroll 10
-        for (int v = 1; v <= CASINO_SUM_MAX; v++)
-            fam[v] = equal_to(lo, v) & keep;
-        return;
-    }
-    /* Sets 16k..16k+15 hold item 4 when bit 0 of k is set, item 5 when
-     * bit 1 is. */
     __m128i v4 = _mm_set1_epi8((char)val[4]);
     __m128i v5 = _mm_set1_epi8((char)(n > 5 ? val[5] : 0));
     __m128i s1 = _mm_add_epi8(lo, v4), s2 = _mm_add_epi8(lo, v5);
     __m128i s3 = _mm_add_epi8(s1, v5);
+    fam[0] = 1;
 #pragma GCC unroll 10
     for (int v = 1; v <= CASINO_SUM_MAX; v++)
         fam[v] = (equal_to(lo, v) | equal_to(s1, v) << 16 |
                   equal_to(s2, v) << 32 | equal_to(s3, v) << 48) &
                  keep;
+}
+
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+{
+    /* Sets of absent items (index n and up) sum like their present part:
+     * keep only the sets of index mask below 1 << n. */
+    if (n > 4) {
+        sum_families_six(val, n, fam);
+        return;
+    }
+    uint64_t keep = ((uint64_t)1 << (1 << n)) - 1;
+    __m128i lo = low_sums(val); /* sets 0..15: items 0..3 */
+    fam[0] = 1;
+#pragma GCC unroll 10
+    for (int v = 1; v <= CASINO_SUM_MAX; v++)
+        fam[v] = equal_to(lo, v) & keep;
 }
 #else
 /* Without byte vectors: a knapsack, item i joining the sets of the items
