@@ -515,9 +515,10 @@ static bool plain_families(const struct casino_state *st, int limit,
  * k for a build of k + 1); the caller has checked the build value. */
 static uint64_t plain_unions(const struct plain *p, int r, int kind)
 {
-    int v = kind ? kind + 1 : r;
-    uint64_t start = kind && r < v ? p->fam[v - r] : 1;
-    return close_over(start, p->fam[v]) & ~(uint64_t)1;
+    int v = kind + 1 + ((r - 1) & -(kind == 0)); /* kind 0: v = r */
+    /* fam[0] is the empty set alone: the start of a capture and of a
+     * build of the card's own rank (v - r = 0), with no branch. */
+    return close_over(p->fam[v - r], p->fam[v]) & ~(uint64_t)1;
 }
 
 /* The ways a card of rank r plays in kind on plain table p. */
