@@ -222,8 +222,8 @@ static bool hands_empty(const struct game *g, const struct casino_state *st)
 static void deal_hands(const struct game *g, struct casino_state *st)
 {
     int n = nplayers(g);
-    for (int i = 1; i <= n; i++) {
-        int seat = (st->dealer + i) % n;
+    for (int i = 1, seat = st->dealer; i <= n; i++) {
+        seat = seat + 1 < n ? seat + 1 : 0; /* dealer + i, mod n */
         for (int k = 0; k < CASINO_HAND; k++)
             st->hand[seat] |= card_bit(st->pack[st->next++]);
     }
@@ -310,7 +310,9 @@ static void close_round(const struct game *g, struct casino_state *st)
     }
 }
 
-static void end_round(const struct game *g, struct casino_state *st)
+/* Out of line: once a round, and apply's frame is kept small. */
+static __attribute__((noinline)) void end_round(const struct game *g,
+                                                struct casino_state *st)
 {
     if (st->last_capturer != CASINO_NO_SEAT)
         st->won[st->last_capturer] |= table_cards(st);
@@ -400,13 +402,19 @@ static bool locate(const struct game *g, const struct casino_state *st,
 static hand_t trail_cards(const struct game *g, const struct casino_state *st,
                           int seat, int items, int plays)
 {
-    struct casino_rules ru = rules_of(g);
     hand_t t = st->hand[seat];
-    /* A seat owning no build may trail any card (the common case). */
-    if (casino__owned(st, seat))
-        for (hand_t h = st->hand[seat]; h; h &= h - 1)
-            if (!casino__may_trail(st, &ru, seat, hand_first(h)))
-                t &= ~card_bit(hand_first(h));
+    unsigned owned = casino__owned(st, seat), held, twice;
+    /* A seat owning no build may trail any card (the common case); an
+     * owner only with owner_may_trail, and only a card after which he
+     * holds one of each owned build's value. */
+    if (owned && !opt(g, CASINO_P_OWNER_TRAIL))
+        t = 0;
+    casino__rank_sets(t, &held, &twice);
+    for (hand_t h = owned ? t : 0; h; h &= h - 1) {
+        int r = card_rank(hand_first(h));
+        unsigned after = held & ~(~twice & 1u << r);
+        t &= ~(h & -h & -(hand_t)((owned & ~after) != 0));
+    }
     if (items < CASINO_TABLE_MAX)
         return t;
     if (plays > 0 || (t & ~CASINO_NUMERALS))
@@ -472,7 +480,9 @@ static void make_build(struct casino_state *st, int card, int v, uint64_t items)
 /* Passes the turn; deals again, or ends the round, when hands are empty. */
 static void next_turn(const struct game *g, struct casino_state *st)
 {
-    st->turn = (uint8_t)((st->turn + 1) % nplayers(g));
+    int next = st->turn + 1;
+    /* A compare, not a division: a trail's whole apply is short. */
+    st->turn = (uint8_t)(next < nplayers(g) ? next : 0);
     if (!hands_empty(g, st))
         return;
     if (st->next < CARDS_IN_PACK)
@@ -533,24 +543,23 @@ static int deals(const struct game *g, const void *vst)
     return st->rounds + (!st->over);
 }
 
-/* Trails, then each block's stable ids, then the overflow ids: the ids
- * ascend because every block id lies below CASINO_STABLE. The blocks
- * holding options are gathered into one mask, bit 16 i + kind for the
- * i-th card's block of kind, in the order of their ids, and walked in one
- * loop: one loop end to mispredict rather than one per card. */
-static int legal(const struct game *g, const void *vst, int seat, int *out)
+/* legal's list on any table (casino__counts): trails, then each block's
+ * stable ids, then the overflow ids: the ids ascend because every block
+ * id lies below CASINO_STABLE. The blocks holding options are gathered
+ * into one mask, bit 16 i + kind for the i-th card's block of kind, in
+ * the order of their ids, and walked in one loop: one loop end to
+ * mispredict rather than one per card. Out of line: its frame (the
+ * counts, the registers it saves) would cost every call of legal,
+ * most of which casino__plain_legal answers. */
+static __attribute__((noinline)) int
+counted_legal(const struct game *g, const struct casino_state *st, int seat,
+              int *out)
 {
-    const struct casino_state *st = vst;
     struct casino_rules ru = rules_of(g);
     struct casino_counts b[CASINO_HAND];
     int n = 0, over = 0, items, card[CASINO_HAND];
     uint64_t blocks = 0;
     hand_t h = st->hand[seat];
-    if (st->over || seat != st->turn)
-        return 0;
-    n = casino__plain_legal(st, seat, out);
-    if (n >= 0)
-        return n;
     items = casino__counts(st, &ru, seat, h, b);
 #pragma GCC unroll 4
     for (int j = 0; j < CASINO_HAND; j++, h &= h - 1) {
@@ -575,25 +584,56 @@ static int legal(const struct game *g, const void *vst, int seat, int *out)
     return n;
 }
 
-static int apply(const struct game *g, void *vst, int action)
+static int legal(const struct game *g, const void *vst, int seat, int *out)
 {
-    struct casino_state *st = vst;
-    int card, kind, k;
-    uint64_t items = 0;
-    /* game_apply has checked that action is legal: it is found. */
-    locate(g, st, action, &card, &kind, &k);
-    if (kind != CASINO_TRAIL)
-        block_items(g, st, card, kind, k, &items);
+    const struct casino_state *st = vst;
+    if (st->over || seat != st->turn)
+        return 0;
+    /* A table with builds (a decision in five) skips casino__plain_legal,
+     * its frame and its tests, at once. */
+    int n = casino_any_build(st) ? -1 : casino__plain_legal(st, seat, out);
+    return n >= 0 ? n : counted_legal(g, st, seat, out);
+}
+
+/* Writes the play into the round's history and takes its card from the
+ * hand of the seat to play. */
+static void record(struct casino_state *st, int card, int kind,
+                   uint64_t items)
+{
     st->hist_card[st->nhist] = (uint8_t)card;
     st->hist_kind[st->nhist] = (uint8_t)kind;
     st->hist_items[st->nhist++] = items;
     st->hand[st->turn] &= ~card_bit(card);
-    if (kind == CASINO_TRAIL)
-        trail(st, card);
-    else if (kind == 0)
+}
+
+/* apply for a capture or a build: its items found again (casino__option).
+ * Out of line, so that a trail (six plays in ten) needs no frame for the
+ * search's call. */
+static __attribute__((noinline)) void play(const struct game *g,
+                                           struct casino_state *st,
+                                           int action)
+{
+    int card, kind, k;
+    uint64_t items = 0;
+    /* game_apply has checked that action is legal: it is found. */
+    locate(g, st, action, &card, &kind, &k);
+    block_items(g, st, card, kind, k, &items);
+    record(st, card, kind, items);
+    if (kind == 0)
         capture(g, st, card, items);
     else
         make_build(st, card, kind + 1, items);
+}
+
+static int apply(const struct game *g, void *vst, int action)
+{
+    struct casino_state *st = vst;
+    if (action >= CASINO_TRAILS) {
+        play(g, st, action);
+    } else {
+        record(st, action, CASINO_TRAIL, 0);
+        trail(st, action);
+    }
     next_turn(g, st);
     return 0;
 }

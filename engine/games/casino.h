@@ -143,12 +143,13 @@ unsigned casino__owned(const struct casino_state *st, int seat);
 /* True if the build of value v is multiple: its cards add up to more. */
 bool casino__multiple(const struct casino_state *st, int v);
 
-/* True if seat may trail card (a card it holds). */
-bool casino__may_trail(const struct casino_state *st,
-                       const struct casino_rules *ru, int seat, int card);
-
-/* Numeral items on the table: loose numerals and builds. */
-int casino__items(const struct casino_state *st);
+/* Numeral items on the table: loose numerals and builds. Inline: every
+ * trail asks it. */
+static inline int casino__items(const struct casino_state *st)
+{
+    return hand_count(st->loose & CASINO_NUMERALS) +
+           __builtin_popcount(st->builds);
+}
 
 /* Numbers of seat's legal captures and builds per kind, for each card of
  * cards that seat holds (the i-th card by ascending id in out[i]).
@@ -224,7 +225,7 @@ casino__fill_counts(const struct casino_state *st, unsigned held,
         done |= 1u << r;
         first[r] = i;
         out[i] = (struct casino_counts){{0}, 0};
-        unsigned after = (twice >> r) & 1 ? held : held & ~(1u << r);
+        unsigned after = held & ~(~twice & 1u << r);
         if (r > CASINO_SUM_MAX) {
             bool keeps = (owned & ~after) == 0;
             out[i].n[0] = (uint16_t)(keeps ? hand_count(st->loose &

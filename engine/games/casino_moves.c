@@ -466,7 +466,7 @@ static uint64_t legal_family(const struct search *s)
  * the ranks held and those held twice or more. */
 static unsigned ranks_without(unsigned held, unsigned twice, int r)
 {
-    return (twice >> r) & 1 ? held : held & ~(1u << r);
+    return held & ~(~twice & 1u << r); /* no branch: a coin toss */
 }
 
 /* ==== static helpers: tables without builds ============================ */
@@ -515,9 +515,10 @@ static bool plain_families(const struct casino_state *st, int limit,
  * k for a build of k + 1); the caller has checked the build value. */
 static uint64_t plain_unions(const struct plain *p, int r, int kind)
 {
-    int v = kind ? kind + 1 : r;
-    uint64_t start = kind && r < v ? p->fam[v - r] : 1;
-    return close_over(start, p->fam[v]) & ~(uint64_t)1;
+    int v = kind + 1 + ((r - 1) & -(kind == 0)); /* kind 0: v = r */
+    /* fam[0] is the empty set alone: the start of a capture and of a
+     * build of the card's own rank (v - r = 0), with no branch. */
+    return close_over(p->fam[v - r], p->fam[v]) & ~(uint64_t)1;
 }
 
 /* The ways a card of rank r plays in kind on plain table p. */
@@ -539,6 +540,9 @@ static void plain_counts(const struct casino_state *st, const struct plain *p,
  * first, every item being one card, then the lower mask), or NO_SET. */
 static unsigned plain_nth(uint64_t f, int k)
 {
+    /* Three plays in five have one option: no order to find. */
+    if (!(f & (f - 1)))
+        return f && !k ? (unsigned)__builtin_ctzll(f) : NO_SET;
     for (int w = SMALL_ITEMS; w > 0; w--) {
         uint64_t g = f & casino__of_size[w];
         int c = __builtin_popcountll(g);
@@ -798,11 +802,13 @@ static bool few_items(const struct casino_state *st, int seat, int limit,
     if (n > SMALL_ITEMS)
         return false;
     memset(w->at, 0, sizeof w->at);
-    memset(w->val, 0, sizeof w->val);
     w->nit = n;
     w->owned = casino__owned(st, seat);
-    for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h);
+    /* Always six reads, value 0 past the cards (the builds follow), as
+     * plain_families reads them: no loop end that varies per table. */
+#pragma GCC unroll 6
+    for (int i = 0; i < SMALL_ITEMS; i++, h &= h - 1) {
+        int c = __builtin_ctzll(h | 1ull << 63);
         w->val[i] = casino__rank_of[c];
         w->weight[i] = 1;
         w->bit[i] = card_bit(c);
@@ -899,15 +905,23 @@ static int few_option(const struct casino_state *st,
     casino__sum_pair(w.val, w.nit, v, r < v ? v - r : v, &w.f.fam[v],
                      &w.f.fam[r < v ? v - r : v]);
     /* nth_of_family: the k-th legal union, most cards first, then the
-     * lower index mask. */
-    for (uint64_t f = few_family(&w, r, kind, after, ru); f; f &= f - 1) {
-        unsigned u = (unsigned)__builtin_ctzll(f);
-        int weight = 0;
-        for (unsigned b = u; b; b &= b - 1)
-            weight += w.weight[__builtin_ctz(b)];
-        key[n++] = (uint32_t)(CARDS_IN_PACK - weight) << ITEMS_MAX | u;
+     * lower index mask. Three plays in five have one option: no order
+     * to find. */
+    uint64_t f = few_family(&w, r, kind, after, ru);
+    unsigned u = NO_SET;
+    if (!(f & (f - 1))) {
+        if (f && !k)
+            u = (unsigned)__builtin_ctzll(f);
+    } else {
+        for (; f; f &= f - 1) {
+            unsigned x = (unsigned)__builtin_ctzll(f);
+            int weight = 0;
+            for (unsigned b = x; b; b &= b - 1)
+                weight += w.weight[__builtin_ctz(b)];
+            key[n++] = (uint32_t)(CARDS_IN_PACK - weight) << ITEMS_MAX | x;
+        }
+        u = kth_key(key, n, k);
     }
-    unsigned u = kth_key(key, n, k);
     if (u == NO_SET)
         return 0;
     *items = 0;
@@ -926,27 +940,10 @@ bool casino__multiple(const struct casino_state *st, int v)
 unsigned casino__owned(const struct casino_state *st, int seat)
 {
     unsigned m = 0;
+    /* Whose build it is: a coin toss for a branch. */
     for (unsigned b = st->builds; b; b &= b - 1)
-        if (st->owner[__builtin_ctz(b)] == seat)
-            m |= b & -b;
+        m |= b & -b & -(unsigned)(st->owner[__builtin_ctz(b)] == seat);
     return m;
-}
-
-bool casino__may_trail(const struct casino_state *st,
-                       const struct casino_rules *ru, int seat, int card)
-{
-    unsigned owned = casino__owned(st, seat);
-    if (!owned)
-        return true;
-    if (!ru->owner_trail)
-        return false;
-    return (owned & ~casino__ranks(st->hand[seat] & ~card_bit(card))) == 0;
-}
-
-int casino__items(const struct casino_state *st)
-{
-    return hand_count(st->loose & CASINO_NUMERALS) +
-           __builtin_popcount(st->builds);
 }
 
 /* Lists st's items and their subsets adding up to at most limit for
@@ -980,19 +977,24 @@ int casino__plain_legal(const struct casino_state *st, int seat, int *out)
 {
     struct plain p;
     unsigned held, twice;
-    hand_t hand = st->hand[seat];
+    hand_t hand = st->hand[seat], cards = hand;
     int n, over = 0;
     if (casino_any_build(st) ||
         hand_count(st->loose & CASINO_NUMERALS) >= CASINO_TABLE_MAX)
         return -1;
     casino__rank_sets(hand, &held, &twice);
     unsigned numerals = held & 0x7feu;
-    if (!plain_families(st, numerals ? 31 - __builtin_clz(numerals) : 0, &p))
+    int limit = numerals ? 31 - __builtin_clz(numerals) : 0;
+    /* No loose numeral up to the highest held (a decision in five): no
+     * numeral has a capture or a build, and no sum is asked. */
+    if (!(st->loose & CASINO_ACES * ((1ull << limit) - 1)))
+        cards &= ~CASINO_NUMERALS;
+    else if (!plain_families(st, limit, &p))
         return -1;
     /* At most 4 trails and 4 x 10 blocks of CASINO_OPTS ids, and 4 more
      * written past a block: far below CASINO_MAX_LEGAL. */
     n = casino__put_trails(out, hand);
-    for (hand_t h = hand; h; h &= h - 1) {
+    for (hand_t h = cards; h; h &= h - 1) {
         int c = hand_first(h), r = casino__rank_of[c];
         if (r > CASINO_SUM_MAX) {
             n += casino__put_block(out + n, casino__id(c, 0, 0),

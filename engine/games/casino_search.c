@@ -43,35 +43,34 @@ struct wide {
 typedef uint64_t family[WIDE_WORDS];
 
 /* Fills p with the loose numerals of st up to limit and the families of
- * their sums; false unless there are seven or eight of them. Each item
- * joins the sets of the items before it, for every sum downwards (so
- * that the sets read do not hold it yet). */
+ * their sums; false unless there are seven or eight of them. The first
+ * six items' families are one word each (casino__sum_families); item 6
+ * joins them into word 1 and item 7 words 0-1 into words 2-3: a set
+ * holding item i >= 6 lies 1 << (i - 6) words further on. */
 static bool wide_families(const struct casino_state *st, int limit,
                           struct wide *p)
 {
-    uint64_t by[2 * CASINO_SUM_MAX + 1][WIDE_WORDS];
-    uint64_t(*f)[WIDE_WORDS] = by + CASINO_SUM_MAX;
+    uint8_t val[WIDE_ITEMS] = {0};
     hand_t h = st->loose & CASINO_ACES * ((1ull << limit) - 1);
     int n = hand_count(h);
     if (n <= NARROW_ITEMS || n > WIDE_ITEMS)
         return false;
     p->nw = 1 << (n - NARROW_ITEMS);
-    memset(by, 0, sizeof by);
-    f[0][0] = 1;
     for (int i = 0; h; h &= h - 1, i++) {
-        int c = hand_first(h), val = card_rank(c);
-        p->card[i] = (uint8_t)c;
-        if (i < NARROW_ITEMS) {
-            for (int v = CASINO_SUM_MAX; v >= 1; v--)
-                f[v][0] |= f[v - val][0] << (1u << i);
-            continue;
-        }
-        int step = 1 << (i - NARROW_ITEMS);
-        for (int v = CASINO_SUM_MAX; v >= 1; v--)
-            for (int j = 0; j < step; j++)
-                f[v][j + step] |= f[v - val][j];
+        p->card[i] = (uint8_t)hand_first(h);
+        val[i] = (uint8_t)card_rank(p->card[i]);
     }
-    memcpy(p->fam, f, sizeof p->fam);
+    uint64_t one[CASINO_SUM_MAX + 1];
+    casino__sum_families(val, NARROW_ITEMS, one);
+    for (int v = 0; v <= CASINO_SUM_MAX; v++) {
+        p->fam[v][0] = one[v];
+        p->fam[v][1] = v >= val[6] ? one[v - val[6]] : 0;
+    }
+    for (int v = CASINO_SUM_MAX; v >= 0; v--) {
+        bool in = n > 7 && v >= val[7];
+        p->fam[v][2] = in ? p->fam[v - val[7]][0] : 0;
+        p->fam[v][3] = in ? p->fam[v - val[7]][1] : 0;
+    }
     return true;
 }
 
@@ -234,30 +233,40 @@ void casino__sum_pair(const uint8_t *val, int n, int a, int b, uint64_t *fa,
           keep;
 }
 
-void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+/* casino__sum_families for five or six items: sets 16k..16k+15 hold
+ * item 4 when bit 0 of k is set, item 5 when bit 1 is. Out of line, so
+ * that the four items or fewer of most tables take a lean path. */
+static __attribute__((noinline)) void sum_families_six(const uint8_t *val,
+                                                       int n, uint64_t *fam)
 {
-    /* Sets of absent items (index n and up) sum like their present part:
-     * keep only the sets of index mask below 1 << n. */
     uint64_t keep = n >= 6 ? ~0ull : ((uint64_t)1 << (1 << n)) - 1;
     __m128i lo = low_sums(val); /* sets 0..15: items 0..3 */
-    fam[0] = 1;
-    if (n <= 4) {
-#pragma GCC unroll 10
-        for (int v = 1; v <= CASINO_SUM_MAX; v++)
-            fam[v] = equal_to(lo, v) & keep;
-        return;
-    }
-    /* Sets 16k..16k+15 hold item 4 when bit 0 of k is set, item 5 when
-     * bit 1 is. */
     __m128i v4 = _mm_set1_epi8((char)val[4]);
     __m128i v5 = _mm_set1_epi8((char)(n > 5 ? val[5] : 0));
     __m128i s1 = _mm_add_epi8(lo, v4), s2 = _mm_add_epi8(lo, v5);
     __m128i s3 = _mm_add_epi8(s1, v5);
+    fam[0] = 1;
 #pragma GCC unroll 10
     for (int v = 1; v <= CASINO_SUM_MAX; v++)
         fam[v] = (equal_to(lo, v) | equal_to(s1, v) << 16 |
                   equal_to(s2, v) << 32 | equal_to(s3, v) << 48) &
                  keep;
+}
+
+void casino__sum_families(const uint8_t *val, int n, uint64_t *fam)
+{
+    /* Sets of absent items (index n and up) sum like their present part:
+     * keep only the sets of index mask below 1 << n. */
+    if (n > 4) {
+        sum_families_six(val, n, fam);
+        return;
+    }
+    uint64_t keep = ((uint64_t)1 << (1 << n)) - 1;
+    __m128i lo = low_sums(val); /* sets 0..15: items 0..3 */
+    fam[0] = 1;
+#pragma GCC unroll 10
+    for (int v = 1; v <= CASINO_SUM_MAX; v++)
+        fam[v] = equal_to(lo, v) & keep;
 }
 #else
 /* Without byte vectors: a knapsack, item i joining the sets of the items
