@@ -3,6 +3,7 @@
  * Rules and decisions: see the header comment of spoil_five.c.
  */
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -204,6 +205,153 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
 }
 
 #if defined(__x86_64__)
+/* ---- the AVX-512 build ---------------------------------------------- */
+
+/* The AVX-512 build writes the tensor in aligned 64-float blocks from
+ * four words of bits (no copy per byte, no clear), then the trick's cards
+ * and, in one or two masked stores, the values after the groups (tricks,
+ * score, pool, reduced, deal, fived), all with no branch on the state. */
+
+/* trick_value[n][i]: (i mod n + 1) / n, as (float)(r + 1) * scales.seat
+ * gives it, doubled so that a rotation needs no modulo. */
+#define TV(n, i) ((float)((i) % (n) + 1) * (1.0f / (n)))
+#define TV5(n, i) TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
+#define TV_ROW(n) {TV5(n, 0), TV5(n, 5), TV5(n, 10), TV5(n, 15)}
+static const float trick_value[MAXP + 1][2 * MAXP] = {
+    [2] = TV_ROW(2), [3] = TV_ROW(3), [4] = TV_ROW(4),
+    [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
+    [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
+
+/* The values' vectors load 16 bytes from won and 16 ints from score. */
+_Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "won's 16-byte load stays in the state");
+_Static_assert(offsetof(struct spoil_five_state, score) + 64 <=
+                   sizeof(struct spoil_five_state),
+               "score's 64-byte load stays in the state");
+
+/* The tensor's 0/1 entries up to l.tricks as four words: hand, the trick
+ * plane's zeros, gone, the groups dealer .. phase, trump and turn_rank. */
+ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
+                                int n, uint64_t *w)
+{
+    hand_t own = seat == st->rob_seat && st->discard != NO_CARD
+                     ? card_bit(st->discard)
+                     : 0;
+    hand_t gone = st->gone | own;
+    int robbed = st->barred == NO_SEAT ? st->rob_seat : NO_SEAT;
+    uint64_t m = seat_bit(st->dealer, seat, n) |
+                 seat_bit(st->turn, seat, n) << n |
+                 seat_bit(robbed, seat, n) << 2 * n |
+                 seat_bit(st->barred, seat, n) << 3 * n |
+                 seat_bit(st->jinker, seat, n) << 4 * n |
+                 (uint64_t)1 << (5 * n + st->phase);
+    m &= ~(~0ull << (5 * n + NPHASES)); /* PH_OVER's bit is past the group */
+    uint64_t up = (uint64_t)1 << st->trump |
+                  (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
+    int q = 5 * n + NPHASES + 28; /* up's first bit in w[2]: 44..84 */
+    w[0] = st->hand[seat];        /* bits 52..103, the trick plane: 0 */
+    w[1] = gone << 40;            /* gone from bit 104 */
+    w[2] = gone >> 24 | m << 28 | (q < 64 ? up << (q & 63) : 0);
+    w[3] = m >> 36 | (q < 64 ? up >> 1 >> (63 - q) : up << ((q - 64) & 63));
+}
+
+/* 16 floats from output lane j0 of the values after the groups: lanes
+ * 0..n-1 the tricks by relative seat, n..2n-1 the scores, then pool,
+ * reduced, deal, fived. t holds the tricks by seat in its lanes 0..n-1
+ * and pool .. fived in 12..15; s the scores by seat. */
+__attribute__((target("avx512f"), always_inline)) static inline __m512
+values_512(__m512 t, __m512 s, int seat, int n, int j0)
+{
+    __m512i j = _mm512_add_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                          15),
+        _mm512_set1_epi32(j0));
+    __m512i vn = _mm512_set1_epi32(n);
+    __mmask16 lo = _mm512_cmplt_epi32_mask(j, vn);
+    __mmask16 mid = _mm512_cmplt_epi32_mask(j, _mm512_set1_epi32(2 * n)) &
+                    (__mmask16)~lo;
+    __m512i rel = _mm512_mask_sub_epi32(j, mid, j, vn);
+    __m512i a = _mm512_add_epi32(rel, _mm512_set1_epi32(seat));
+    a = _mm512_mask_sub_epi32(a, _mm512_cmpge_epi32_mask(a, vn), a, vn);
+    a = _mm512_mask_add_epi32(a, mid, a, _mm512_set1_epi32(16));
+    __m512i idx = _mm512_mask_mov_epi32(
+        _mm512_add_epi32(j, _mm512_set1_epi32(12 - 2 * n)), lo | mid, a);
+    return _mm512_permutex2var_ps(t, idx, s);
+}
+
+/* Writes out[l.tricks .. l.size): the values after the groups. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+store_values_512(const struct spoil_five_state *st, int seat, int n,
+                 float *o)
+{
+    __m512 t = _mm512_mul_ps(
+        _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+            _mm_loadu_si128((const __m128i *)(const void *)st->won))),
+        _mm512_set1_ps(1.0f / TRICKS));
+    __m128 tail = _mm_setr_ps((float)st->pool * st->scales.pool, st->reduced,
+                              (float)st->deal_no * st->scales.deal, st->fived);
+    t = _mm512_insertf32x4(t, tail, 3);
+    __m512i sc = _mm512_loadu_si512((const void *)st->score);
+    __m512i other = _mm512_permutexvar_epi32(
+        _mm512_setr_epi32(2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
+                          15),
+        sc); /* the partner's: side_total */
+    sc = _mm512_mask_add_epi32(sc, (__mmask16)(st->cfg.partners ? 0xf : 0),
+                               sc, other);
+    __m512 s = _mm512_mul_ps(
+        _mm512_sub_ps(_mm512_cvtepi32_ps(sc),
+                      _mm512_set1_ps(st->scales.score_low)),
+        _mm512_set1_ps(st->scales.score_scale));
+    s = _mm512_min_ps(s, _mm512_set1_ps(1.0f)); /* v < 1 ? v : 1 */
+    int k = 2 * n + 4;
+    _mm512_mask_storeu_ps(o, (__mmask16)(k >= 16 ? 0xffff : (1u << k) - 1),
+                          values_512(t, s, seat, n, 0));
+    if (k > 16)
+        _mm512_mask_storeu_ps(o + 16, (__mmask16)((1u << (k - 16)) - 1),
+                              values_512(t, s, seat, n, 16));
+}
+
+/* observe_body on AVX-512 for n players. Block k holds the stream's bits
+ * 64k - pad .. 64k + 63 - pad, out[0] at lane pad of the first; the
+ * blocks stop at l.tricks, where the values start. */
+__attribute__((target("avx512f"), always_inline)) static inline void
+observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
+{
+    struct layout l = layout_of(n);
+    uint64_t w[4];
+    stream_words(st, seat, n, w);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    obs_block_512(base, w[0] << pad, ~0ull << pad);
+#pragma GCC unroll 3
+    for (int k = 1; k < 4; k++) {
+        int lim = l.tricks + pad - 64 * k; /* lanes before the values */
+        uint64_t keep = lim >= 64 ? ~0ull : lim <= 0 ? 0 : ~(~0ull << lim);
+        obs_block_512(base + 64 * k,
+                      w[k] << pad | w[k - 1] >> 1 >> (63 - pad), keep);
+    }
+    /* The trick's cards; the slots past ntrick write into out[l.tricks],
+     * which the values overwrite. */
+    int r = st->leader < seat ? st->leader - seat + n : st->leader - seat;
+    const float *tv = trick_value[n] + r;
+#pragma GCC unroll 4
+    for (int i = 0; i < n; i++) {
+        int at = i < st->ntrick ? l.trick + st->trick[i] : l.tricks;
+        out[at] = tv[i];
+    }
+    store_values_512(st, seat, n, out + l.tricks);
+}
+
+__attribute__((target("avx512f"))) static void
+observe_512(const struct spoil_five_state *st, int seat, float *out)
+{
+    if (st->cfg.n == 4)
+        observe_512_n(st, seat, out, 4);
+    else
+        observe_512_n(st, seat, out, st->cfg.n);
+}
+
 __attribute__((target("avx2"))) static void
 observe_avx2(const struct spoil_five_state *st, int seat, float *out)
 {
@@ -220,7 +368,9 @@ void spoil_five__observe(const struct game *g, const void *st, int seat,
                          float *out)
 {
     (void)g;
-    if (obs_width_best() <= OBS_WIDTH_32)
+    if (obs_width_best() == OBS_WIDTH_64)
+        observe_512(st, seat, out);
+    else if (obs_width_best() == OBS_WIDTH_32)
         observe_avx2(st, seat, out);
     else
         observe_base(st, seat, out);
