@@ -156,8 +156,26 @@ void spoil_five__obs_scales(const struct game *g, const struct cfg *c,
     o->seat = 1.0f / c->n;
 }
 
-/* Writes the groups dealer .. phase and trump, turn_rank, then tricks and
- * score (relative seats). */
+/* Writes the values after the groups from o = out + l.tricks: tricks and
+ * score by relative seat, pool, reduced, deal, fived. */
+ALWAYS_INLINE void put_values(const struct spoil_five_state *st, int seat,
+                              int n, float *o)
+{
+    float lo = st->scales.score_low, scale = st->scales.score_scale;
+    for (int s = 0, r = n - seat; s < n; s++, r++) {
+        r -= r >= n ? n : 0;
+        float v = ((float)side_total(st, s) - lo) * scale;
+        o[r] = (float)st->won[s] * (1.0f / TRICKS);
+        o[n + r] = v < 1 ? v : 1.0f;
+    }
+    o[2 * n] = (float)st->pool * st->scales.pool;
+    o[2 * n + 1] = st->reduced;
+    o[2 * n + 2] = (float)st->deal_no * st->scales.deal;
+    o[2 * n + 3] = st->fived;
+}
+
+/* Writes the groups dealer .. phase and trump, turn_rank, then the values
+ * after them. */
 ALWAYS_INLINE void observe_seats(const struct spoil_five_state *st, int seat,
                                  const struct layout *l, float *out, bool wide)
 {
@@ -173,13 +191,7 @@ ALWAYS_INLINE void observe_seats(const struct spoil_five_state *st, int seat,
     uint64_t up = (uint64_t)1 << st->trump |
                   (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
     put_bits(out + l->trump, up, 4 + 13, wide);
-    float lo = st->scales.score_low, scale = st->scales.score_scale;
-    for (int s = 0, r = n - seat; s < n; s++, r++) {
-        r -= r >= n ? n : 0;
-        float v = ((float)side_total(st, s) - lo) * scale;
-        out[l->tricks + r] = (float)st->won[s] * (1.0f / TRICKS);
-        out[l->score + r] = v < 1 ? v : 1.0f;
-    }
+    put_values(st, seat, n, out + l->tricks);
 }
 
 ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
@@ -198,10 +210,6 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
         r += r + 1 == n ? 1 - n : 1;
     }
     observe_seats(st, seat, &l, out, wide);
-    out[l.pool] = (float)st->pool * st->scales.pool;
-    out[l.reduced] = st->reduced;
-    out[l.deal] = (float)st->deal_no * st->scales.deal;
-    out[l.fived] = st->fived;
 }
 
 #if defined(__x86_64__)
@@ -222,6 +230,17 @@ static const float trick_value[MAXP + 1][2 * MAXP] = {
     [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
     [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
 
+/* mod_row[n][k] = k mod n, for rotations by seat. */
+#define MR(n, k) ((k) % (n))
+#define MR8(n, k)                                                          \
+    MR(n, k), MR(n, k + 1), MR(n, k + 2), MR(n, k + 3), MR(n, k + 4),       \
+        MR(n, k + 5), MR(n, k + 6), MR(n, k + 7)
+#define MR_ROW(n) {MR8(n, 0), MR8(n, 8), MR8(n, 16), MR8(n, 24)}
+static const uint8_t mod_row[MAXP + 1][32] = {
+    [2] = MR_ROW(2), [3] = MR_ROW(3), [4] = MR_ROW(4),
+    [5] = MR_ROW(5), [6] = MR_ROW(6), [7] = MR_ROW(7),
+    [8] = MR_ROW(8), [9] = MR_ROW(9), [10] = MR_ROW(10)};
+
 /* The values' vectors load 16 bytes from won and 16 ints from score. */
 _Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
                    sizeof(struct spoil_five_state),
@@ -229,6 +248,21 @@ _Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
 _Static_assert(offsetof(struct spoil_five_state, score) + 64 <=
                    sizeof(struct spoil_five_state),
                "score's 64-byte load stays in the state");
+
+/* seat_one[s]: seat s's bit in a group by absolute seat, 0 for NO_SEAT. */
+static const uint16_t seat_one[256] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+
+/* The five groups dealer .. jinker, n bits each by absolute seat in a,
+ * turned to relative seats (bit 0: seat itself): each group rotated right
+ * by seat, all five with the same shifts. */
+ALWAYS_INLINE uint64_t groups_rel(uint64_t a, int seat, int n)
+{
+    uint64_t unit = 1 | 1ull << n | 1ull << 2 * n | 1ull << 3 * n |
+                    1ull << 4 * n; /* the groups' first bits */
+    uint64_t low = (((uint64_t)1 << (n - seat)) - 1) * unit;
+    uint64_t all = (((uint64_t)1 << n) - 1) * unit;
+    return (a >> seat & low) | (a << (n - seat) & (all ^ low));
+}
 
 /* The tensor's 0/1 entries up to l.tricks as four words: hand, the trick
  * plane's zeros, gone, the groups dealer .. phase, trump and turn_rank. */
@@ -240,12 +274,11 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
                      : 0;
     hand_t gone = st->gone | own;
     int robbed = st->barred == NO_SEAT ? st->rob_seat : NO_SEAT;
-    uint64_t m = seat_bit(st->dealer, seat, n) |
-                 seat_bit(st->turn, seat, n) << n |
-                 seat_bit(robbed, seat, n) << 2 * n |
-                 seat_bit(st->barred, seat, n) << 3 * n |
-                 seat_bit(st->jinker, seat, n) << 4 * n |
-                 (uint64_t)1 << (5 * n + st->phase);
+    uint64_t a = seat_one[st->dealer] | (uint64_t)seat_one[st->turn] << n |
+                 (uint64_t)seat_one[robbed] << 2 * n |
+                 (uint64_t)seat_one[st->barred] << 3 * n |
+                 (uint64_t)seat_one[st->jinker] << 4 * n;
+    uint64_t m = groups_rel(a, seat, n) | (uint64_t)1 << (5 * n + st->phase);
     m &= ~(~0ull << (5 * n + NPHASES)); /* PH_OVER's bit is past the group */
     uint64_t up = (uint64_t)1 << st->trump |
                   (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
@@ -256,42 +289,22 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
     w[3] = m >> 36 | (q < 64 ? up >> 1 >> (63 - q) : up << ((q - 64) & 63));
 }
 
-/* 16 floats from output lane j0 of the values after the groups: lanes
- * 0..n-1 the tricks by relative seat, n..2n-1 the scores, then pool,
- * reduced, deal, fived. t holds the tricks by seat in its lanes 0..n-1
- * and pool .. fived in 12..15; s the scores by seat. */
-__attribute__((target("avx512f"), always_inline)) static inline __m512
-values_512(__m512 t, __m512 s, int seat, int n, int j0)
-{
-    __m512i j = _mm512_add_epi32(
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                          15),
-        _mm512_set1_epi32(j0));
-    __m512i vn = _mm512_set1_epi32(n);
-    __mmask16 lo = _mm512_cmplt_epi32_mask(j, vn);
-    __mmask16 mid = _mm512_cmplt_epi32_mask(j, _mm512_set1_epi32(2 * n)) &
-                    (__mmask16)~lo;
-    __m512i rel = _mm512_mask_sub_epi32(j, mid, j, vn);
-    __m512i a = _mm512_add_epi32(rel, _mm512_set1_epi32(seat));
-    a = _mm512_mask_sub_epi32(a, _mm512_cmpge_epi32_mask(a, vn), a, vn);
-    a = _mm512_mask_add_epi32(a, mid, a, _mm512_set1_epi32(16));
-    __m512i idx = _mm512_mask_mov_epi32(
-        _mm512_add_epi32(j, _mm512_set1_epi32(12 - 2 * n)), lo | mid, a);
-    return _mm512_permutex2var_ps(t, idx, s);
-}
-
-/* Writes out[l.tricks .. l.size): the values after the groups. */
+/* Writes out[l.tricks .. l.size), the values after the groups (see
+ * put_values), in one masked store for up to six players: tricks and
+ * scores by seat in two vectors, lane j of the result taking seat
+ * (seat + j) mod n of the one or the other, then pool .. fived expanded
+ * into the four lanes after them. */
 __attribute__((target("avx512f"), always_inline)) static inline void
-store_values_512(const struct spoil_five_state *st, int seat, int n,
-                 float *o)
+put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
 {
+    if (n > 6) {
+        put_values(st, seat, n, o);
+        return;
+    }
     __m512 t = _mm512_mul_ps(
         _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
             _mm_loadu_si128((const __m128i *)(const void *)st->won))),
         _mm512_set1_ps(1.0f / TRICKS));
-    __m128 tail = _mm_setr_ps((float)st->pool * st->scales.pool, st->reduced,
-                              (float)st->deal_no * st->scales.deal, st->fived);
-    t = _mm512_insertf32x4(t, tail, 3);
     __m512i sc = _mm512_loadu_si512((const void *)st->score);
     __m512i other = _mm512_permutexvar_epi32(
         _mm512_setr_epi32(2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
@@ -304,12 +317,16 @@ store_values_512(const struct spoil_five_state *st, int seat, int n,
                       _mm512_set1_ps(st->scales.score_low)),
         _mm512_set1_ps(st->scales.score_scale));
     s = _mm512_min_ps(s, _mm512_set1_ps(1.0f)); /* v < 1 ? v : 1 */
-    int k = 2 * n + 4;
-    _mm512_mask_storeu_ps(o, (__mmask16)(k >= 16 ? 0xffff : (1u << k) - 1),
-                          values_512(t, s, seat, n, 0));
-    if (k > 16)
-        _mm512_mask_storeu_ps(o + 16, (__mmask16)((1u << (k - 16)) - 1),
-                              values_512(t, s, seat, n, 16));
+    __m512i idx = _mm512_cvtepu8_epi32(
+        _mm_loadu_si128((const __m128i *)(const void *)(mod_row[n] + seat)));
+    idx = _mm512_mask_or_epi32(idx, (__mmask16)(0xffff << n), idx,
+                               _mm512_set1_epi32(16)); /* lanes n..: s */
+    __m512 v = _mm512_permutex2var_ps(t, idx, s);
+    __m128 tail = _mm_setr_ps((float)st->pool * st->scales.pool, st->reduced,
+                              (float)st->deal_no * st->scales.deal, st->fived);
+    v = _mm512_mask_expand_ps(v, (__mmask16)(0xf << 2 * n),
+                              _mm512_castps128_ps512(tail));
+    _mm512_mask_storeu_ps(o, (__mmask16)((1u << (2 * n + 4)) - 1), v);
 }
 
 /* observe_body on AVX-512 for n players. Block k holds the stream's bits
@@ -337,10 +354,10 @@ observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
     const float *tv = trick_value[n] + r;
 #pragma GCC unroll 4
     for (int i = 0; i < n; i++) {
-        int at = i < st->ntrick ? l.trick + st->trick[i] : l.tricks;
-        out[at] = tv[i];
+        int on = -(i < st->ntrick); /* all ones for a card of the trick */
+        out[l.tricks + (on & (l.trick + st->trick[i] - l.tricks))] = tv[i];
     }
-    store_values_512(st, seat, n, out + l.tricks);
+    put_values_512(st, seat, n, out + l.tricks);
 }
 
 __attribute__((target("avx512f"))) static void
