@@ -220,12 +220,19 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
  * and, in one or two masked stores, the values after the groups (tricks,
  * score, pool, reduced, deal, fived), all with no branch on the state. */
 
+/* The AVX-512 build also takes AVX-512VL's narrower vectors and BMI2's
+ * shifts by a variable count (one instruction, where x86-64-v2's take
+ * three), which every CPU with AVX-512 but the oldest Xeon Phi has;
+ * spoil_five__observe checks both. */
+#define TARGET_512 __attribute__((target("avx512f,avx512vl,bmi2")))
+
 /* trick_value[n][i]: (i mod n + 1) / n, as (float)(r + 1) * scales.seat
- * gives it, doubled so that a rotation needs no modulo. */
+ * gives it, doubled so that a rotation needs no modulo (rows of 32, so
+ * that 16 floats from i <= 9 stay in the row). */
 #define TV(n, i) ((float)((i) % (n) + 1) * (1.0f / (n)))
 #define TV5(n, i) TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
 #define TV_ROW(n) {TV5(n, 0), TV5(n, 5), TV5(n, 10), TV5(n, 15)}
-static const float trick_value[MAXP + 1][2 * MAXP] = {
+static const float trick_value[MAXP + 1][32] = {
     [2] = TV_ROW(2), [3] = TV_ROW(3), [4] = TV_ROW(4),
     [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
     [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
@@ -241,7 +248,10 @@ static const uint8_t mod_row[MAXP + 1][32] = {
     [5] = MR_ROW(5), [6] = MR_ROW(6), [7] = MR_ROW(7),
     [8] = MR_ROW(8), [9] = MR_ROW(9), [10] = MR_ROW(10)};
 
-/* The values' vectors load 16 bytes from won and 16 ints from score. */
+/* The vectors load 16 bytes from trick and won and 16 ints from score. */
+_Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "trick's 16-byte load stays in the state");
 _Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
                    sizeof(struct spoil_five_state),
                "won's 16-byte load stays in the state");
@@ -251,6 +261,14 @@ _Static_assert(offsetof(struct spoil_five_state, score) + 64 <=
 
 /* seat_one[s]: seat s's bit in a group by absolute seat, 0 for NO_SEAT. */
 static const uint16_t seat_one[256] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+
+/* turn_up_bits[c]: the groups trump and turn_rank of turn-up c (the
+ * trump suit is the turn-up's), 0 past the pack. */
+#define UB(c) ((uint32_t)1 << (c) / 13 | (uint32_t)1 << (4 + (c) % 13))
+#define UB4(c) UB(c), UB(c + 1), UB(c + 2), UB(c + 3)
+static const uint32_t turn_up_bits[64] = {
+    UB4(0),  UB4(4),  UB4(8),  UB4(12), UB4(16), UB4(20), UB4(24),
+    UB4(28), UB4(32), UB4(36), UB4(40), UB4(44), UB4(48)};
 
 /* The five groups dealer .. jinker, n bits each by absolute seat in a,
  * turned to relative seats (bit 0: seat itself): each group rotated right
@@ -280,8 +298,7 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
                  (uint64_t)seat_one[st->jinker] << 4 * n;
     uint64_t m = groups_rel(a, seat, n) | (uint64_t)1 << (5 * n + st->phase);
     m &= ~(~0ull << (5 * n + NPHASES)); /* PH_OVER's bit is past the group */
-    uint64_t up = (uint64_t)1 << st->trump |
-                  (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
+    uint64_t up = turn_up_bits[st->turnup & 63];
     int q = 5 * n + NPHASES + 28; /* up's first bit in w[2]: 44..84 */
     w[0] = st->hand[seat];        /* bits 52..103, the trick plane: 0 */
     w[1] = gone << 40;            /* gone from bit 104 */
@@ -294,7 +311,7 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
  * scores by seat in two vectors, lane j of the result taking seat
  * (seat + j) mod n of the one or the other, then pool .. fived expanded
  * into the four lanes after them. */
-__attribute__((target("avx512f"), always_inline)) static inline void
+TARGET_512 ALWAYS_INLINE void
 put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
 {
     if (n > 6) {
@@ -329,10 +346,42 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
     _mm512_mask_storeu_ps(o, (__mmask16)((1u << (2 * n + 4)) - 1), v);
 }
 
+/* obs_block_512 for the first chunks (16 floats each) of a block only:
+ * a constant count where n is one drops the stores that always keep no
+ * lane. */
+TARGET_512 ALWAYS_INLINE void
+block_512(float *p, uint64_t m, uint64_t keep, int chunks)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < chunks; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                                                 one));
+}
+
+/* The trick's cards, slot i's value tv[i] at o[trick[i]], in one
+ * scatter as wide as n needs, masked to the cards played. */
+TARGET_512 ALWAYS_INLINE void put_trick_512(const struct spoil_five_state *st,
+                                            int n, const float *tv, float *o)
+{
+    __m128i cards = _mm_loadu_si128((const __m128i *)(const void *)st->trick);
+    __mmask16 k = (__mmask16)((1u << st->ntrick) - 1);
+    if (n <= 4)
+        _mm_mask_i32scatter_ps(o, (__mmask8)k, _mm_cvtepu8_epi32(cards),
+                               _mm_loadu_ps(tv), 4);
+    else if (n <= 8)
+        _mm256_mask_i32scatter_ps(o, (__mmask8)k, _mm256_cvtepu8_epi32(cards),
+                                  _mm256_loadu_ps(tv), 4);
+    else
+        _mm512_mask_i32scatter_ps(o, k, _mm512_cvtepu8_epi32(cards),
+                                  _mm512_loadu_ps(tv), 4);
+}
+
 /* observe_body on AVX-512 for n players. Block k holds the stream's bits
  * 64k - pad .. 64k + 63 - pad, out[0] at lane pad of the first; the
  * blocks stop at l.tricks, where the values start. */
-__attribute__((target("avx512f"), always_inline)) static inline void
+TARGET_512 ALWAYS_INLINE void
 observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
 {
     struct layout l = layout_of(n);
@@ -340,27 +389,21 @@ observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
     stream_words(st, seat, n, w);
     int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
     float *base = out - pad;
-    obs_block_512(base, w[0] << pad, ~0ull << pad);
+    block_512(base, w[0] << pad, ~0ull << pad, 4);
 #pragma GCC unroll 3
     for (int k = 1; k < 4; k++) {
         int lim = l.tricks + pad - 64 * k; /* lanes before the values */
+        int most = l.tricks + 15 - 64 * k; /* lim at the largest pad */
         uint64_t keep = lim >= 64 ? ~0ull : lim <= 0 ? 0 : ~(~0ull << lim);
-        obs_block_512(base + 64 * k,
-                      w[k] << pad | w[k - 1] >> 1 >> (63 - pad), keep);
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  keep, most >= 64 ? 4 : most <= 0 ? 0 : (most + 15) / 16);
     }
-    /* The trick's cards; the slots past ntrick write into out[l.tricks],
-     * which the values overwrite. */
     int r = st->leader < seat ? st->leader - seat + n : st->leader - seat;
-    const float *tv = trick_value[n] + r;
-#pragma GCC unroll 4
-    for (int i = 0; i < n; i++) {
-        int on = -(i < st->ntrick); /* all ones for a card of the trick */
-        out[l.tricks + (on & (l.trick + st->trick[i] - l.tricks))] = tv[i];
-    }
+    put_trick_512(st, n, trick_value[n] + r, out + l.trick);
     put_values_512(st, seat, n, out + l.tricks);
 }
 
-__attribute__((target("avx512f"))) static void
+TARGET_512 static void
 observe_512(const struct spoil_five_state *st, int seat, float *out)
 {
     if (st->cfg.n == 4)
@@ -385,7 +428,8 @@ void spoil_five__observe(const struct game *g, const void *st, int seat,
                          float *out)
 {
     (void)g;
-    if (obs_width_best() == OBS_WIDTH_64)
+    if (obs_width_best() == OBS_WIDTH_64 &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2"))
         observe_512(st, seat, out);
     else if (obs_width_best() == OBS_WIDTH_32)
         observe_avx2(st, seat, out);
