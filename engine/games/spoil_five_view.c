@@ -232,7 +232,7 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
 #define TV(n, i) ((float)((i) % (n) + 1) * (1.0f / (n)))
 #define TV5(n, i) TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
 #define TV_ROW(n) {TV5(n, 0), TV5(n, 5), TV5(n, 10), TV5(n, 15)}
-static const float trick_value[MAXP + 1][32] = {
+static _Alignas(64) const float trick_value[MAXP + 1][32] = {
     [2] = TV_ROW(2), [3] = TV_ROW(3), [4] = TV_ROW(4),
     [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
     [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
@@ -243,21 +243,18 @@ static const float trick_value[MAXP + 1][32] = {
     MR(n, k), MR(n, k + 1), MR(n, k + 2), MR(n, k + 3), MR(n, k + 4),       \
         MR(n, k + 5), MR(n, k + 6), MR(n, k + 7)
 #define MR_ROW(n) {MR8(n, 0), MR8(n, 8), MR8(n, 16), MR8(n, 24)}
-static const uint8_t mod_row[MAXP + 1][32] = {
+static _Alignas(64) const uint8_t mod_row[MAXP + 1][32] = {
     [2] = MR_ROW(2), [3] = MR_ROW(3), [4] = MR_ROW(4),
     [5] = MR_ROW(5), [6] = MR_ROW(6), [7] = MR_ROW(7),
     [8] = MR_ROW(8), [9] = MR_ROW(9), [10] = MR_ROW(10)};
 
-/* The vectors load 16 bytes from trick and won and 16 ints from score. */
+/* The vectors load 16 bytes from trick and from won. */
 _Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
                    sizeof(struct spoil_five_state),
                "trick's 16-byte load stays in the state");
 _Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
                    sizeof(struct spoil_five_state),
                "won's 16-byte load stays in the state");
-_Static_assert(offsetof(struct spoil_five_state, score) + 64 <=
-                   sizeof(struct spoil_five_state),
-               "score's 64-byte load stays in the state");
 
 /* seat_one[s]: seat s's bit in a group by absolute seat, 0 for NO_SEAT. */
 static const uint16_t seat_one[256] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
@@ -306,6 +303,29 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
     w[3] = m >> 36 | (q < 64 ? up >> 1 >> (63 - q) : up << ((q - 64) & 63));
 }
 
+/* Offsets from fived of the fields next to it that tail_512 reads. */
+#define AT_FIVED(f)                                                        \
+    (int)(offsetof(struct spoil_five_state, f) -                           \
+          offsetof(struct spoil_five_state, fived))
+_Static_assert(AT_FIVED(reduced) >= 0 && AT_FIVED(reduced) < 8 &&
+                   AT_FIVED(deal_no) >= 0 && AT_FIVED(deal_no) + 1 < 8,
+               "reduced and deal_no lie in the 8 bytes from fived");
+
+/* pool, reduced, deal, fived as floats (see put_values): the three small
+ * fields from one 8-byte load, all four converted and scaled at once
+ * (by 1 for reduced and fived: exact). */
+TARGET_512 ALWAYS_INLINE __m128 tail_512(const struct spoil_five_state *st)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)&st->fived);
+    __m128i i = _mm_shuffle_epi8(
+        b, _mm_setr_epi8(-1, -1, -1, -1, AT_FIVED(reduced), -1, -1, -1,
+                         AT_FIVED(deal_no), AT_FIVED(deal_no) + 1, -1, -1,
+                         0, -1, -1, -1));
+    i = _mm_insert_epi32(i, st->pool, 0);
+    __m128 k = _mm_setr_ps(st->scales.pool, 1.0f, st->scales.deal, 1.0f);
+    return _mm_mul_ps(_mm_cvtepi32_ps(i), k);
+}
+
 /* Writes out[l.tricks .. l.size), the values after the groups (see
  * put_values), in one masked store for up to six players: tricks and
  * scores by seat in two vectors, lane j of the result taking seat
@@ -322,7 +342,8 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
         _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
             _mm_loadu_si128((const __m128i *)(const void *)st->won))),
         _mm512_set1_ps(1.0f / TRICKS));
-    __m512i sc = _mm512_loadu_si512((const void *)st->score);
+    __m512i sc = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1),
+                                          (const void *)st->score);
     __m512i other = _mm512_permutexvar_epi32(
         _mm512_setr_epi32(2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
                           15),
@@ -339,10 +360,8 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
     idx = _mm512_mask_or_epi32(idx, (__mmask16)(0xffff << n), idx,
                                _mm512_set1_epi32(16)); /* lanes n..: s */
     __m512 v = _mm512_permutex2var_ps(t, idx, s);
-    __m128 tail = _mm_setr_ps((float)st->pool * st->scales.pool, st->reduced,
-                              (float)st->deal_no * st->scales.deal, st->fived);
     v = _mm512_mask_expand_ps(v, (__mmask16)(0xf << 2 * n),
-                              _mm512_castps128_ps512(tail));
+                              _mm512_castps128_ps512(tail_512(st)));
     _mm512_mask_storeu_ps(o, (__mmask16)((1u << (2 * n + 4)) - 1), v);
 }
 
