@@ -237,16 +237,26 @@ static _Alignas(64) const float trick_value[MAXP + 1][32] = {
     [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
     [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
 
-/* mod_row[n][k] = k mod n, for rotations by seat. */
-#define MR(n, k) ((k) % (n))
-#define MR8(n, k)                                                          \
-    MR(n, k), MR(n, k + 1), MR(n, k + 2), MR(n, k + 3), MR(n, k + 4),       \
-        MR(n, k + 5), MR(n, k + 6), MR(n, k + 7)
-#define MR_ROW(n) {MR8(n, 0), MR8(n, 8), MR8(n, 16), MR8(n, 24)}
-static _Alignas(64) const uint8_t mod_row[MAXP + 1][32] = {
-    [2] = MR_ROW(2), [3] = MR_ROW(3), [4] = MR_ROW(4),
-    [5] = MR_ROW(5), [6] = MR_ROW(6), [7] = MR_ROW(7),
-    [8] = MR_ROW(8), [9] = MR_ROW(9), [10] = MR_ROW(10)};
+/* value_idx[n][seat][j] (n <= 6): where lane j of the values after the
+ * groups comes from in put_values_512, relative seat j taking seat
+ * (seat + j) mod n: the tricks' lane of that seat for j < n, the scores'
+ * (16 + lane) for n <= j < 2n. */
+#define IV(n, s, j)                                                        \
+    ((j) < 2 * (n) ? ((s) + (j)) % (n) + ((j) >= (n) ? 16 : 0) : 0)
+#define IV4(n, s, j) IV(n, s, j), IV(n, s, j + 1), IV(n, s, j + 2), IV(n, s, j + 3)
+#define IV_ROW(n, s) {IV4(n, s, 0), IV4(n, s, 4), IV4(n, s, 8), IV4(n, s, 12)}
+#define IV_SEATS(n)                                                        \
+    {IV_ROW(n, 0), IV_ROW(n, 1), IV_ROW(n, 2), IV_ROW(n, 3), IV_ROW(n, 4),  \
+     IV_ROW(n, 5), IV_ROW(n, 6), IV_ROW(n, 7), IV_ROW(n, 8), IV_ROW(n, 9)}
+static _Alignas(64) const uint8_t value_idx[7][MAXP][16] = {
+    [2] = IV_SEATS(2), [3] = IV_SEATS(3), [4] = IV_SEATS(4),
+    [5] = IV_SEATS(5), [6] = IV_SEATS(6)};
+
+/* partner_lane[partners][s]: the lane added to score s for its side's
+ * total; 15 (a lane of zeros) where there is no partner. */
+static _Alignas(64) const int32_t partner_lane[2][16] = {
+    {15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
+    {2, 3, 0, 1, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15}};
 
 /* The vectors load 16 bytes from trick and from won. */
 _Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
@@ -344,25 +354,36 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
         _mm512_set1_ps(1.0f / TRICKS));
     __m512i sc = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1),
                                           (const void *)st->score);
-    __m512i other = _mm512_permutexvar_epi32(
-        _mm512_setr_epi32(2, 3, 0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14,
-                          15),
-        sc); /* the partner's: side_total */
-    sc = _mm512_mask_add_epi32(sc, (__mmask16)(st->cfg.partners ? 0xf : 0),
-                               sc, other);
+    sc = _mm512_add_epi32(
+        sc, _mm512_permutexvar_epi32(
+                _mm512_load_si512(partner_lane[st->cfg.partners != 0]),
+                sc)); /* side_total */
     __m512 s = _mm512_mul_ps(
         _mm512_sub_ps(_mm512_cvtepi32_ps(sc),
                       _mm512_set1_ps(st->scales.score_low)),
         _mm512_set1_ps(st->scales.score_scale));
     s = _mm512_min_ps(s, _mm512_set1_ps(1.0f)); /* v < 1 ? v : 1 */
     __m512i idx = _mm512_cvtepu8_epi32(
-        _mm_loadu_si128((const __m128i *)(const void *)(mod_row[n] + seat)));
-    idx = _mm512_mask_or_epi32(idx, (__mmask16)(0xffff << n), idx,
-                               _mm512_set1_epi32(16)); /* lanes n..: s */
+        _mm_load_si128((const __m128i *)(const void *)value_idx[n][seat]));
     __m512 v = _mm512_permutex2var_ps(t, idx, s);
-    v = _mm512_mask_expand_ps(v, (__mmask16)(0xf << 2 * n),
-                              _mm512_castps128_ps512(tail_512(st)));
+    __m128 tail = tail_512(st);
+    if (n == 2) /* tail at lane 2n: a whole quarter for even n */
+        v = _mm512_insertf32x4(v, tail, 1);
+    else if (n == 4)
+        v = _mm512_insertf32x4(v, tail, 2);
+    else if (n == 6)
+        v = _mm512_insertf32x4(v, tail, 3);
+    else
+        v = _mm512_mask_expand_ps(v, (__mmask16)(0xf << 2 * n),
+                                  _mm512_castps128_ps512(tail));
     _mm512_mask_storeu_ps(o, (__mmask16)((1u << (2 * n + 4)) - 1), v);
+}
+
+/* m rotated right by k bits (0 <= k < 64): one BMI2 instruction that
+ * leaves m alone, where a shift would need a copy first. */
+ALWAYS_INLINE uint64_t rot(uint64_t m, int k)
+{
+    return m >> k | m << ((64 - k) & 63);
 }
 
 /* obs_block_512 for the first chunks (16 floats each) of a block only:
@@ -375,7 +396,7 @@ block_512(float *p, uint64_t m, uint64_t keep, int chunks)
 #pragma GCC unroll 4
     for (int j = 0; j < chunks; j++)
         _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
-                             _mm512_maskz_mov_ps((__mmask16)(m >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)rot(m, 16 * j),
                                                  one));
 }
 
