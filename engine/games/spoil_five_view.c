@@ -317,6 +317,12 @@ ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
 #define AT_FIVED(f)                                                        \
     (int)(offsetof(struct spoil_five_state, f) -                           \
           offsetof(struct spoil_five_state, fived))
+_Static_assert(offsetof(struct spoil_five_state, scales.pool) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "four floats from scales.pool stay in the state");
+_Static_assert(offsetof(struct obs_scales, deal) ==
+                   offsetof(struct obs_scales, pool) + sizeof(float),
+               "scales.deal follows scales.pool");
 _Static_assert(AT_FIVED(reduced) >= 0 && AT_FIVED(reduced) < 8 &&
                    AT_FIVED(deal_no) >= 0 && AT_FIVED(deal_no) + 1 < 8,
                "reduced and deal_no lie in the 8 bytes from fived");
@@ -332,7 +338,9 @@ TARGET_512 ALWAYS_INLINE __m128 tail_512(const struct spoil_five_state *st)
                          AT_FIVED(deal_no), AT_FIVED(deal_no) + 1, -1, -1,
                          0, -1, -1, -1));
     i = _mm_insert_epi32(i, st->pool, 0);
-    __m128 k = _mm_setr_ps(st->scales.pool, 1.0f, st->scales.deal, 1.0f);
+    /* scales.pool, .deal, ... interleaved with ones: {pool, 1, deal, 1}. */
+    __m128 k = _mm_unpacklo_ps(
+        _mm_loadu_ps(&st->scales.pool), _mm_set1_ps(1.0f));
     return _mm_mul_ps(_mm_cvtepi32_ps(i), k);
 }
 
