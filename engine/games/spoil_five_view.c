@@ -252,12 +252,6 @@ static _Alignas(64) const uint8_t value_idx[7][MAXP][16] = {
     [2] = IV_SEATS(2), [3] = IV_SEATS(3), [4] = IV_SEATS(4),
     [5] = IV_SEATS(5), [6] = IV_SEATS(6)};
 
-/* partner_lane[partners][s]: the lane added to score s for its side's
- * total; 15 (a lane of zeros) where there is no partner. */
-static _Alignas(64) const int32_t partner_lane[2][16] = {
-    {15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15},
-    {2, 3, 0, 1, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15, 15}};
-
 /* The vectors load 16 bytes from trick and from won. */
 _Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
                    sizeof(struct spoil_five_state),
@@ -362,10 +356,12 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
         _mm512_set1_ps(1.0f / TRICKS));
     __m512i sc = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1),
                                           (const void *)st->score);
-    sc = _mm512_add_epi32(
-        sc, _mm512_permutexvar_epi32(
-                _mm512_load_si512(partner_lane[st->cfg.partners != 0]),
-                sc)); /* side_total */
+    if (n == 4 && st->cfg.partners) /* side_total: the same every call */
+        sc = _mm512_add_epi32(
+            sc, _mm512_permutexvar_epi32(
+                    _mm512_setr_epi32(2, 3, 0, 1, 15, 15, 15, 15, 15, 15, 15,
+                                      15, 15, 15, 15, 15),
+                    sc)); /* lane 15: zero */
     __m512 s = _mm512_mul_ps(
         _mm512_sub_ps(_mm512_cvtepi32_ps(sc),
                       _mm512_set1_ps(st->scales.score_low)),
