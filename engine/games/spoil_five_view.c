@@ -215,22 +215,25 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
 #if defined(__x86_64__)
 /* ---- the AVX-512 build ---------------------------------------------- */
 
-/* The AVX-512 build writes the tensor in aligned 64-float blocks from
- * four words of bits (no copy per byte, no clear), then the trick's cards
- * and, in one or two masked stores, the values after the groups (tricks,
- * score, pool, reduced, deal, fived), all with no branch on the state. */
-
-/* The AVX-512 build also takes AVX-512VL's narrower vectors and BMI2's
- * shifts by a variable count (one instruction, where x86-64-v2's take
- * three), which every CPU with AVX-512 but the oldest Xeon Phi has;
- * spoil_five__observe checks both. */
+/* The AVX-512 build writes the tensor's 0/1 entries in aligned 64-float
+ * blocks from four words of bits (no copy per byte, no clear), then the
+ * trick's cards in one scatter and the values after the groups (tricks,
+ * score, pool, reduced, deal, fived) in one masked store: no loop over
+ * the state's cards or seats. It is port 5 (masks, shuffles) that bounds
+ * it, so masks and shuffles come from tables where they can.
+ *
+ * It also takes AVX-512VL's narrower vectors and BMI2's shifts by a
+ * variable count (one instruction, where x86-64-v2's take three), which
+ * every CPU with AVX-512 but the oldest Xeon Phi has; spoil_five__observe
+ * checks both. */
 #define TARGET_512 __attribute__((target("avx512f,avx512vl,bmi2")))
 
 /* trick_value[n][i]: (i mod n + 1) / n, as (float)(r + 1) * scales.seat
  * gives it, doubled so that a rotation needs no modulo (rows of 32, so
  * that 16 floats from i <= 9 stay in the row). */
 #define TV(n, i) ((float)((i) % (n) + 1) * (1.0f / (n)))
-#define TV5(n, i) TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
+#define TV5(n, i)                                                          \
+    TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
 #define TV_ROW(n) {TV5(n, 0), TV5(n, 5), TV5(n, 10), TV5(n, 15)}
 static _Alignas(64) const float trick_value[MAXP + 1][32] = {
     [2] = TV_ROW(2), [3] = TV_ROW(3), [4] = TV_ROW(4),
@@ -243,7 +246,8 @@ static _Alignas(64) const float trick_value[MAXP + 1][32] = {
  * (16 + lane) for n <= j < 2n. */
 #define IV(n, s, j)                                                        \
     ((j) < 2 * (n) ? ((s) + (j)) % (n) + ((j) >= (n) ? 16 : 0) : 0)
-#define IV4(n, s, j) IV(n, s, j), IV(n, s, j + 1), IV(n, s, j + 2), IV(n, s, j + 3)
+#define IV4(n, s, j)                                                       \
+    IV(n, s, j), IV(n, s, j + 1), IV(n, s, j + 2), IV(n, s, j + 3)
 #define IV_ROW(n, s) {IV4(n, s, 0), IV4(n, s, 4), IV4(n, s, 8), IV4(n, s, 12)}
 #define IV_SEATS(n)                                                        \
     {IV_ROW(n, 0), IV_ROW(n, 1), IV_ROW(n, 2), IV_ROW(n, 3), IV_ROW(n, 4),  \
@@ -341,8 +345,8 @@ TARGET_512 ALWAYS_INLINE __m128 tail_512(const struct spoil_five_state *st)
 /* Writes out[l.tricks .. l.size), the values after the groups (see
  * put_values), in one masked store for up to six players: tricks and
  * scores by seat in two vectors, lane j of the result taking seat
- * (seat + j) mod n of the one or the other, then pool .. fived expanded
- * into the four lanes after them. */
+ * (seat + j) mod n of the one or the other (value_idx), then pool ..
+ * fived in the four lanes after them. More players take put_values. */
 TARGET_512 ALWAYS_INLINE void
 put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
 {
