@@ -451,13 +451,39 @@ observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
     put_values_512(st, seat, n, out + l.tricks);
 }
 
+/* One build per player count: with n a constant, the layout, the shifts
+ * and the masks fold. */
 TARGET_512 static void
 observe_512(const struct spoil_five_state *st, int seat, float *out)
 {
-    if (st->cfg.n == 4)
+    switch (st->cfg.n) {
+    case 2:
+        observe_512_n(st, seat, out, 2);
+        break;
+    case 3:
+        observe_512_n(st, seat, out, 3);
+        break;
+    case 4:
         observe_512_n(st, seat, out, 4);
-    else
-        observe_512_n(st, seat, out, st->cfg.n);
+        break;
+    case 5:
+        observe_512_n(st, seat, out, 5);
+        break;
+    case 6:
+        observe_512_n(st, seat, out, 6);
+        break;
+    case 7:
+        observe_512_n(st, seat, out, 7);
+        break;
+    case 8:
+        observe_512_n(st, seat, out, 8);
+        break;
+    case 9:
+        observe_512_n(st, seat, out, 9);
+        break;
+    default:
+        observe_512_n(st, seat, out, MAXP);
+    }
 }
 
 __attribute__((target("avx2"))) static void
