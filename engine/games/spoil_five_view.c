@@ -218,9 +218,10 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
 /* The AVX-512 build writes the tensor's 0/1 entries in aligned 64-float
  * blocks from four words of bits (no copy per byte, no clear), then the
  * trick's cards in one scatter and the values after the groups (tricks,
- * score, pool, reduced, deal, fived) in one masked store: no loop over
- * the state's cards or seats. It is port 5 (masks, shuffles) that bounds
- * it, so masks and shuffles come from tables where they can.
+ * score, pool, reduced, deal, fived) in one masked store (two past six
+ * players): no loop over the state's cards or seats. It is port 5
+ * (masks, shuffles) that bounds it, so masks and shuffles come from
+ * tables where they can.
  *
  * It also takes AVX-512VL's narrower vectors and BMI2's shifts by a
  * variable count (one instruction, where x86-64-v2's take three), which
@@ -240,21 +241,27 @@ static _Alignas(64) const float trick_value[MAXP + 1][32] = {
     [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
     [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
 
-/* value_idx[n][seat][j] (n <= 6): where lane j of the values after the
- * groups comes from in put_values_512, relative seat j taking seat
- * (seat + j) mod n: the tricks' lane of that seat for j < n, the scores'
- * (16 + lane) for n <= j < 2n. */
+/* value_idx[n][seat][j]: where lane j of the values after the groups
+ * comes from in put_values_512, relative seat j taking seat (seat + j)
+ * mod n: the tricks' lane of that seat for j < n, the scores' (16 +
+ * lane) for n <= j < 2n, then pool .. fived from lanes 12..15. */
 #define IV(n, s, j)                                                        \
-    ((j) < 2 * (n) ? ((s) + (j)) % (n) + ((j) >= (n) ? 16 : 0) : 0)
+    ((j) < (n)           ? ((s) + (j)) % (n)                                \
+     : (j) < 2 * (n)     ? 16 + ((s) + (j)) % (n)                           \
+     : (j) < 2 * (n) + 4 ? 12 + (j) - 2 * (n)                               \
+                         : 0)
 #define IV4(n, s, j)                                                       \
     IV(n, s, j), IV(n, s, j + 1), IV(n, s, j + 2), IV(n, s, j + 3)
-#define IV_ROW(n, s) {IV4(n, s, 0), IV4(n, s, 4), IV4(n, s, 8), IV4(n, s, 12)}
+#define IV16(n, s, j)                                                      \
+    IV4(n, s, j), IV4(n, s, j + 4), IV4(n, s, j + 8), IV4(n, s, j + 12)
+#define IV_ROW(n, s) {IV16(n, s, 0), IV16(n, s, 16)}
 #define IV_SEATS(n)                                                        \
     {IV_ROW(n, 0), IV_ROW(n, 1), IV_ROW(n, 2), IV_ROW(n, 3), IV_ROW(n, 4),  \
      IV_ROW(n, 5), IV_ROW(n, 6), IV_ROW(n, 7), IV_ROW(n, 8), IV_ROW(n, 9)}
-static _Alignas(64) const uint8_t value_idx[7][MAXP][16] = {
+static _Alignas(64) const uint8_t value_idx[MAXP + 1][MAXP][32] = {
     [2] = IV_SEATS(2), [3] = IV_SEATS(3), [4] = IV_SEATS(4),
-    [5] = IV_SEATS(5), [6] = IV_SEATS(6)};
+    [5] = IV_SEATS(5), [6] = IV_SEATS(6), [7] = IV_SEATS(7),
+    [8] = IV_SEATS(8), [9] = IV_SEATS(9), [10] = IV_SEATS(10)};
 
 /* The vectors load 16 bytes from trick and from won. */
 _Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
@@ -342,22 +349,28 @@ TARGET_512 ALWAYS_INLINE __m128 tail_512(const struct spoil_five_state *st)
     return _mm_mul_ps(_mm_cvtepi32_ps(i), k);
 }
 
+/* Lanes row[0..16) of the values (see value_idx) from the tricks and
+ * pool .. fived in t and the scores in s. */
+TARGET_512 ALWAYS_INLINE __m512 values_16(__m512 t, __m512 s,
+                                          const uint8_t *row)
+{
+    __m512i idx = _mm512_cvtepu8_epi32(
+        _mm_load_si128((const __m128i *)(const void *)row));
+    return _mm512_permutex2var_ps(t, idx, s);
+}
+
 /* Writes out[l.tricks .. l.size), the values after the groups (see
- * put_values), in one masked store for up to six players: tricks and
- * scores by seat in two vectors, lane j of the result taking seat
- * (seat + j) mod n of the one or the other (value_idx), then pool ..
- * fived in the four lanes after them. More players take put_values. */
+ * put_values), in one masked store (two past six players): the tricks
+ * by seat with pool .. fived in lanes 12..15 in one vector, the scores
+ * by seat in another, their lanes picked by value_idx. */
 TARGET_512 ALWAYS_INLINE void
 put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
 {
-    if (n > 6) {
-        put_values(st, seat, n, o);
-        return;
-    }
     __m512 t = _mm512_mul_ps(
         _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
             _mm_loadu_si128((const __m128i *)(const void *)st->won))),
         _mm512_set1_ps(1.0f / TRICKS));
+    t = _mm512_insertf32x4(t, tail_512(st), 3);
     __m512i sc = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1),
                                           (const void *)st->score);
     if (n == 4 && st->cfg.partners) /* side_total: the same every call */
@@ -371,20 +384,13 @@ put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
                       _mm512_set1_ps(st->scales.score_low)),
         _mm512_set1_ps(st->scales.score_scale));
     s = _mm512_min_ps(s, _mm512_set1_ps(1.0f)); /* v < 1 ? v : 1 */
-    __m512i idx = _mm512_cvtepu8_epi32(
-        _mm_load_si128((const __m128i *)(const void *)value_idx[n][seat]));
-    __m512 v = _mm512_permutex2var_ps(t, idx, s);
-    __m128 tail = tail_512(st);
-    if (n == 2) /* tail at lane 2n: a whole quarter for even n */
-        v = _mm512_insertf32x4(v, tail, 1);
-    else if (n == 4)
-        v = _mm512_insertf32x4(v, tail, 2);
-    else if (n == 6)
-        v = _mm512_insertf32x4(v, tail, 3);
-    else
-        v = _mm512_mask_expand_ps(v, (__mmask16)(0xf << 2 * n),
-                                  _mm512_castps128_ps512(tail));
-    _mm512_mask_storeu_ps(o, (__mmask16)((1u << (2 * n + 4)) - 1), v);
+    const uint8_t *row = value_idx[n][seat];
+    int k = 2 * n + 4; /* lanes */
+    _mm512_mask_storeu_ps(o, (__mmask16)(k >= 16 ? 0xffff : (1u << k) - 1),
+                          values_16(t, s, row));
+    if (k > 16)
+        _mm512_mask_storeu_ps(o + 16, (__mmask16)((1u << (k - 16)) - 1),
+                              values_16(t, s, row + 16));
 }
 
 /* m rotated right by k bits (0 <= k < 64): one BMI2 instruction that
