@@ -3,6 +3,7 @@
  * Rules and decisions: see the header comment of spoil_five.c.
  */
 #include <assert.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -155,8 +156,26 @@ void spoil_five__obs_scales(const struct game *g, const struct cfg *c,
     o->seat = 1.0f / c->n;
 }
 
-/* Writes the groups dealer .. phase and trump, turn_rank, then tricks and
- * score (relative seats). */
+/* Writes the values after the groups from o = out + l.tricks: tricks and
+ * score by relative seat, pool, reduced, deal, fived. */
+ALWAYS_INLINE void put_values(const struct spoil_five_state *st, int seat,
+                              int n, float *o)
+{
+    float lo = st->scales.score_low, scale = st->scales.score_scale;
+    for (int s = 0, r = n - seat; s < n; s++, r++) {
+        r -= r >= n ? n : 0;
+        float v = ((float)side_total(st, s) - lo) * scale;
+        o[r] = (float)st->won[s] * (1.0f / TRICKS);
+        o[n + r] = v < 1 ? v : 1.0f;
+    }
+    o[2 * n] = (float)st->pool * st->scales.pool;
+    o[2 * n + 1] = st->reduced;
+    o[2 * n + 2] = (float)st->deal_no * st->scales.deal;
+    o[2 * n + 3] = st->fived;
+}
+
+/* Writes the groups dealer .. phase and trump, turn_rank, then the values
+ * after them. */
 ALWAYS_INLINE void observe_seats(const struct spoil_five_state *st, int seat,
                                  const struct layout *l, float *out, bool wide)
 {
@@ -172,13 +191,7 @@ ALWAYS_INLINE void observe_seats(const struct spoil_five_state *st, int seat,
     uint64_t up = (uint64_t)1 << st->trump |
                   (uint64_t)1 << (4 + card_rank(st->turnup) - 1);
     put_bits(out + l->trump, up, 4 + 13, wide);
-    float lo = st->scales.score_low, scale = st->scales.score_scale;
-    for (int s = 0, r = n - seat; s < n; s++, r++) {
-        r -= r >= n ? n : 0;
-        float v = ((float)side_total(st, s) - lo) * scale;
-        out[l->tricks + r] = (float)st->won[s] * (1.0f / TRICKS);
-        out[l->score + r] = v < 1 ? v : 1.0f;
-    }
+    put_values(st, seat, n, out + l->tricks);
 }
 
 ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
@@ -197,13 +210,288 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
         r += r + 1 == n ? 1 - n : 1;
     }
     observe_seats(st, seat, &l, out, wide);
-    out[l.pool] = (float)st->pool * st->scales.pool;
-    out[l.reduced] = st->reduced;
-    out[l.deal] = (float)st->deal_no * st->scales.deal;
-    out[l.fived] = st->fived;
 }
 
 #if defined(__x86_64__)
+/* ---- the AVX-512 build ---------------------------------------------- */
+
+/* The AVX-512 build writes the tensor's 0/1 entries in aligned 64-float
+ * blocks from four words of bits (no copy per byte, no clear), then the
+ * trick's cards in one scatter and the values after the groups (tricks,
+ * score, pool, reduced, deal, fived) in one masked store (two past six
+ * players): no loop over the state's cards or seats. It is port 5
+ * (masks, shuffles) that bounds it, so masks and shuffles come from
+ * tables where they can.
+ *
+ * It also takes AVX-512VL's narrower vectors and BMI2's shifts by a
+ * variable count (one instruction, where x86-64-v2's take three), which
+ * every CPU with AVX-512 but the oldest Xeon Phi has; spoil_five__observe
+ * checks both. */
+#define TARGET_512 __attribute__((target("avx512f,avx512vl,bmi2")))
+
+/* trick_value[n][i]: (i mod n + 1) / n, as (float)(r + 1) * scales.seat
+ * gives it, doubled so that a rotation needs no modulo (rows of 32, so
+ * that 16 floats from i <= 9 stay in the row). */
+#define TV(n, i) ((float)((i) % (n) + 1) * (1.0f / (n)))
+#define TV5(n, i)                                                          \
+    TV(n, i), TV(n, i + 1), TV(n, i + 2), TV(n, i + 3), TV(n, i + 4)
+#define TV_ROW(n) {TV5(n, 0), TV5(n, 5), TV5(n, 10), TV5(n, 15)}
+static _Alignas(64) const float trick_value[MAXP + 1][32] = {
+    [2] = TV_ROW(2), [3] = TV_ROW(3), [4] = TV_ROW(4),
+    [5] = TV_ROW(5), [6] = TV_ROW(6), [7] = TV_ROW(7),
+    [8] = TV_ROW(8), [9] = TV_ROW(9), [10] = TV_ROW(10)};
+
+/* value_idx[n][seat][j]: where lane j of the values after the groups
+ * comes from in put_values_512, relative seat j taking seat (seat + j)
+ * mod n: the tricks' lane of that seat for j < n, the scores' (16 +
+ * lane) for n <= j < 2n, then pool .. fived from lanes 12..15. */
+#define IV(n, s, j)                                                        \
+    ((j) < (n)           ? ((s) + (j)) % (n)                                \
+     : (j) < 2 * (n)     ? 16 + ((s) + (j)) % (n)                           \
+     : (j) < 2 * (n) + 4 ? 12 + (j) - 2 * (n)                               \
+                         : 0)
+#define IV4(n, s, j)                                                       \
+    IV(n, s, j), IV(n, s, j + 1), IV(n, s, j + 2), IV(n, s, j + 3)
+#define IV16(n, s, j)                                                      \
+    IV4(n, s, j), IV4(n, s, j + 4), IV4(n, s, j + 8), IV4(n, s, j + 12)
+#define IV_ROW(n, s) {IV16(n, s, 0), IV16(n, s, 16)}
+#define IV_SEATS(n)                                                        \
+    {IV_ROW(n, 0), IV_ROW(n, 1), IV_ROW(n, 2), IV_ROW(n, 3), IV_ROW(n, 4),  \
+     IV_ROW(n, 5), IV_ROW(n, 6), IV_ROW(n, 7), IV_ROW(n, 8), IV_ROW(n, 9)}
+static _Alignas(64) const uint8_t value_idx[MAXP + 1][MAXP][32] = {
+    [2] = IV_SEATS(2), [3] = IV_SEATS(3), [4] = IV_SEATS(4),
+    [5] = IV_SEATS(5), [6] = IV_SEATS(6), [7] = IV_SEATS(7),
+    [8] = IV_SEATS(8), [9] = IV_SEATS(9), [10] = IV_SEATS(10)};
+
+/* The vectors load 16 bytes from trick and from won. */
+_Static_assert(offsetof(struct spoil_five_state, trick) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "trick's 16-byte load stays in the state");
+_Static_assert(offsetof(struct spoil_five_state, won) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "won's 16-byte load stays in the state");
+
+/* seat_one[s]: seat s's bit in a group by absolute seat, 0 for NO_SEAT. */
+static const uint16_t seat_one[256] = {1, 2, 4, 8, 16, 32, 64, 128, 256, 512};
+
+/* turn_up_bits[c]: the groups trump and turn_rank of turn-up c (the
+ * trump suit is the turn-up's), 0 past the pack. */
+#define UB(c) ((uint32_t)1 << (c) / 13 | (uint32_t)1 << (4 + (c) % 13))
+#define UB4(c) UB(c), UB(c + 1), UB(c + 2), UB(c + 3)
+static const uint32_t turn_up_bits[64] = {
+    UB4(0),  UB4(4),  UB4(8),  UB4(12), UB4(16), UB4(20), UB4(24),
+    UB4(28), UB4(32), UB4(36), UB4(40), UB4(44), UB4(48)};
+
+/* The five groups dealer .. jinker, n bits each by absolute seat in a,
+ * turned to relative seats (bit 0: seat itself): each group rotated right
+ * by seat, all five with the same shifts. */
+ALWAYS_INLINE uint64_t groups_rel(uint64_t a, int seat, int n)
+{
+    uint64_t unit = 1 | 1ull << n | 1ull << 2 * n | 1ull << 3 * n |
+                    1ull << 4 * n; /* the groups' first bits */
+    uint64_t low = (((uint64_t)1 << (n - seat)) - 1) * unit;
+    uint64_t all = (((uint64_t)1 << n) - 1) * unit;
+    return (a >> seat & low) | (a << (n - seat) & (all ^ low));
+}
+
+/* The tensor's 0/1 entries up to l.tricks as four words: hand, the trick
+ * plane's zeros, gone, the groups dealer .. phase, trump and turn_rank. */
+ALWAYS_INLINE void stream_words(const struct spoil_five_state *st, int seat,
+                                int n, uint64_t *w)
+{
+    hand_t own = seat == st->rob_seat && st->discard != NO_CARD
+                     ? card_bit(st->discard)
+                     : 0;
+    hand_t gone = st->gone | own;
+    int robbed = st->barred == NO_SEAT ? st->rob_seat : NO_SEAT;
+    uint64_t a = seat_one[st->dealer] | (uint64_t)seat_one[st->turn] << n |
+                 (uint64_t)seat_one[robbed] << 2 * n |
+                 (uint64_t)seat_one[st->barred] << 3 * n |
+                 (uint64_t)seat_one[st->jinker] << 4 * n;
+    uint64_t m = groups_rel(a, seat, n) | (uint64_t)1 << (5 * n + st->phase);
+    m &= ~(~0ull << (5 * n + NPHASES)); /* PH_OVER's bit is past the group */
+    uint64_t up = turn_up_bits[st->turnup & 63];
+    int q = 5 * n + NPHASES + 28; /* up's first bit in w[2]: 44..84 */
+    w[0] = st->hand[seat];        /* bits 52..103, the trick plane: 0 */
+    w[1] = gone << 40;            /* gone from bit 104 */
+    w[2] = gone >> 24 | m << 28 | (q < 64 ? up << (q & 63) : 0);
+    w[3] = m >> 36 | (q < 64 ? up >> 1 >> (63 - q) : up << ((q - 64) & 63));
+}
+
+/* Offsets from fived of the fields next to it that tail_512 reads. */
+#define AT_FIVED(f)                                                        \
+    (int)(offsetof(struct spoil_five_state, f) -                           \
+          offsetof(struct spoil_five_state, fived))
+_Static_assert(offsetof(struct spoil_five_state, scales.pool) + 16 <=
+                   sizeof(struct spoil_five_state),
+               "four floats from scales.pool stay in the state");
+_Static_assert(offsetof(struct obs_scales, deal) ==
+                   offsetof(struct obs_scales, pool) + sizeof(float),
+               "scales.deal follows scales.pool");
+_Static_assert(AT_FIVED(reduced) >= 0 && AT_FIVED(reduced) < 8 &&
+                   AT_FIVED(deal_no) >= 0 && AT_FIVED(deal_no) + 1 < 8,
+               "reduced and deal_no lie in the 8 bytes from fived");
+
+/* pool, reduced, deal, fived as floats (see put_values): the three small
+ * fields from one 8-byte load, all four converted and scaled at once
+ * (by 1 for reduced and fived: exact). */
+TARGET_512 ALWAYS_INLINE __m128 tail_512(const struct spoil_five_state *st)
+{
+    __m128i b = _mm_loadl_epi64((const __m128i *)(const void *)&st->fived);
+    __m128i i = _mm_shuffle_epi8(
+        b, _mm_setr_epi8(-1, -1, -1, -1, AT_FIVED(reduced), -1, -1, -1,
+                         AT_FIVED(deal_no), AT_FIVED(deal_no) + 1, -1, -1,
+                         0, -1, -1, -1));
+    i = _mm_insert_epi32(i, st->pool, 0);
+    /* scales.pool, .deal, ... interleaved with ones: {pool, 1, deal, 1}. */
+    __m128 k = _mm_unpacklo_ps(
+        _mm_loadu_ps(&st->scales.pool), _mm_set1_ps(1.0f));
+    return _mm_mul_ps(_mm_cvtepi32_ps(i), k);
+}
+
+/* Lanes row[0..16) of the values (see value_idx) from the tricks and
+ * pool .. fived in t and the scores in s. */
+TARGET_512 ALWAYS_INLINE __m512 values_16(__m512 t, __m512 s,
+                                          const uint8_t *row)
+{
+    __m512i idx = _mm512_cvtepu8_epi32(
+        _mm_load_si128((const __m128i *)(const void *)row));
+    return _mm512_permutex2var_ps(t, idx, s);
+}
+
+/* Writes out[l.tricks .. l.size), the values after the groups (see
+ * put_values), in one masked store (two past six players): the tricks
+ * by seat with pool .. fived in lanes 12..15 in one vector, the scores
+ * by seat in another, their lanes picked by value_idx. */
+TARGET_512 ALWAYS_INLINE void
+put_values_512(const struct spoil_five_state *st, int seat, int n, float *o)
+{
+    __m512 t = _mm512_mul_ps(
+        _mm512_cvtepi32_ps(_mm512_cvtepu8_epi32(
+            _mm_loadu_si128((const __m128i *)(const void *)st->won))),
+        _mm512_set1_ps(1.0f / TRICKS));
+    t = _mm512_insertf32x4(t, tail_512(st), 3);
+    __m512i sc = _mm512_maskz_loadu_epi32((__mmask16)((1u << n) - 1),
+                                          (const void *)st->score);
+    if (n == 4 && st->cfg.partners) /* side_total: the same every call */
+        sc = _mm512_add_epi32(
+            sc, _mm512_permutexvar_epi32(
+                    _mm512_setr_epi32(2, 3, 0, 1, 15, 15, 15, 15, 15, 15, 15,
+                                      15, 15, 15, 15, 15),
+                    sc)); /* lane 15: zero */
+    __m512 s = _mm512_mul_ps(
+        _mm512_sub_ps(_mm512_cvtepi32_ps(sc),
+                      _mm512_set1_ps(st->scales.score_low)),
+        _mm512_set1_ps(st->scales.score_scale));
+    s = _mm512_min_ps(s, _mm512_set1_ps(1.0f)); /* v < 1 ? v : 1 */
+    const uint8_t *row = value_idx[n][seat];
+    int k = 2 * n + 4; /* lanes */
+    _mm512_mask_storeu_ps(o, (__mmask16)(k >= 16 ? 0xffff : (1u << k) - 1),
+                          values_16(t, s, row));
+    if (k > 16)
+        _mm512_mask_storeu_ps(o + 16, (__mmask16)((1u << (k - 16)) - 1),
+                              values_16(t, s, row + 16));
+}
+
+/* m rotated right by k bits (0 <= k < 64): one BMI2 instruction that
+ * leaves m alone, where a shift would need a copy first. */
+ALWAYS_INLINE uint64_t rot(uint64_t m, int k)
+{
+    return m >> k | m << ((64 - k) & 63);
+}
+
+/* obs_block_512 for the first chunks (16 floats each) of a block only:
+ * a constant count where n is one drops the stores that always keep no
+ * lane. */
+TARGET_512 ALWAYS_INLINE void
+block_512(float *p, uint64_t m, uint64_t keep, int chunks)
+{
+    __m512 one = _mm512_set1_ps(1.0f);
+#pragma GCC unroll 4
+    for (int j = 0; j < chunks; j++)
+        _mm512_mask_store_ps(p + 16 * j, (__mmask16)(keep >> 16 * j),
+                             _mm512_maskz_mov_ps((__mmask16)rot(m, 16 * j),
+                                                 one));
+}
+
+/* The trick's cards, slot i's value tv[i] at o[trick[i]], in one
+ * scatter as wide as n needs, masked to the cards played. */
+TARGET_512 ALWAYS_INLINE void put_trick_512(const struct spoil_five_state *st,
+                                            int n, const float *tv, float *o)
+{
+    __m128i cards = _mm_loadu_si128((const __m128i *)(const void *)st->trick);
+    __mmask16 k = (__mmask16)((1u << st->ntrick) - 1);
+    if (n <= 4)
+        _mm_mask_i32scatter_ps(o, (__mmask8)k, _mm_cvtepu8_epi32(cards),
+                               _mm_loadu_ps(tv), 4);
+    else if (n <= 8)
+        _mm256_mask_i32scatter_ps(o, (__mmask8)k, _mm256_cvtepu8_epi32(cards),
+                                  _mm256_loadu_ps(tv), 4);
+    else
+        _mm512_mask_i32scatter_ps(o, k, _mm512_cvtepu8_epi32(cards),
+                                  _mm512_loadu_ps(tv), 4);
+}
+
+/* observe_body on AVX-512 for n players. Block k holds the stream's bits
+ * 64k - pad .. 64k + 63 - pad, out[0] at lane pad of the first; the
+ * blocks stop at l.tricks, where the values start. */
+TARGET_512 ALWAYS_INLINE void
+observe_512_n(const struct spoil_five_state *st, int seat, float *out, int n)
+{
+    struct layout l = layout_of(n);
+    uint64_t w[4];
+    stream_words(st, seat, n, w);
+    int pad = (int)((uintptr_t)out & 63) / (int)sizeof *out;
+    float *base = out - pad;
+    block_512(base, w[0] << pad, ~0ull << pad, 4);
+#pragma GCC unroll 3
+    for (int k = 1; k < 4; k++) {
+        int lim = l.tricks + pad - 64 * k; /* lanes before the values */
+        int most = l.tricks + 15 - 64 * k; /* lim at the largest pad */
+        uint64_t keep = lim >= 64 ? ~0ull : lim <= 0 ? 0 : ~(~0ull << lim);
+        block_512(base + 64 * k, w[k] << pad | w[k - 1] >> 1 >> (63 - pad),
+                  keep, most >= 64 ? 4 : most <= 0 ? 0 : (most + 15) / 16);
+    }
+    int r = st->leader < seat ? st->leader - seat + n : st->leader - seat;
+    put_trick_512(st, n, trick_value[n] + r, out + l.trick);
+    put_values_512(st, seat, n, out + l.tricks);
+}
+
+/* One build per player count: with n a constant, the layout, the shifts
+ * and the masks fold. */
+TARGET_512 static void
+observe_512(const struct spoil_five_state *st, int seat, float *out)
+{
+    switch (st->cfg.n) {
+    case 2:
+        observe_512_n(st, seat, out, 2);
+        break;
+    case 3:
+        observe_512_n(st, seat, out, 3);
+        break;
+    case 4:
+        observe_512_n(st, seat, out, 4);
+        break;
+    case 5:
+        observe_512_n(st, seat, out, 5);
+        break;
+    case 6:
+        observe_512_n(st, seat, out, 6);
+        break;
+    case 7:
+        observe_512_n(st, seat, out, 7);
+        break;
+    case 8:
+        observe_512_n(st, seat, out, 8);
+        break;
+    case 9:
+        observe_512_n(st, seat, out, 9);
+        break;
+    default:
+        observe_512_n(st, seat, out, MAXP);
+    }
+}
+
 __attribute__((target("avx2"))) static void
 observe_avx2(const struct spoil_five_state *st, int seat, float *out)
 {
@@ -220,7 +508,10 @@ void spoil_five__observe(const struct game *g, const void *st, int seat,
                          float *out)
 {
     (void)g;
-    if (obs_width_best() <= OBS_WIDTH_32)
+    if (obs_width_best() == OBS_WIDTH_64 &&
+        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2"))
+        observe_512(st, seat, out);
+    else if (obs_width_best() == OBS_WIDTH_32)
         observe_avx2(st, seat, out);
     else
         observe_base(st, seat, out);

@@ -2,13 +2,13 @@
  * tensor in memory.
  *
  * Some observes build one way when the tensor starts on a 64-byte
- * boundary and another when it does not (Pinochle, Binokel, Magna and
- * Nine-Card Golf write theirs in aligned 64-byte stores on AVX-512: each
- * store joins two blocks and the first and last are masked to the
- * tensor, a different join for each of the 16 float offsets), and
+ * boundary and another when it does not (Pinochle, Binokel, Magna,
+ * Nine-Card Golf and Spoil-Five write theirs in aligned 64-byte stores on
+ * AVX-512: each store joins two blocks and the first and last are masked
+ * to the tensor, a different join for each of the 16 float offsets), and
  * test_obs_golden sees one offset only, the one malloc gives. Here every
- * state of a few random games of every game (and of every player count
- * of those four) is observed for each seat at each offset 0..15 from a
+ * state of a few random games of every game (and of the player counts
+ * of those five) is observed for each seat at each offset 0..15 from a
  * boundary, and must equal the observe of the 16-byte build (no 64-byte
  * stores at all) and leave the floats on either side of the tensor alone.
  */
@@ -48,6 +48,12 @@ static const char *const specs[] = {
     "nine_card_golf(players=6,holes=2)",
     "nine_card_golf(players=7,holes=2)",
     "nine_card_golf(players=8,holes=2)",
+    "spoil_five(players=2,fiving=true)",
+    "spoil_five(players=3,jinking=true)",
+    "spoil_five(partnerships=true,fiving=true,jinking=true)",
+    "spoil_five(players=6,jinking=true,deals=3)",
+    "spoil_five(players=7,two_tricks_win=true,jinking=true)",
+    "spoil_five(players=10,target=45,robbing=optional)",
 };
 
 /* Observes st for seat at every offset into buf (64-byte aligned, room
