@@ -39,9 +39,4 @@ int journal__parse_record(const char *line, size_t len,
  * frees it with free(). NULL when out of memory. */
 char *journal__json_string(const char *s);
 
-/* Writes at p, one character each, the run of format 3 moves below 64
- * that m[0..n) starts with; returns its length. wide takes the
- * AVX-512 build where the CPU has it (the same bytes: tests run both). */
-int journal__short_run(char *p, const int *m, int n, bool wide);
-
 #endif

@@ -10,9 +10,6 @@
  * it writes is read back by jansson in the tests.
  */
 #include <inttypes.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -220,76 +217,6 @@ static char *put_long_move(char *p, unsigned v)
     return p + n;
 }
 
-/* The run of moves below MOVE_BASE that m[0..n) starts with, written
- * at p one character each; returns its length. */
-static int short_run_plain(char *p, const int *m, int n)
-{
-    int j = 0;
-    for (; j < n && (unsigned)m[j] < MOVE_BASE; j++)
-        p[j] = move_last[m[j]];
-    return j;
-}
-
-#if defined(__x86_64__)
-#define SHORT_RUN_ISA "avx512f,avx512bw,avx512vl,avx512vbmi"
-
-/* short_run_plain 16 moves a step: the ids narrowed to bytes and looked
- * up in the 64 characters at once (vpermb); a step's lanes past n are
- * neither read nor written. A random Thirty-One game's 32 moves took a
- * third of the writer's formatting one by one. */
-__attribute__((target(SHORT_RUN_ISA))) static int
-short_run_wide(char *p, const int *m, int n)
-{
-    const __m512i last = _mm512_loadu_si512(move_last);
-    const __m512i top = _mm512_set1_epi32(MOVE_BASE - 1);
-    for (int j = 0; j < n; j += 16) {
-        __mmask16 in = n - j >= 16 ? 0xffff : (__mmask16)((1u << (n - j)) - 1);
-        __m512i v = _mm512_maskz_loadu_epi32(in, m + j);
-        __mmask16 stop = _mm512_mask_cmpgt_epu32_mask(in, v, top);
-        __mmask16 put = stop ? (__mmask16)(((stop & -stop) - 1) & in) : in;
-        __m512i c = _mm512_permutexvar_epi8(
-            _mm512_castsi128_si512(_mm512_cvtepi32_epi8(v)), last);
-        _mm_mask_storeu_epi8(p + j, put, _mm512_castsi512_si128(c));
-        if (stop)
-            return j + __builtin_ctz(stop);
-    }
-    return n;
-}
-
-static bool short_run_wide_ok(void)
-{
-    return __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512vl") &&
-           __builtin_cpu_supports("avx512vbmi");
-}
-#endif
-
-/* Whether this CPU takes short_run_wide: asked once, before main. */
-static bool short_wide;
-
-__attribute__((constructor)) static void short_wide_init(void)
-{
-#if defined(__x86_64__)
-    __builtin_cpu_init(); /* needed this early */
-    short_wide = short_run_wide_ok();
-#endif
-}
-
-static inline int short_run(char *p, const int *m, int n, bool wide)
-{
-#if defined(__x86_64__)
-    if (wide)
-        return short_run_wide(p, m, n);
-#endif
-    return short_run_plain(p, m, n);
-}
-
-int journal__short_run(char *p, const int *m, int n, bool wide)
-{
-    return short_run(p, m, n, wide && short_wide);
-}
-
 /* Format 3: one character for an id below 64 (most moves of most
  * games), a few more for a larger one (journal.h); no "digits". Moves
  * that would not fit JOURNAL_MOVES_MAX are taken back out. */
@@ -313,12 +240,12 @@ static void put_moves_short(struct out *o, const struct match_result *res)
         k = sure < (size_t)(n - i) ? i + (int)sure : n;
         if (k == i)
             break;
-        while (i < k) {
-            int d = short_run(p, m + i, k - i, short_wide);
-            p += d;
-            i += d;
-            if (i < k)
-                p = put_long_move(p, (unsigned)m[i++]);
+        for (; i < k; i++) {
+            unsigned v = (unsigned)m[i];
+            if (v < MOVE_BASE)
+                *p++ = move_last[v];
+            else
+                p = put_long_move(p, v);
         }
     }
     for (; i < n; i++) {

@@ -5,7 +5,7 @@
  * committed format 1 journal read (and rewritten as format 2 and as
  * format 3 to the same records) and resumed in format 1; a format 2
  * journal read and resumed in format 2; format 3's moves written and
- * decoded, in both builds of the run of short ids.
+ * decoded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,13 +16,10 @@
 
 #include <fcntl.h>
 #include <math.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "common/err.h"
 #include "tour_test_util.h"
-#include "tournament/journal_int.h"
 #include "tournament/run.h"
 #include "tournament/schedule.h"
 
@@ -256,69 +253,6 @@ static void test_moves_format3(void **state)
     assert_int_equal(got.r[0].res.rank[0], 1); /* returns 3, -3 */
     assert_int_equal(got.r[0].res.rank[1], 2);
     free(got.r);
-}
-
-/* The run of ids below 64 a moves array starts with, one character
- * each, in both builds (the AVX-512 one 16 ids a step, where the CPU has
- * it): the characters of journal.h, the run ending at the first id of 64
- * or more, nothing written past it. */
-static void test_short_run(void **state)
-{
-    (void)state;
-    static const int hand[] = {0, 9, 10, 35, 36, 61, 62, 63, 64, 5};
-    for (int wide = 0; wide < 2; wide++) {
-        char out[32];
-        memset(out, '#', sizeof out);
-        assert_int_equal(journal__short_run(out, hand, 10, wide), 8);
-        assert_memory_equal(out, "09azAZ-_##", 10);
-        assert_int_equal(journal__short_run(out, hand + 9, 1, wide), 1);
-        assert_int_equal(out[0], '5');
-        assert_int_equal(journal__short_run(out, hand, 0, wide), 0);
-    }
-    /* Every length to 48 with one long id at every place, or none. */
-    uint32_t x = 12345;
-    int m[48];
-    for (int n = 0; n <= 48; n++)
-        for (int big = -1; big < n; big++) {
-            char plain[64], wide[64];
-            for (int i = 0; i < n; i++) {
-                x = x * 1103515245u + 12345u;
-                m[i] = i == big ? 64 + (int)(x >> 20) % 2000
-                                : (int)(x >> 16) % 64;
-            }
-            memset(plain, '#', sizeof plain);
-            memset(wide, '#', sizeof wide);
-            int run = big < 0 ? n : big;
-            assert_int_equal(journal__short_run(plain, m, n, false), run);
-            assert_int_equal(journal__short_run(wide, m, n, true), run);
-            assert_memory_equal(plain, wide, sizeof plain);
-            for (int i = 0; i < run; i++)
-                assert_int_equal(plain[i], "0123456789abcdefghijklmnopqrstu"
-                                           "vwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                                           "-_"[m[i]]);
-            assert_int_equal(plain[run], '#');
-        }
-}
-
-/* A moves array that ends where readable memory ends: the 16-id steps
- * read no further than its last id. */
-static void test_short_run_page_end(void **state)
-{
-    (void)state;
-    long page = sysconf(_SC_PAGESIZE);
-    char *map = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    assert_true(map != MAP_FAILED);
-    assert_int_equal(mprotect(map + page, (size_t)page, PROT_NONE), 0);
-    for (int n = 1; n <= 20; n++) {
-        int *m = (int *)(void *)(map + page) - n;
-        char out[24];
-        for (int i = 0; i < n; i++)
-            m[i] = i;
-        assert_int_equal(journal__short_run(out, m, n, true), n);
-        assert_memory_equal(out, "0123456789abcdefghijk", (size_t)n);
-    }
-    munmap(map, (size_t)page * 2);
 }
 
 /* Format 3 moves longer than a small buffer: the line does not fit (0,
@@ -881,8 +815,6 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_sync_deferred, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
-        cmocka_unit_test(test_short_run),
-        cmocka_unit_test(test_short_run_page_end),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format3_rewrite, setup, teardown),
