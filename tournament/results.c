@@ -1,7 +1,8 @@
 /* results.c — reading journals into pairwise results per deal; see
  * results.h. Games are deduplicated by their schedule index with a bitmap;
- * the pairwise results are gathered raw, then sorted by deal (counting
- * sort) and pair, and summed. */
+ * the pairwise results are summed into totals as they come and, by deal,
+ * also gathered raw, then sorted by deal (counting sort) and pair, and
+ * summed. */
 #include "results.h"
 
 #include <assert.h>
