@@ -143,8 +143,12 @@ write_avx2(float *out, const uint64_t *w, int pad, int n)
 bool obs_width_supported(enum obs_width wd)
 {
 #if defined(__x86_64__)
+    /* VL and BMI2 too: Spoil-Five's build uses them (every CPU with
+     * AVX-512F has them but the Xeon Phi, which then takes AVX2). */
     if (wd == OBS_WIDTH_64)
-        return __builtin_cpu_supports("avx512f");
+        return __builtin_cpu_supports("avx512f") &&
+               __builtin_cpu_supports("avx512vl") &&
+               __builtin_cpu_supports("bmi2");
     if (wd == OBS_WIDTH_32)
         return __builtin_cpu_supports("avx2");
 #endif

@@ -82,7 +82,7 @@ void obs_bits_write(float *out, const uint64_t *w, int n);
 
 /* The store widths obs_bits_write picks from, widest first. */
 enum obs_width {
-    OBS_WIDTH_64, /* AVX-512 */
+    OBS_WIDTH_64, /* AVX-512 (F, VL) and BMI2 */
     OBS_WIDTH_32, /* AVX2 */
     OBS_WIDTH_16, /* any x86-64 (SSE2) and other CPUs */
 };

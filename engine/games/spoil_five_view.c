@@ -225,8 +225,8 @@ ALWAYS_INLINE void observe_body(const struct spoil_five_state *st, int seat,
  *
  * It also takes AVX-512VL's narrower vectors and BMI2's shifts by a
  * variable count (one instruction, where x86-64-v2's take three), which
- * every CPU with AVX-512 but the oldest Xeon Phi has; spoil_five__observe
- * checks both. */
+ * every CPU with AVX-512 but the oldest Xeon Phi has: OBS_WIDTH_64 is
+ * granted only with both, once when the program loads (obs_fill.c). */
 #define TARGET_512 __attribute__((target("avx512f,avx512vl,bmi2")))
 
 /* trick_value[n][i]: (i mod n + 1) / n, as (float)(r + 1) * scales.seat
@@ -508,8 +508,7 @@ void spoil_five__observe(const struct game *g, const void *st, int seat,
                          float *out)
 {
     (void)g;
-    if (obs_width_best() == OBS_WIDTH_64 &&
-        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("bmi2"))
+    if (obs_width_best() == OBS_WIDTH_64)
         observe_512(st, seat, out);
     else if (obs_width_best() == OBS_WIDTH_32)
         observe_avx2(st, seat, out);
