@@ -53,6 +53,9 @@ struct match {
     const atomic_bool *stop; /* when set, match_play gives up between
                               * moves; NULL: never (borrowed) */
     int64_t clock_us;     /* when the last game ended; 0: read afresh */
+    void *dealt;          /* the state init gave for dealt_seed, owned */
+    uint64_t dealt_seed;  /* its seed */
+    bool have_dealt;      /* dealt holds a state */
 };
 
 /* Prepares m for g. Returns 0 or ERR_NOMEM. */

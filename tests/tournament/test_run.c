@@ -494,6 +494,87 @@ static void test_match_bounds_length(void **state)
     match_fini(&m);
 }
 
+/* The game's own init, counted, failing for seed 7 (see below). */
+static const struct game_def *real_def;
+static int inits;
+
+static int counted_init(const struct game *g, void *st, uint64_t seed,
+                        const uint8_t *deck, int ndeck)
+{
+    inits++;
+    if (seed == 7)
+        return ERR_INVAL;
+    return real_def->init(g, st, seed, deck, ndeck);
+}
+
+/* Plays seed on m and checks what it played against want (NULL: keeps
+ * it there instead). */
+static void play_seed(struct match *m, agent_t **a, uint64_t seed,
+                      struct match_result *want, int *want_moves)
+{
+    struct match_result r;
+    char err[256];
+    assert_int_equal(match_play(m, a, 0, "", seed, &r, err, sizeof err), 0);
+    if (!want->length) {
+        *want = r;
+        memcpy(want_moves, r.moves, sizeof *r.moves * (size_t)r.nmoves);
+        return;
+    }
+    assert_int_equal(r.length, want->length);
+    assert_int_equal(r.nmoves, want->nmoves);
+    assert_memory_equal(r.moves, want_moves,
+                        sizeof *r.moves * (size_t)r.nmoves);
+    assert_memory_equal(r.ret, want->ret, sizeof *r.ret * 2); /* 2 seats */
+}
+
+/* A deal played again (the next seating of a tournament) is not dealt
+ * again: the state init gave is kept and copied back, so init runs once a
+ * seed in a row. Replayed, the game is the same move for move; another
+ * seed in between deals afresh, and a deal whose init failed is not kept. */
+static void test_match_deals_each_seed_once(void **state)
+{
+    (void)state;
+    struct game g;
+    struct match m;
+    struct match_result r, first = {0}, other = {0};
+    char err[256];
+    assert_int_equal(game_make(&g, GAME, err, sizeof err), 0);
+    struct game_def counted = *g.def;
+    real_def = g.def;
+    counted.init = counted_init;
+    g.def = &counted;
+    inits = 0;
+    agent_t *a[2] = {agent_new("random", &g, err, sizeof err),
+                     agent_new("random", &g, err, sizeof err)};
+    int *first_moves = calloc((size_t)(g.dims.max_length * g.dims.players), sizeof(int));
+    int *other_moves = calloc((size_t)(g.dims.max_length * g.dims.players), sizeof(int));
+    assert_non_null(first_moves);
+    assert_non_null(other_moves);
+    assert_int_equal(match_init(&m, &g), 0);
+    play_seed(&m, a, 5, &first, first_moves);
+    assert_int_equal(inits, 1);
+    assert_true(first.length > 0);
+    play_seed(&m, a, 5, &first, first_moves); /* the next seating */
+    play_seed(&m, a, 5, &first, first_moves);
+    assert_int_equal(inits, 1);
+    play_seed(&m, a, 6, &other, other_moves);
+    assert_int_equal(inits, 2);
+    play_seed(&m, a, 5, &first, first_moves); /* dealt afresh, the same */
+    assert_int_equal(inits, 3);
+    for (int i = 1; i <= 2; i++) { /* a failed deal is tried again */
+        assert_int_equal(match_play(&m, a, 0, "", 7, &r, err, sizeof err),
+                         ERR_STATE);
+        assert_int_equal(inits, 3 + i);
+    }
+    play_seed(&m, a, 6, &other, other_moves);
+    assert_int_equal(inits, 6);
+    for (int s = 0; s < 2; s++)
+        agent_destroy(&a[s]);
+    match_fini(&m);
+    free(first_moves);
+    free(other_moves);
+}
+
 /* An agent that answers the first legal action until its shared count of
  * answers reaches fail_at, and fails there (as a bot that breaks off). */
 struct failing {
@@ -608,6 +689,7 @@ int main(void)
         cmocka_unit_test(test_forfeit),
         cmocka_unit_test(test_progress_text),
         cmocka_unit_test(test_match_bounds_length),
+        cmocka_unit_test(test_match_deals_each_seed_once),
         cmocka_unit_test(test_forfeit_counts_applied_steps),
         cmocka_unit_test(test_match_stops_between_moves),
         cmocka_unit_test(test_interrupted_run_resumes),
