@@ -1,7 +1,7 @@
 /* pinochle.c — Pinochle for six or eight: two pinochle packs (96 cards,
  * A 10 K Q J 9, four of each), three or four partnerships, melds shown
- * before the first lead, turned trump with the dix exchange or a one-bid
- * auction, follow-and-head play, game 3,000 / 4,500 / 6,000.
+ * before the first lead, turned trump with the dix exchange, a one-bid or a
+ * free auction, follow-and-head play, game 3,000 / 4,500 / 6,000.
  *
  * Rules: D. Parlett, The Penguin Book of Card Games (the tail of "Pinochle for
  * six or eight": the lower meld rows, dealing, trumps, last trick, game);
@@ -20,19 +20,29 @@
  *   trumps. The first holder of the 9 of trumps (dix) from the dealer's
  *   left round to the dealer gives it to the dealer for the turned card and
  *   scores 10 for it; the exchange is public and automatic (the book says
- *   he exchanges). A turned dix scores the dealer 10. The dix given to the
- *   dealer does not count again as his meld. Eldest leads.
+ *   he exchanges). A turned dix scores the dealer 10, once, in his meld, as
+ *   does his own dix when nobody before him holds one (he exchanges with
+ *   himself). The dix given to the dealer by another seat does not count
+ *   again as his meld. Eldest leads.
  * - One-bid auction (trump=auction): from the dealer's left each player
  *   once bids min_bid, min_bid+10, ... above the high bid, or passes; if
  *   all others pass the dealer must bid min_bid. The high bidder names
  *   trumps and leads. His team scores its meld and cards if they reach the
  *   bid, else loses the bid; the other teams score theirs.
+ * - Free auction (trump=free; the book names it without rules): as above,
+ *   but the bidding goes round, passed seats skipped, until all but the
+ *   high bidder have passed (a pass is final); all passing leaves the last
+ *   seat the forced min_bid. Bids stop at min_bid + 990 (a fixed action
+ *   space, far above any hand).
  * - Melds (the book's rows, and the upper rows docs/games/pinochle.md adds):
  *   trump flush (A 10 K Q J) 150 / double 1,500 / triple 3,000; royal marriage
  *   (K Q of trumps outside a flush) 40; marriage 20; pinochle (Q♠ J♦) 40 / 300
  *   / 600 / 1,200; Aces around 100 / 1,000 / 2,000 / 3,000, Kings 80 / 800 /
  *   1,600 / 2,400, Queens 60 / 600 / 1,200 / 1,800, Jacks 40 / 400 / 800 /
- *   1,200 for one, two, three, four of each suit (footnote b); dix 10 each. A
+ *   1,200 for one, two, three, four of each suit (footnote b); dix 10 each.
+ *   Eight players: "quadruple melds cannot be made", so no row counts a
+ *   fourth copy (four pinochles 600, four dixes 30; the book gives no
+ *   other value, and the table never scores a multiple as singles). A
  *   card may serve melds of different classes. All melds are scored and their
  *   cards shown when play begins, and the team's meld always counts.
  * - Play (meld.h): follow suit and head the trick if possible; void,
@@ -75,16 +85,18 @@
 
 enum { P_PLAYERS, P_TRUMP, P_LAST, P_TARGET, P_MIN_BID, P_MAX_DEALS, NPARAMS };
 enum { PH_BID, PH_NAME, PH_PLAY, PH_OVER };
-enum { TRUMP_TURNED, TRUMP_AUCTION };
+enum { TRUMP_TURNED, TRUMP_AUCTION, TRUMP_FREE };
 
-static const char *const trump_choices[] = {"turned", "auction", NULL};
+static const char *const trump_choices[] = {"turned", "auction", "free",
+                                            NULL};
 
 static const struct param_def params[NPARAMS] = {
     {"players", PARAM_INT, 6, 6, 8, NULL,
      "6 (three teams of two) or 8 (four teams of two)"},
     {"trump", PARAM_ENUM, TRUMP_TURNED, 0, 0, trump_choices,
      "turned: the dealer's last card fixes trumps, dix exchange; auction: "
-     "one-bid auction, the high bidder names trumps"},
+     "one-bid auction, the high bidder names trumps; free: free auction, "
+     "bidding goes round until all but one have passed"},
     {"last_trick", PARAM_INT, 10, 10, 20, NULL,
      "points for the last trick: 10 (490 a deal) or 20 (500)"},
     {"target", PARAM_INT, 3000, 1, 100000, NULL,
@@ -99,6 +111,8 @@ static const char *const test_specs[] = {
     "pinochle(players=8,last_trick=20)",
     "pinochle(trump=auction,target=1)",
     "pinochle(players=8,trump=auction,max_deals=1)",
+    "pinochle(trump=free,min_bid=300)",
+    "pinochle(players=8,trump=free,max_deals=2)",
     NULL,
 };
 
@@ -145,9 +159,13 @@ struct pinochle_state {
 
 /* ==== melds ============================================================ */
 
-static int table4(int k, int a, int b, int c, int d)
+/* The value of k of a meld (one to four: a to d); copies past most, the
+ * most that count (three with eight players: the book's "quadruple melds
+ * cannot be made"), add nothing. */
+static int table4(int k, int most, int a, int b, int c, int d)
 {
     const int v[5] = {0, a, b, c, d};
+    k = k < most ? k : most;
     return v[k > 4 ? 4 : k];
 }
 
@@ -171,45 +189,69 @@ static int marriages(const uint8_t *h, int trump, int flushes, uint8_t *shown)
 /* Four, eight, twelve, sixteen of a kind: one to four of each suit
  * (footnote b). Aces 100, Kings 80, Queens 60, Jacks 40 for four; eight
  * count ten times that, twelve twenty times, sixteen thirty times. */
-static int arounds(const uint8_t *h, uint8_t *shown)
+static int arounds(const uint8_t *h, int most, uint8_t *shown)
 {
     static const uint8_t place[4] = {MELD_A, MELD_K, MELD_Q, MELD_J};
     static const int base[4] = {100, 80, 60, 40};
     int pts = 0;
     for (int i = 0; i < 4; i++) {
         int k = meld_around(h, place[i]);
+        k = k < most ? k : most;
         if (!k)
             continue;
-        pts += table4(k, base[i], base[i] * 10, base[i] * 20, base[i] * 30);
+        pts += table4(k, most, base[i], base[i] * 10, base[i] * 20,
+                      base[i] * 30);
         for (int s = 0; s < 4; s++)
             meld_need(shown, meld_face(s, place[i]), k);
     }
     return pts;
 }
 
-/* Meld points of hand h with trumps trump; shown (zeroed by the caller)
- * gets the copies the melds use. */
-static int meld_value(const uint8_t *h, int trump, uint8_t *shown)
+/* Meld points of hand h with trumps trump, counting at most `most` of
+ * each row of the meld table; shown (zeroed by the caller) gets the
+ * copies the melds use. */
+static int meld_value_most(const uint8_t *h, int trump, int most,
+                           uint8_t *shown)
 {
     int flushes = meld_runs(h, trump, FLUSH_PLACES), pts = 0;
+    flushes = flushes < most ? flushes : most;
     if (flushes) {
-        pts += table4(flushes, 150, 1500, 3000, 3000);
+        pts += table4(flushes, most, 150, 1500, 3000, 3000);
         for (int p = MELD_A; p <= MELD_J; p++)
             meld_need(shown, meld_face(trump, p), flushes);
     }
     pts += marriages(h, trump, flushes, shown);
     int qs = meld_face(SPADES, MELD_Q), jd = meld_face(DIAMONDS, MELD_J);
     int pin = meld_pairs(h, qs, jd);
+    pin = pin < most ? pin : most;
     if (pin) {
-        pts += table4(pin, 40, 300, 600, 1200);
+        pts += table4(pin, most, 40, 300, 600, 1200);
         meld_need(shown, qs, pin);
         meld_need(shown, jd, pin);
     }
-    pts += arounds(h, shown);
-    int dix = meld_face(trump, MELD_9);
-    pts += DIX_POINTS * h[dix];
-    meld_need(shown, dix, h[dix]);
+    pts += arounds(h, most, shown);
+    int dix = meld_face(trump, MELD_9), dixes = h[dix] < most ? h[dix] : most;
+    pts += DIX_POINTS * dixes;
+    meld_need(shown, dix, dixes);
     return pts;
+}
+
+/* meld_value_most for six players (every row to four) and for eight
+ * (three at most), in the form meld_redeal_fits takes. */
+static int meld_value6(const uint8_t *h, int trump, uint8_t *shown)
+{
+    return meld_value_most(h, trump, 4, shown);
+}
+
+static int meld_value8(const uint8_t *h, int trump, uint8_t *shown)
+{
+    return meld_value_most(h, trump, 3, shown);
+}
+
+static int meld_value(const struct pinochle_state *st, const uint8_t *h,
+                      uint8_t *shown)
+{
+    return (st->np == 8 ? meld_value8 : meld_value6)(h, st->trump, shown);
 }
 
 /* ==== deals ============================================================ */
@@ -269,11 +311,16 @@ static void start_play(struct pinochle_state *st, int leader)
 {
     for (int s = 0; s < st->np; s++) {
         memset(st->shown[s], 0, MELD_FACES);
-        int v = meld_value(st->hand[s], st->trump, st->shown[s]);
+        int v = meld_value(st, st->hand[s], st->shown[s]);
         st->raw[s] = (int16_t)v;
-        if (st->turned != NO && s == st->dealer && s != st->dix_seat)
-            v -= DIX_POINTS; /* the received dix counted for the giver */
-        if (s == st->dix_seat)
+        /* The dix that went from a giver to the dealer counts 10 for the
+         * giver, not for the dealer who now holds it. A dix the dealer
+         * kept (one turned, or his own when nobody before him had one)
+         * counts once, in his hand's meld. */
+        bool given = st->turned != NO && st->dix_seat != st->dealer;
+        if (given && s == st->dealer)
+            v -= DIX_POINTS;
+        if (given && s == st->dix_seat)
             v += DIX_POINTS;
         st->meld[s] = (int16_t)v;
         st->meld_obs[s] = meld_obs(v);
@@ -376,7 +423,11 @@ static int configure(const struct param_values *p, struct game_dims *d,
     d->num_actions = NUM_ACTIONS;
     d->max_legal = NBIDS + 1;
     d->obs_size = OBS_SIZE;
-    d->max_length = (n + 1 + NCARDS) * (int)p->v[P_MAX_DEALS];
+    /* A deal's bidding: one turn each in the one-bid auction; in the free
+     * auction a bid raises the high bid (at most NBIDS bids) and a pass
+     * is final (at most n - 1). Then a trump named and every card. */
+    int bidding = p->v[P_TRUMP] == TRUMP_FREE ? NBIDS + n - 1 : n;
+    d->max_length = (bidding + 1 + NCARDS) * (int)p->v[P_MAX_DEALS];
     return 0;
 }
 
@@ -389,11 +440,20 @@ static uint32_t to_move(const struct game *g, const void *vst)
     return st->phase == PH_OVER ? 0 : 1u << st->tb.turn;
 }
 
+/* Seats that have passed this deal. */
+static int passes(const struct pinochle_state *st)
+{
+    int n = 0;
+    for (int s = 0; s < st->np; s++)
+        n += st->bid[s] == PASSED;
+    return n;
+}
+
 static int legal_bids(const struct pinochle_state *st, int *out)
 {
     int n = 0;
-    if (st->nbids == st->np - 1 && !st->high) {
-        out[0] = A_BID; /* the dealer's forced bid */
+    if (passes(st) == st->np - 1 && !st->high) {
+        out[0] = A_BID; /* all others passed: the forced minimum bid */
         return 1;
     }
     for (int i = st->high; i < NBIDS; i++)
@@ -479,7 +539,11 @@ static void play(const struct game *g, struct pinochle_state *st, int f)
         finish_trick(g, st);
 }
 
-static void bid(struct pinochle_state *st, int a)
+/* A bid or a pass. The one-bid auction ends after every seat's turn;
+ * the free auction goes round, skipping those who passed, until all but
+ * the high bidder have passed (a seat left alone without a bid must bid
+ * the minimum: legal_bids). */
+static void bid(const struct game *g, struct pinochle_state *st, int a)
 {
     int seat = st->tb.turn;
     st->bid[seat] = (uint8_t)(a == A_PASS ? PASSED : a - A_BID + 1);
@@ -487,12 +551,19 @@ static void bid(struct pinochle_state *st, int a)
         st->high = (uint8_t)(a - A_BID + 1);
         st->bidder = (uint8_t)seat;
     }
-    if (++st->nbids < st->np) {
-        st->tb.turn = (uint8_t)next_seat(st, seat);
+    st->nbids++;
+    bool over = trick_opt(g, P_TRUMP) == TRUMP_FREE
+                    ? st->high && passes(st) == st->np - 1
+                    : st->nbids == st->np;
+    if (over) {
+        st->phase = PH_NAME;
+        st->tb.turn = st->bidder;
         return;
     }
-    st->phase = PH_NAME;
-    st->tb.turn = st->bidder;
+    int next = next_seat(st, seat);
+    while (st->bid[next] == PASSED)
+        next = next_seat(st, next);
+    st->tb.turn = (uint8_t)next;
 }
 
 static int apply(const struct game *g, void *vst, int a)
@@ -501,7 +572,7 @@ static int apply(const struct game *g, void *vst, int a)
     if (a < MELD_FACES) {
         play(g, st, a);
     } else if (a <= A_PASS) {
-        bid(st, a);
+        bid(g, st, a);
     } else {
         st->trump = (uint8_t)(a - A_NAME);
         start_play(st, st->bidder);
@@ -528,7 +599,7 @@ static MELD_INLINE void observe_bid_values(const struct game *g,
     int min = trick_opt(g, P_MIN_BID);
     if (st->high)
         tail[O_HIGH - O_HIGH] = (float)(min + 10 * (st->high - 1)) / top;
-    if (trick_opt(g, P_TRUMP) != TRUMP_AUCTION)
+    if (trick_opt(g, P_TRUMP) == TRUMP_TURNED)
         return; /* no bids: the turned card fixes trumps */
     for (int r = 0, s = seat; r < st->np; r++, s = trick_next(s, st->np)) {
         if (st->bid[s] == PASSED)
@@ -649,7 +720,7 @@ MELD_512 static MELD_INLINE void observe_512_body(
     /* O_HIGH (lane 15 of nums, taken by the first join), the bids, the
      * seat and team values, the tricks and hand sizes. */
     __m512 bid = _mm512_setzero_ps(); /* no bids: turned trumps */
-    if (trick_opt(g, P_TRUMP) == TRUMP_AUCTION) {
+    if (trick_opt(g, P_TRUMP) != TRUMP_TURNED) {
         _Alignas(64) float bids[32] = {0}; /* bids[15] takes O_HIGH */
         observe_bid_values(g, st, seat, bids + 16 - (O_BIDS - O_HIGH));
         bid = _mm512_load_ps(bids + 16);
@@ -884,7 +955,8 @@ static bool meld_fits(const void *vst, int s, const uint8_t *hidden)
 {
     const struct pinochle_state *st = vst;
     return meld_redeal_fits(st->known[s], hidden, st->played[s], st->trump,
-                            st->raw[s], st->shown[s], meld_value);
+                            st->raw[s], st->shown[s],
+                            st->np == 8 ? meld_value8 : meld_value6);
 }
 
 /* The faces of pool that seat s cannot hold beside what all know of its

@@ -62,27 +62,39 @@ static int view_at(struct tp *t, const char *key, int i, int j)
     return meld_steps_view_at(&t->g, t->st, 0, key, i, j);
 }
 
-/* Seat 1's meld when it holds `hand`, topped up to 16 with dead cards
- * (10s and non-trump 9s), hearts turned with the 10♥ (dead for whoever
- * takes it); seat 1 holds no 9♥ unless the hand names it. */
-static int meld_of(const char *hand)
+/* Seat's meld in spec when it holds `hand`, topped up to its share of the
+ * pack with dead cards (10s and non-trump 9s), hearts turned with the
+ * card `turned` (seat 0, the dealer, holds it as its last card); seat
+ * holds no 9♥ unless the hand names it. */
+static int meld_in(const char *spec, int seat, const char *hand,
+                   const char *turned)
 {
     static const char *const dead[] = {"10♣", "10♦", "10♠", "9♣", "9♦", "9♠"};
     struct tp t;
     char text[256], copy[256];
-    int n = 0;
+    const char *want[8] = {NULL};
+    uint32_t only[8] = {ANY, ANY, ANY, ANY, ANY, ANY, ANY, ANY};
+    int n = 0, per = 0;
     snprintf(text, sizeof text, "%s", hand);
     snprintf(copy, sizeof copy, "%s", hand);
     for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
         n++;
-    for (int i = 0; n < 16; i++, n++) {
+    /* the pack's share of each seat: 16 of 96 for six, 12 for eight */
+    per = strstr(spec, "players=8") ? 12 : 16;
+    per -= seat == 0; /* the dealer's last card is the turned one */
+    for (int i = 0; n < per; i++, n++) {
         strcat(text, " ");
         strcat(text, dead[i / 4]);
     }
-    const char *want[6] = {NULL, text, NULL, NULL, NULL, NULL};
-    const uint32_t only[6] = {ANY, 0, ANY, ANY, ANY, ANY};
-    build(&t, "pinochle", want, only, "10♥");
-    return view_at(&t, "melds", 1, 0);
+    want[seat] = text[0] == ' ' ? text + 1 : text;
+    only[seat] = 0;
+    build(&t, spec, want, only, turned);
+    return view_at(&t, "melds", seat, 0);
+}
+
+static int meld_of(const char *hand)
+{
+    return meld_in("pinochle", 1, hand, "10♥");
 }
 
 /* The book's rows: pinochles, four to sixteen of a kind, dixes. */
@@ -133,6 +145,45 @@ static void test_dixes(void **state)
     assert_int_equal(meld_of("9♥ 9♥"), 20);
     assert_int_equal(meld_of("9♥ 9♥ 9♥"), 30);
     assert_int_equal(meld_of("9♥ 9♥ 9♥ 9♥"), 40);
+}
+
+/* The dealer's dixes: a turned dix is his and counts 10 once (the book:
+ * "counts 10 for it"); a dix that came to him in the exchange counts for
+ * its giver only; when nobody before him holds a dix he exchanges with
+ * himself, and each of his dixes counts 10 once. */
+static void test_dealer_dixes(void **state)
+{
+    (void)state;
+    assert_int_equal(meld_in("pinochle", 0, "", "9♥"), 10);
+    assert_int_equal(meld_in("pinochle", 0, "9♥", "9♥"), 20);
+    assert_int_equal(meld_in("pinochle", 0, "", "10♥"), 0);
+    assert_int_equal(meld_in("pinochle", 0, "9♥ 9♥ 9♥ 9♥", "10♥"), 40);
+    assert_int_equal(meld_in("pinochle(players=8)", 0, "", "9♥"), 10);
+}
+
+/* Eight players: "Quadruple melds cannot be made." No row of the meld
+ * table counts a fourth time: four pinochles score as three; with six
+ * players they are a quadruple. */
+static void test_eight_no_quadruple(void **state)
+{
+    (void)state;
+    const char *four = "Q♠ Q♠ Q♠ Q♠ J♦ J♦ J♦ J♦";
+    assert_int_equal(meld_in("pinochle(players=8)", 1, four, "10♥"), 600);
+    assert_int_equal(meld_in("pinochle(players=8)", 1,
+                             "Q♠ Q♠ Q♠ J♦ J♦ J♦", "10♥"),
+                     600);
+    assert_int_equal(meld_in("pinochle", 1, four, "10♥"), 1200);
+    /* Four dixes held after the exchange (auction: trumps named, no
+     * exchange) count as three. */
+    struct tp t;
+    const char *want[8] = {NULL, "9♥ 9♥ 9♥ 9♥ 10♣ 10♣ 10♣ 10♣ 10♦ 10♦ 10♦ 10♦"};
+    const uint32_t allow[8] = {ANY, 0, ANY, ANY, ANY, ANY, ANY, ANY};
+    build(&t, "pinochle(players=8,trump=auction)", want, allow, NULL);
+    for (int s = 1; s < 8; s++)
+        steps_act(&t.g, t.st, s, "pass");
+    steps_act(&t.g, t.st, 0, "bid 500");
+    steps_act(&t.g, t.st, 0, "name hearts");
+    assert_int_equal(view_at(&t, "melds", 1, 0), 30);
 }
 
 /* The upper rows of docs/games/pinochle.md: flushes, royal marriage, marriage,
@@ -303,6 +354,51 @@ static void test_auction_failed(void **state)
     assert_int_equal(view_at(&t, "scores", 0, -1), -4000);
 }
 
+/* Free auction: bidding goes round from the dealer's left, a pass is
+ * final, passed seats are skipped, and it ends when all but the high
+ * bidder have passed; the high bidder names trumps and leads. All pass:
+ * the dealer must bid the minimum. */
+static void test_free_auction(void **state)
+{
+    (void)state;
+    struct tp t;
+    const char *want[6] = {NULL};
+    const uint32_t allow[6] = {ANY, ANY, ANY, ANY, ANY, ANY};
+    build(&t, "pinochle(trump=free)", want, allow, NULL);
+    steps_act(&t.g, t.st, 1, "bid 500");
+    steps_act(&t.g, t.st, 2, "bid 520");
+    steps_act(&t.g, t.st, 3, "pass");
+    steps_act(&t.g, t.st, 4, "pass");
+    steps_act(&t.g, t.st, 5, "pass");
+    steps_act(&t.g, t.st, 0, "bid 550");
+    /* round again: 1 may raise; 3, 4 and 5 have passed for good */
+    steps_act(&t.g, t.st, 1, "bid 600");
+    steps_view_is(&t.g, t.st, 0, "bids", "[550, 600, 520, \"pass\", "
+                                         "\"pass\", \"pass\"]");
+    steps_act(&t.g, t.st, 2, "pass");
+    steps_act(&t.g, t.st, 0, "bid 610");
+    steps_act(&t.g, t.st, 1, "pass");
+    steps_legal_is(&t.g, t.st,
+                   "name clubs, name diamonds, name hearts, name spades");
+    steps_act(&t.g, t.st, 0, "name clubs");
+    steps_view_is(&t.g, t.st, 0, "leader", "0");
+    steps_view_is(&t.g, t.st, 0, "high_bid", "610");
+    steps_view_is(&t.g, t.st, 0, "bidder", "0");
+
+    build(&t, "pinochle(trump=free)", want, allow, NULL);
+    for (int s = 1; s <= 5; s++)
+        steps_act(&t.g, t.st, s, "pass");
+    steps_legal_is(&t.g, t.st, "bid 500");
+    steps_act(&t.g, t.st, 0, "bid 500");
+    steps_act(&t.g, t.st, 0, "name spades");
+    steps_view_is(&t.g, t.st, 0, "high_bid", "500");
+
+    /* The top bid ends the bidding for the others: they may only pass. */
+    build(&t, "pinochle(trump=free)", want, allow, NULL);
+    steps_act(&t.g, t.st, 1, "bid 1490");
+    steps_legal_is(&t.g, t.st, "pass");
+}
+
 /* Offset of the tensor segment named name. */
 static int segment(const struct game *g, const char *name)
 {
@@ -385,6 +481,7 @@ static void test_conformance(void **state)
                      ERR_INVAL);
     run_conformance("pinochle");
     run_conformance("pinochle(players=8,trump=auction)");
+    run_conformance("pinochle(trump=free)");
 }
 
 int main(void)
@@ -392,12 +489,15 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_seed_meld_rows),
         cmocka_unit_test(test_dixes),
+        cmocka_unit_test(test_dealer_dixes),
+        cmocka_unit_test(test_eight_no_quadruple),
         cmocka_unit_test(test_upper_meld_rows),
         cmocka_unit_test(test_dix_exchange),
         cmocka_unit_test(test_play_duties),
         cmocka_unit_test(test_card_points_490),
         cmocka_unit_test(test_auction),
         cmocka_unit_test(test_auction_failed),
+        cmocka_unit_test(test_free_auction),
         cmocka_unit_test(test_observed_numbers_follow_play),
         cmocka_unit_test(test_conformance),
     };
