@@ -4,9 +4,12 @@
  * lasts, strict play once it is empty. The rest of the game is in binokel.c.
  *
  * Declared melds: each kind once a deal for each player (the diss once
- * for each trump 7 held), the cards staying in hand and shown; a marriage
- * may not be declared once its suit's family has been (it would be part
- * of it), while a family may follow its marriage. Values as binokel.c.
+ * for each trump 7 held), the cards staying in hand and shown. A meld may
+ * not be declared once a bigger one that holds its cards has been (it
+ * would be part of it): a marriage after its suit's family or double
+ * family, a family after its double family, a binokel after the double
+ * binokel, four of a kind after eight. The smaller may come first and the
+ * bigger follow (its cards are added to). Values as binokel.c.
  */
 #include <string.h>
 
@@ -56,6 +59,21 @@ int binokel__kind_points(int k, int trump)
     return k < BK_DISS ? 1000 : 10;
 }
 
+/* True when seat has declared a meld that holds kind k's cards. */
+static bool inside_declared(const struct binokel_state *st, int seat, int k)
+{
+    const uint8_t *d = st->declared[seat];
+    if (k < BK_FAMILY)
+        return d[BK_FAMILY + k] || d[BK_DOUBLE + k];
+    if (k < BK_DOUBLE)
+        return d[BK_DOUBLE + k - BK_FAMILY];
+    if (k == BK_BINOKEL)
+        return d[BK_DOUBLE_BINOKEL];
+    if (k >= BK_FOUR && k < BK_EIGHT)
+        return d[BK_EIGHT + k - BK_FOUR];
+    return false;
+}
+
 bool binokel__can_declare(const struct binokel_state *st, int seat, int k)
 {
     uint8_t need[MELD_FACES];
@@ -64,7 +82,7 @@ bool binokel__can_declare(const struct binokel_state *st, int seat, int k)
         int diss = meld_face(st->trump, MELD_7);
         return st->hand[seat][diss] > done;
     }
-    if (done || (k < BK_FAMILY && st->declared[seat][BK_FAMILY + k]))
+    if (done || inside_declared(st, seat, k))
         return false;
     kind_cards(k, st->trump, need);
     for (int f = 0; f < MELD_FACES; f++)

@@ -396,6 +396,46 @@ static void test_two_players(void **state)
                   "[[1, \"family spades\"], [1, \"diss\"]]");
 }
 
+/* Two players: a meld inside a bigger one already declared is not
+ * offered. Seat 1 (non-dealer, first block) holds a double family of
+ * hearts (trumps: the 7♥ is turned) and wins two tricks: after the
+ * double family neither the heart marriage nor the heart family may be
+ * declared (the book: a marriage in a family is not scored apart). */
+static void test_two_players_no_meld_inside(void **state)
+{
+    (void)state;
+    static const char *const deck_text =
+        "A♠ A♥ A♥ 10♥ 10♥ K♥ K♥ Q♥ Q♥ J♥ J♥ K♣ "
+        "7♠ 7♠ 7♣ 7♣ 7♦ 7♦ J♣ J♣ J♦ J♦ 10♣ 10♣ 7♥ A♣ A♣ K♣ Q♣ "
+        "A♦ A♦ 10♦ 10♦ K♦ K♦ Q♦ Q♦ 10♠ 10♠ K♠ K♠ Q♠ Q♠ J♠ J♠ Q♣ A♠ 7♥";
+    struct tb t;
+    char err[256];
+    uint8_t deck[64];
+    memset(&t, 0, sizeof t);
+    assert_int_equal(conformance_game_make(&t.g, &binokel_game,
+                                           "binokel(players=2)", err,
+                                           sizeof err),
+                     0);
+    int n = game_deck_parse(&t.g, deck_text, deck, 64, err, sizeof err);
+    assert_int_equal(n, 48);
+    assert_int_equal(game_init(&t.g, t.st, 3, deck, n), 0);
+    steps_view_is(&t.g, t.st, 0, "trump", "\"hearts\"");
+    act(&t, 1, "play A♠");
+    act(&t, 0, "play 7♠");
+    act(&t, 1, "meld double family hearts"); /* 1,500 */
+    act(&t, 1, "play K♣");
+    act(&t, 0, "play 7♣");
+    int ids[64], k = t.g.def->legal(&t.g, t.st, 1, ids);
+    char name[GAME_NAME_MAX];
+    for (int i = 0; i < k; i++) {
+        game_action_name(&t.g, t.st, ids[i], name, sizeof name);
+        assert_string_not_equal(name, "meld marriage hearts");
+        assert_string_not_equal(name, "meld family hearts");
+    }
+    act(&t, 1, "no meld");
+    assert_int_equal(view_at(&t, "melds", 1, 0), 1500);
+}
+
 /* Offset of the tensor segment named name. */
 static int segment(const struct game *g, const char *name)
 {
@@ -538,6 +578,7 @@ int main(void)
         cmocka_unit_test(test_betel),
         cmocka_unit_test(test_concession),
         cmocka_unit_test(test_two_players),
+        cmocka_unit_test(test_two_players_no_meld_inside),
         cmocka_unit_test(test_observed_numbers_follow_play),
         cmocka_unit_test(test_conformance),
     };
