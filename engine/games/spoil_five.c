@@ -426,6 +426,7 @@ static void score_trick(struct spoil_five_state *st, int w)
         st->score[w] += POINTS_PER_TRICK;
     bool slam = side_tricks(st, w) == TRICKS && !is_barred(st, w);
     if (side_total(st, w) >= st->cfg.target || slam) {
+        st->deal_no++; /* this deal is finished too (deals() counts it) */
         st->victor = (uint8_t)w;
         memcpy(st->last_won, st->won, sizeof st->won);
         st->last_outcome = OUT_PLAYED;

@@ -857,6 +857,8 @@ static void test_twenty_five_all_tricks(void **state)
     }
     assert_true(game_is_terminal(&t.g, t.st));
     assert_true(ret(&t, 1) == 1 && ret(&t, 0) == -1);
+    /* The game ended in its first deal, which counts as played. */
+    assert_int_equal(t.g.def->deals(&t.g, t.st), 1);
     /* In a game to 45 the same five tricks (only 25 points) still win
      * the game outright. */
     start(&t, "spoil_five(players=2,target=45)",
