@@ -16,11 +16,13 @@
  *   Fisher–Yates).
  * - Sides: with players=4 and partnerships=true (default) seats
  *   0,2 play 1,3; 2, 3 and 5 players (and partnerships=false) play alone.
- * - Bidding: from the eldest to the dealer, each once: "pass" or
- *   "bid k" above the highest bid so far (1..9: nine points at most can be
- *   made in a deal). The dealer, when all before him passed, must bid
- *   (at least 1: the book's forced bid of one). The highest bidder then
- *   names a suit he holds a card of ("name Sevens").
+ * - Bidding: from the eldest to the dealer, each once: "pass" or "bid k" above
+ *   the highest bid so far (1..9: the book sets no limit and parlor stops at
+ *   nine, a side's most in almost every deal, ten only when the Game card is
+ *   the only honor dealt, and so all five of High, Low, Game, High-Game and
+ *   Low-Game). The dealer, when all before him passed, must bid (at least 1:
+ *   the book's forced bid of one). The highest bidder then names a suit he
+ *   holds a card of ("name Sevens").
  * - Discards: every seat lays aside four cards, one action per
  *   card, from the eldest round; the cards stay face down until all have
  *   discarded (the book's simultaneous discard), then all are face up.

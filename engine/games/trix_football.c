@@ -42,7 +42,9 @@
  *   at 1st down, 5 yards to gain. Yielding behind one's own goal line is a
  *   safety.
  * - A punt that would land beyond the receiver's goal line is brought out
- *   to the receiver's 25 (a touchback; the book never says).
+ *   to the receiver's 25 (a touchback; the book never says). A punt the
+ *   punters keep (J.4: they "go forward twenty-five yards and hold the
+ *   ball") over the goal line is a touchdown, as a rush that far is.
  * - Punt kept with Threes / Straight Fours (J.4) and every change of
  *   possession start a 1st down with 5 yards to gain.
  * - The punt-return field-goal try (K.3) is a deal of its own dealt by the
@@ -430,6 +432,13 @@ static void resolve_punt(struct tf_state *st, int c, int cp, int cd)
     st->last_res = keep ? R_PUNT_KEPT : R_PUNT;
     st->last_yards = (int16_t)y;
     int land = trix_football__rel(st, p) + y;
+    if (keep && land > FIELD) {
+        /* J.4: the punters "go forward twenty-five yards and hold the
+         * ball": past the goal line that is a touchdown, as a rush would
+         * be (a touchback is for a ball the other side receives). */
+        carry(st, p, y);
+        return;
+    }
     set_rel(st, p, land > FIELD ? FIELD - 50 : land);
     if (land <= CENTER) { /* K.3: the opponent may try a goal */
         st->play = PL_PUNT_FG;

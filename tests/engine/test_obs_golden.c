@@ -215,7 +215,7 @@ static const struct golden goldens[] = {
     {"trix_exchange(players=5,target=1,max_deals=2,max_rounds=5)",
      0xe23ad011f8c01f80ull},
     {"trix_football",
-     0xb3f171da32409ad8ull},
+     0x945311595ce5935dull},
     {"trix_football(plays_per_half=3,sudden_death=true)",
      0x8ead294dc4d6409eull},
     {"trix_football(plays_per_half=1,sudden_death=true)",

@@ -514,6 +514,30 @@ static void test_punt(void **state)
     assert_int_equal(rel(&t, 1 - t.k), 50);
 }
 
+/* J.4 near the goal: a kept punt goes forward 25 yards with the ball, so
+ * from the other side's 10 it crosses the goal line: a touchdown, never a
+ * move back to the 25. The kicker recovers its kick-off (Full Hand and the
+ * better hand) at the other side's 10 (rel 200), then punts with Threes. */
+static void test_punt_kept_over_the_line(void **state)
+{
+    (void)state;
+    struct tfx t;
+    char deck[512] = "";
+    deal_str(deck, sizeof deck, "5-5 3-3 2-2 6-4 6-2", "6-5 5-4 4-3 3-2 2-1");
+    deal_str(deck, sizeof deck, "2-2 3-3 4-4 6-4 5-2", "6-5 5-4 4-3 3-2 2-1");
+    start(&t, "trix_football", deck);
+    act(&t, "receive");
+    stand(&t);
+    int kicker = 1 - t.k;
+    assert_vstr(&t, "last_result", 0, "recovered");
+    assert_int_equal(vint(&t, "possession", 0), kicker);
+    assert_int_equal(rel(&t, kicker), 200);
+    act(&t, "punt");
+    stand(&t);
+    assert_vstr(&t, "last_result", 0, "touchdown");
+    assert_int_equal(score(&t, kicker), 5);
+}
+
 /* The clock counts deals; at half time the side that received first
  * kicks off (H.4); at full time a tie is a draw unless sudden death. */
 static void test_clock(void **state)
@@ -601,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_field_goal),
         cmocka_unit_test(test_field_goal_range),
         cmocka_unit_test(test_punt),
+        cmocka_unit_test(test_punt_kept_over_the_line),
         cmocka_unit_test(test_clock),
         cmocka_unit_test(test_draw_order),
         cmocka_unit_test(test_configure_and_conformance),
