@@ -184,6 +184,7 @@ static bool is_sorted(const struct results_raw *raw, int64_t n)
     return true;
 }
 
+/* qsort's order of raw results: by deal, then by pair. */
 static int raw_cmp(const void *pa, const void *pb)
 {
     const struct results_raw *a = pa, *b = pb;
