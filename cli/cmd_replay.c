@@ -85,8 +85,10 @@ static int replay(const struct find *f)
                         "this game's record holds no moves (a journal "
                         "written before moves were recorded, or a game "
                         "too long for one line): it cannot be replayed");
-    for (int s = 0; s < f->h.seats; s++)
-        labels[s] = f->h.roster.a[r->agent[s]].name;
+    /* The reader checks the header's seats against its game; "?" keeps
+     * any seat it may miss from printing garbage. */
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++)
+        labels[s] = s < f->h.seats ? f->h.roster.a[r->agent[s]].name : "?";
     int cap = g.dims.max_length * g.dims.players;
     int *moves = mem_alloc(sizeof *moves * (size_t)cap);
     int n = journal_moves_decode(f->moves, strlen(f->moves), r->digits, moves,

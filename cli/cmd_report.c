@@ -198,8 +198,10 @@ static void replay_text(struct page *p, const struct journal_header *h,
         fputs("<pre>(no moves recorded)</pre>", p->f);
         return;
     }
-    for (int s = 0; s < h->seats; s++)
-        labels[s] = h->roster.a[r->agent[s]].name;
+    /* The reader checks the header's seats against its game; "?" keeps
+     * any seat it may miss from printing garbage. */
+    for (int s = 0; s < GAME_MAX_PLAYERS; s++)
+        labels[s] = s < h->seats ? h->roster.a[r->agent[s]].name : "?";
     FILE *tmp = tmpfile();
     int saved = dup(STDOUT_FILENO);
     fflush(stdout);

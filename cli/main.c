@@ -149,7 +149,10 @@ static const struct cli_cmd commands[] = {
      "                  so unbeaten agents stay finite (default 1)\n"
      "  --csv           the ratings table as CSV\n"
      "  --json          everything as one JSON object\n"
-     "A directory stands for its journal*.jsonl files (all shards).\n"},
+     "A directory stands for its journal*.jsonl files (all shards). A\n"
+     "journal is read (here, and by plot, replay and report) only if its\n"
+     "header is one parlor tournament writes: its game's seats and teams,\n"
+     "1 to 1000000000 deals, 1 to 100000 line-ups, at most 2^34 games.\n"},
     {"plot", cmd_plot,
      "JOURNAL|DIR... --out DIR [--anchor NAME] [--bootstrap N] [--prior G] "
      "[--scripts DIR]",

@@ -1,9 +1,12 @@
 /* mem.h — checked allocation.
  *
  * Every heap allocation in parlor goes through these. A real out-of-memory
- * aborts with a message (there is nothing sensible to continue with); the
- * test hook mem_fail_after() makes the Nth later call return NULL instead so
- * that error paths can be exercised.
+ * aborts with a message (there is nothing sensible to continue with),
+ * except in the mem_try_ calls, meant for sizes that come from input (a
+ * journal's records): those return NULL for the caller to report. The
+ * test hooks make the Nth later call (mem_fail_after) or any call for more
+ * than a number of bytes (mem_fail_over) return NULL instead, so that
+ * error paths can be exercised and memory bounds checked.
  */
 #ifndef PARLOR_MEM_H
 #define PARLOR_MEM_H
@@ -25,6 +28,11 @@ void *mem_alloc_lines(size_t n);
 /* Resizes p to n bytes; NULL only when the test hook fires (p is kept). */
 void *mem_realloc(void *p, size_t n);
 
+/* mem_alloc and mem_realloc that return NULL when memory runs out
+ * instead of aborting (p is then kept). */
+void *mem_try_alloc(size_t n);
+void *mem_try_realloc(void *p, size_t n);
+
 /* Duplicates a string; NULL only when the test hook fires. */
 char *mem_strdup(const char *s);
 
@@ -33,5 +41,9 @@ void mem_free(void *p);
 
 /* Test hook: the n-th allocation from now (1 = next) fails; 0 disarms. */
 void mem_fail_after(long n);
+
+/* Test hook: every later allocation of more than n bytes fails; 0 disarms.
+ * A test bounds what input may make parlor allocate in one block. */
+void mem_fail_over(size_t n);
 
 #endif

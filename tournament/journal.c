@@ -30,7 +30,9 @@ static int read_line(const char *line, size_t len, int64_t lineno,
         return rc;
     }
     /* The moves are shorter than their line, which getline sized. */
-    char *moves = mem_alloc(len + 1);
+    char *moves = mem_try_alloc(len + 1);
+    if (!moves)
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
     int rc = journal__parse_record(line, len, h, &r, moves, len + 1, err,
                                    errlen);
     if (!rc) {

@@ -8,6 +8,13 @@
  *    "agents":[{"name":"random","spec":"random"},{"name":"pimc",
  *    "spec":"pimc"}],"deals":100,"seed":"1","max_lineups":120,"lineups":1,
  *    "sides":2,"seats":2,"teams":[0,1],"games":200,"shard":1,"shards":1}
+ * Readers refuse a header that parlor tournament could not have written:
+ * seats, sides and teams other than its game's (made from the spec), more
+ * than SCHEDULE_DEALS_MAX deals (1e9) or SCHEDULE_LINEUPS_MAX line-ups
+ * (100000), games other than deals x line-ups x sides or over
+ * SCHEDULE_GAMES_MAX (2^34), and integers outside their ranges (never cut
+ * to int). What readers keep grows with the lines read, never with what
+ * the header claims.
  * Every later line is one finished game:
  *   {"type":"game","deal":3,"lineup":0,"rotation":1,
  *    "seats":["random","pimc"],"returns":[-3,3],"length":57,
@@ -138,8 +145,8 @@ int journal_path(const char *dir, int shard, int nshards, char *buf,
 
 /* Reads the journal at path: the header into h, then every game line to fn
  * (fn NULL: the header only). Returns 0 (see info for a torn tail or a
- * missing header), or ERR_IO / ERR_SYNTAX / ERR_INVAL / fn's code with a
- * message naming the file and line. */
+ * missing header), or ERR_IO / ERR_SYNTAX / ERR_INVAL / ERR_NOMEM / fn's
+ * code with a message naming the file and line. */
 int journal_read(const char *path, struct journal_header *h,
                  journal_record_fn fn, void *ctx,
                  struct journal_read_info *info, char *err, size_t errlen);

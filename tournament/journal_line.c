@@ -516,35 +516,113 @@ static int header_roster(json_t *agents, struct journal_header *h, char *err,
     return 0;
 }
 
+/* Stores v in *out when it lies in [lo, hi], else says which field it
+ * is and what is allowed. Integers are read as json_int_t and checked
+ * here: jansson's "i" would cut 2^32 to 0 without a word. */
+static int int_in(const char *what, json_int_t v, json_int_t lo, json_int_t hi,
+                  int *out, char *err, size_t errlen)
+{
+    if (v < lo || v > hi)
+        return err_set(err, errlen, ERR_INVAL,
+                       "%s %lld is out of range: %lld to %lld allowed", what,
+                       (long long)v, (long long)lo, (long long)hi);
+    *out = (int)v;
+    return 0;
+}
+
+/* The header's integers as read, before their checks. */
+struct header_ints {
+    json_int_t deals, max_lineups, lineups, sides, seats, games, shard, shards;
+};
+
+/* Checks the header's integers against what `parlor tournament` can
+ * write (schedule.h's limits) and stores them in h. */
+static int header_ints(const struct header_ints *v, struct journal_header *h,
+                       char *err, size_t errlen)
+{
+    int rc = v->deals < 1 || v->deals > SCHEDULE_DEALS_MAX
+                 ? err_set(err, errlen, ERR_INVAL,
+                           "header: deals %lld is out of range: 1 to %lld "
+                           "allowed",
+                           (long long)v->deals, (long long)SCHEDULE_DEALS_MAX)
+                 : 0;
+    /* In order: a range may end at a field checked before it. */
+    const struct {
+        const char *what;     /* the field */
+        json_int_t v, lo, hi; /* its value and range */
+        int *out;             /* where it goes */
+    } f[] = {
+        {"header: max_lineups", v->max_lineups, 1, SCHEDULE_LINEUPS_MAX,
+         &h->max_lineups},
+        {"header: lineups", v->lineups, 1, SCHEDULE_LINEUPS_MAX, &h->lineups},
+        {"header: seats", v->seats, 1, GAME_MAX_PLAYERS, &h->seats},
+        {"header: sides", v->sides, 2, v->seats, &h->sides},
+        {"header: shards", v->shards, 1, INT32_MAX, &h->nshards},
+        {"header: shard", v->shard, 1, v->shards, &h->shard},
+    };
+    h->deals = v->deals;
+    h->games = v->games;
+    for (size_t i = 0; !rc && i < sizeof f / sizeof f[0]; i++)
+        rc = int_in(f[i].what, f[i].v, f[i].lo, f[i].hi, f[i].out, err, errlen);
+    if (!rc && (h->roster.n < 2 || h->games > SCHEDULE_GAMES_MAX ||
+                h->games != h->deals * h->lineups * h->sides))
+        rc = err_set(err, errlen, ERR_INVAL,
+                     "header: %d agents, %lld deals x %d line-ups x %d "
+                     "sides but %lld games: wanted 2 agents or more, and "
+                     "games = deals x line-ups x sides, at most %lld",
+                     h->roster.n, (long long)h->deals, h->lineups, h->sides,
+                     (long long)h->games, (long long)SCHEDULE_GAMES_MAX);
+    return rc;
+}
+
+/* Writes n seats' sides as "[0,1,0,1]" into buf (len bytes). */
+static void teams_str(const int8_t *team, int n, char *buf, size_t len)
+{
+    size_t at = (size_t)snprintf(buf, len, "[");
+    for (int s = 0; s < n && at < len; s++)
+        at +=
+            (size_t)snprintf(buf + at, len - at, "%s%d", s ? "," : "", team[s]);
+    if (at < len)
+        snprintf(buf + at, len - at, "]");
+}
+
+/* Reads the teams and checks seats, sides and teams against the header's
+ * game, made from its spec: every reader sizes its seats by one or the
+ * other, so they must agree (a header saying 2 seats for a six-player
+ * game once had `parlor replay` print six labels of which four were
+ * never set). */
 static int header_teams(json_t *teams, struct journal_header *h, char *err,
                         size_t errlen)
 {
-    if (h->seats < 1 || h->seats > GAME_MAX_PLAYERS || h->sides < 2 ||
-        h->sides > h->seats || !json_is_array(teams) ||
-        json_array_size(teams) != (size_t)h->seats)
-        return err_set(err, errlen, ERR_INVAL, "header: bad seats or teams");
+    char sub[256], have[80], want[80];
+    struct game g;
+    if (!json_is_array(teams) || json_array_size(teams) != (size_t)h->seats)
+        return err_set(err, errlen, ERR_INVAL,
+                       "header: teams must list a side for each of the %d "
+                       "seats",
+                       h->seats);
     for (int s = 0; s < h->seats; s++) {
         json_t *t = json_array_get(teams, (size_t)s);
         json_int_t v = json_is_integer(t) ? json_integer_value(t) : -1;
         if (v < 0 || v >= h->sides)
-            return err_set(err, errlen, ERR_INVAL, "header: bad team");
+            return err_set(err, errlen, ERR_INVAL,
+                           "header: seat %d's team must be 0 to %d", s,
+                           h->sides - 1);
         h->team[s] = (int8_t)v;
     }
-    return 0;
-}
-
-static int header_check(const struct journal_header *h, char *err,
-                        size_t errlen)
-{
-    if (h->roster.n < 2 || h->deals < 1 || h->lineups < 1 ||
-        h->max_lineups < 1 || h->deals > INT64_MAX / h->lineups / h->sides ||
-        h->games != h->deals * h->lineups * h->sides)
-        return err_set(err, errlen, ERR_INVAL,
-                       "header: agents, deals, line-ups and games disagree");
-    if (h->nshards < 1 || h->shard < 1 || h->shard > h->nshards)
-        return err_set(err, errlen, ERR_INVAL, "header: bad shard %d/%d",
-                       h->shard, h->nshards);
-    return 0;
+    if (game_make(&g, h->game, sub, sizeof sub))
+        return err_set(err, errlen, ERR_INVAL, "header: game %s: %s", h->game,
+                       sub);
+    if (h->seats == g.dims.players && h->sides == g.dims.teams &&
+        !memcmp(h->team, g.dims.team, (size_t)h->seats))
+        return 0;
+    teams_str(h->team, h->seats, have, sizeof have);
+    teams_str(g.dims.team, g.dims.players, want, sizeof want);
+    return err_set(err, errlen, ERR_INVAL,
+                   "header: %d seats in %d sides, teams %s, but game %s has "
+                   "%d seats in %d sides, teams %s",
+                   h->seats, h->sides, have, h->game, g.dims.players,
+                   g.dims.teams, want);
 }
 
 int journal__parse_header(const char *line, size_t len,
@@ -552,38 +630,37 @@ int journal__parse_header(const char *line, size_t len,
 {
     const char *magic, *game, *seed;
     json_t *agents, *teams;
-    json_int_t deals, games;
-    int format, rc = ERR_SYNTAX;
+    json_int_t format;
+    struct header_ints v;
+    int rc = ERR_SYNTAX;
     memset(h, 0, sizeof *h);
     json_t *root = load(line, len, err, errlen);
     if (!root)
         return ERR_SYNTAX;
-    if (json_unpack(root, "{s:s, s:i}", "journal", &magic, "format", &format) ||
+    if (json_unpack(root, "{s:s, s:I}", "journal", &magic, "format", &format) ||
         strcmp(magic, JOURNAL_MAGIC)) {
         err_set(err, errlen, ERR_SYNTAX, "not a parlor tournament journal");
     } else if (format < 1 || format > JOURNAL_FORMAT) {
         err_set(err, errlen, ERR_SYNTAX,
-                "journal format %d; this parlor reads formats 1 to %d",
-                format, JOURNAL_FORMAT);
+                "journal format %lld; this parlor reads formats 1 to %d",
+                (long long)format, JOURNAL_FORMAT);
     } else if (json_unpack(root,
-                           "{s:s, s:o, s:I, s:s, s:i, s:i, s:i, s:i, s:o, "
-                           "s:I, s:i, s:i}",
-                           "game", &game, "agents", &agents, "deals", &deals,
-                           "seed", &seed, "max_lineups", &h->max_lineups,
-                           "lineups", &h->lineups, "sides", &h->sides, "seats",
-                           &h->seats, "teams", &teams, "games", &games, "shard",
-                           &h->shard, "shards", &h->nshards) ||
+                           "{s:s, s:o, s:I, s:s, s:I, s:I, s:I, s:I, s:o, "
+                           "s:I, s:I, s:I}",
+                           "game", &game, "agents", &agents, "deals", &v.deals,
+                           "seed", &seed, "max_lineups", &v.max_lineups,
+                           "lineups", &v.lineups, "sides", &v.sides, "seats",
+                           &v.seats, "teams", &teams, "games", &v.games,
+                           "shard", &v.shard, "shards", &v.shards) ||
                strlen(game) >= sizeof h->game ||
                !parse_u64(seed, 10, &h->seed)) {
         err_set(err, errlen, ERR_SYNTAX, "header: missing or bad fields");
     } else {
         snprintf(h->game, sizeof h->game, "%s", game);
-        h->format = format;
-        h->deals = deals;
-        h->games = games;
+        h->format = (int)format;
         rc = header_roster(agents, h, err, errlen);
+        rc = rc ? rc : header_ints(&v, h, err, errlen);
         rc = rc ? rc : header_teams(teams, h, err, errlen);
-        rc = rc ? rc : header_check(h, err, errlen);
     }
     json_decref(root);
     return rc;
@@ -794,28 +871,35 @@ int journal__parse_record(const char *line, size_t len,
     const char *type, *spec = NULL, *seed = NULL, *end, *reason = NULL;
     json_t *seats, *rets, *ranks = NULL, *forfeit = NULL, *moves = NULL;
     json_t *digits = NULL;
-    json_int_t deal, wall;
+    json_int_t deal, wall, lineup, rotation, length;
     int rc;
     memset(r, 0, sizeof *r);
     json_t *root = load(line, len, err, errlen);
     if (!root)
         return ERR_SYNTAX;
     if (json_unpack(root,
-                    "{s:s, s?:s, s:I, s:i, s:i, s?:s, s:o, s:o, s?:o, s:i, "
+                    "{s:s, s?:s, s:I, s:I, s:I, s?:s, s:o, s:o, s?:o, s:I, "
                     "s:I, s:s, s?:o, s?:s, s?:o, s?:o}",
                     "type", &type, "spec", &spec, "deal", &deal, "lineup",
-                    &r->lineup, "rotation", &r->rotation, "seed", &seed,
-                    "seats", &seats, "returns", &rets, "ranks", &ranks,
-                    "length", &r->res.length, "wall_us", &wall, "end", &end,
-                    "forfeit", &forfeit, "reason", &reason, "digits", &digits,
-                    "moves", &moves) ||
+                    &lineup, "rotation", &rotation, "seed", &seed, "seats",
+                    &seats, "returns", &rets, "ranks", &ranks, "length",
+                    &length, "wall_us", &wall, "end", &end, "forfeit",
+                    &forfeit, "reason", &reason, "digits", &digits, "moves",
+                    &moves) ||
         (h->format == 1 && (!spec || !seed)) || (h->format < 3 && !ranks)) {
         json_decref(root);
         return err_set(err, errlen, ERR_SYNTAX, "missing or bad fields");
     }
     r->deal = deal;
     r->res.wall_us = wall;
-    rc = record_key(type, spec, seed, h, r, err, errlen);
+    rc = int_in("lineup", lineup, 0, h->lineups - 1, &r->lineup, err, errlen);
+    rc = rc ? rc
+            : int_in("rotation", rotation, 0, h->sides - 1, &r->rotation, err,
+                     errlen);
+    rc = rc ? rc
+            : int_in("length", length, 0, INT32_MAX, &r->res.length, err,
+                     errlen);
+    rc = rc ? rc : record_key(type, spec, seed, h, r, err, errlen);
     rc = rc ? rc : record_seats(seats, rets, ranks, h, r, err, errlen);
     rc = rc ? rc : record_end(end, forfeit, reason, h, r, err, errlen);
     rc = rc ? rc

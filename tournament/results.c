@@ -1,8 +1,8 @@
 /* results.c — reading journals into pairwise results per deal; see
- * results.h. Games are deduplicated by their schedule index with a bitmap;
- * the pairwise results are summed into totals as they come and, by deal,
- * also gathered raw, then sorted by deal (counting sort) and pair, and
- * summed. */
+ * results.h. Games are deduplicated by their schedule index in a set that
+ * grows with the games read (idset.h); the pairwise results are summed
+ * into totals as they come and, by deal, also gathered raw, then sorted
+ * by deal and pair, and summed. */
 #include "results.h"
 
 #include <assert.h>
@@ -45,11 +45,8 @@ static int push(struct results_builder *l, int64_t deal, int a, int b,
     total[j * n + i] += 1 - score;
     total[n * n + i * n + j] += 1;
     total[n * n + j * n + i] += 1;
-    if (!l->by_deal) {
-        l->r->ndeals += !((l->deal_seen[deal >> 3] >> (deal & 7)) & 1);
-        l->deal_seen[deal >> 3] |= (uint8_t)(1u << (deal & 7));
+    if (!l->by_deal)
         return 0;
-    }
     struct results_raw *last = l->nraw ? &l->raw[l->nraw - 1] : NULL;
     if (last && last->deal == deal && last->i == i && last->j == j &&
         last->games < INT32_MAX) {
@@ -59,7 +56,8 @@ static int push(struct results_builder *l, int64_t deal, int a, int b,
     }
     if (l->nraw == l->cap) {
         int64_t cap = l->cap ? 2 * l->cap : 1024;
-        struct results_raw *p = mem_realloc(l->raw, (size_t)cap * sizeof *p);
+        struct results_raw *p =
+            mem_try_realloc(l->raw, (size_t)cap * sizeof *p);
         if (!p)
             return ERR_NOMEM;
         l->raw = p;
@@ -105,11 +103,13 @@ int results_add(struct results_builder *l, const struct journal_header *h,
     const int8_t *first = l->first;
     int64_t i =
         (rec->deal * h->lineups + rec->lineup) * h->sides + rec->rotation;
-    if ((l->seen[i >> 3] >> (i & 7)) & 1) {
+    bool fresh, pushed = false;
+    if (idset_add(&l->seen, i, &fresh))
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    if (!fresh) {
         l->r->duplicates++;
         return 0;
     }
-    l->seen[i >> 3] |= (uint8_t)(1u << (i & 7));
     tally_agents(l->r, h, rec);
     for (int a = 0; a < h->sides; a++)
         for (int b = a + 1; b < h->sides; b++) {
@@ -117,12 +117,18 @@ int results_add(struct results_builder *l, const struct journal_header *h,
             int ra = rec->res.rank[sa], rb = rec->res.rank[sb];
             if (rec->agent[sa] == rec->agent[sb])
                 continue;
+            pushed = true;
             if (push(l, rec->deal, rec->agent[sa], rec->agent[sb],
                      ra < rb    ? 1
                      : ra == rb ? 0.5
                                 : 0))
                 return err_set(err, errlen, ERR_NOMEM, "out of memory");
         }
+    if (l->by_deal || !pushed)
+        return 0;
+    if (idset_add(&l->deal_seen, rec->deal, &fresh))
+        return err_set(err, errlen, ERR_NOMEM, "out of memory");
+    l->r->ndeals += fresh; /* a deal counts once it has a result */
     return 0;
 }
 
@@ -178,31 +184,27 @@ static bool is_sorted(const struct results_raw *raw, int64_t n)
     return true;
 }
 
-/* Sorts raw by deal and pair in linear time: a counting sort by deal
- * (deals are 0..deals-1), then an insertion sort of each deal's few
- * results by pair. Two workers' results arrive interleaved, and the
- * comparison sort they needed took 3 % of a two-job random tournament's
- * CPU time, at its end, where one thread works alone. */
-static int sort_raw(struct results_builder *l)
+/* qsort's order of raw results: by deal, then by pair. */
+static int raw_cmp(const void *pa, const void *pb)
 {
-    int64_t deals = l->r->h.deals, n = l->nraw;
-    if (is_sorted(l->raw, n))
-        return 0; /* one worker's run, read in order: nothing to move */
-    int64_t *at = mem_alloc(sizeof *at * (size_t)(deals + 1));
-    struct results_raw *out = mem_alloc(sizeof *out * (size_t)(n + 1));
-    if (!at || !out) {
-        mem_free(at);
-        mem_free(out);
-        return ERR_NOMEM;
-    }
-    memset(at, 0, sizeof *at * (size_t)(deals + 1));
+    const struct results_raw *a = pa, *b = pb;
+    return a->deal != b->deal ? (a->deal > b->deal) - (a->deal < b->deal)
+                              : pair_cmp(a, b);
+}
+
+/* Counting-sorts the n results of raw by deal, the deals lying in
+ * [lo, lo + span), into out, and each deal's few results by pair with an
+ * insertion sort. at has span + 1 zeroed entries. */
+static void count_sort(const struct results_raw *raw, int64_t n, int64_t lo,
+                       int64_t span, int64_t *at, struct results_raw *out)
+{
     for (int64_t k = 0; k < n; k++)
-        at[l->raw[k].deal + 1]++;
-    for (int64_t d = 0; d < deals; d++)
+        at[raw[k].deal - lo + 1]++;
+    for (int64_t d = 0; d < span; d++)
         at[d + 1] += at[d];
     for (int64_t k = 0; k < n; k++) {
-        int64_t j = at[l->raw[k].deal]++;
-        out[j] = l->raw[k];
+        int64_t j = at[raw[k].deal - lo]++;
+        out[j] = raw[k];
         for (; j > 0 && out[j - 1].deal == out[j].deal &&
                pair_cmp(&out[j - 1], &out[j]) > 0;
              j--) {
@@ -211,7 +213,37 @@ static int sort_raw(struct results_builder *l)
             out[j - 1] = x;
         }
     }
+}
+
+/* Sorts raw by deal and pair. Where the deals that occur span no more
+ * than about twice the results (every whole journal, a shard, a run cut
+ * short), a counting sort over that span does it in linear time: two
+ * workers' results arrive interleaved, and the comparison sort they
+ * needed took 3 % of a two-job random tournament's CPU time. Scattered
+ * deals (a header that claims many more deals than the file holds) are
+ * sorted by qsort: the memory follows the results, never the header. */
+static int sort_raw(struct results_builder *l)
+{
+    int64_t n = l->nraw, lo = INT64_MAX, hi = -1;
+    if (is_sorted(l->raw, n))
+        return 0; /* one worker's run, read in order: nothing to move */
+    for (int64_t k = 0; k < n; k++) {
+        lo = l->raw[k].deal < lo ? l->raw[k].deal : lo;
+        hi = l->raw[k].deal > hi ? l->raw[k].deal : hi;
+    }
+    if (hi - lo >= 2 * n + 1024) {
+        qsort(l->raw, (size_t)n, sizeof *l->raw, raw_cmp);
+        return 0;
+    }
+    int64_t *at = mem_try_alloc(sizeof *at * (size_t)(hi - lo + 2));
+    struct results_raw *out = mem_try_alloc(sizeof *out * (size_t)(n + 1));
+    if (at && out)
+        count_sort(l->raw, n, lo, hi - lo + 1, at, out);
     mem_free(at);
+    if (!at || !out) {
+        mem_free(out);
+        return ERR_NOMEM;
+    }
     mem_free(l->raw);
     l->raw = out;
     l->cap = n + 1;
@@ -231,8 +263,8 @@ static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
     struct results *r = l->r;
     if (sort_raw(l))
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    r->deal = mem_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
-    r->start = mem_alloc(sizeof *r->start * (size_t)(l->nraw + 2));
+    r->deal = mem_try_alloc(sizeof *r->deal * (size_t)(l->nraw + 1));
+    r->start = mem_try_alloc(sizeof *r->start * (size_t)(l->nraw + 2));
     if (!r->deal || !r->start)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     char *buf = (char *)l->raw;
@@ -261,7 +293,7 @@ static int sum_pairs(struct results_builder *l, char *err, size_t errlen)
         memcpy(buf + (np - 1) * (int64_t)sizeof cur, &cur, sizeof cur);
     r->start[r->ndeals] = np;
     /* The buffer becomes the pairs (at least one element: never NULL). */
-    r->pair = mem_realloc(buf, sizeof *r->pair * (size_t)(np + 1));
+    r->pair = mem_try_realloc(buf, sizeof *r->pair * (size_t)(np + 1));
     if (!r->pair && !buf)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
     if (!r->pair)
@@ -290,12 +322,10 @@ int results_begin(struct results_builder *b, struct results *r,
     for (int t = 0; t < h->sides; t++)
         for (int s = h->seats - 1; s >= 0; s--)
             b->first[t] = h->team[s] == t ? (int8_t)s : b->first[t];
-    b->seen = mem_alloc((size_t)(h->games / 8 + 1));
-    b->deal_seen = by_deal ? NULL : mem_alloc((size_t)(h->deals / 8 + 1));
-    r->total = mem_alloc(sizeof *r->total * 2 * (size_t)(r->n * r->n));
-    if (!b->seen || (!by_deal && !b->deal_seen) || !r->total)
+    r->total = mem_try_alloc(sizeof *r->total * 2 * (size_t)(r->n * r->n));
+    if (!r->total)
         return err_set(err, errlen, ERR_NOMEM, "out of memory");
-    return 0; /* mem_alloc zeroes */
+    return 0; /* zeroed */
 }
 
 int results_end(struct results_builder *b, char *err, size_t errlen)
@@ -307,8 +337,8 @@ int results_end(struct results_builder *b, char *err, size_t errlen)
 
 void results_builder_fini(struct results_builder *b)
 {
-    mem_free(b->seen);
-    mem_free(b->deal_seen);
+    idset_fini(&b->seen);
+    idset_fini(&b->deal_seen);
     mem_free(b->raw);
     memset(b, 0, sizeof *b);
 }

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "idset.h"
 #include "journal.h"
 
 /* One deal's results between agents i < j. */
@@ -56,8 +57,8 @@ struct results {
 struct results_builder {
     struct results *r;      /* being filled */
     bool by_deal;           /* keeps each deal's results, not only totals */
-    uint8_t *seen;          /* bit per game index */
-    uint8_t *deal_seen;     /* without deals: bit per deal with a result */
+    struct idset seen;      /* game indexes added */
+    struct idset deal_seen; /* without deals: deals with a result */
     struct results_raw *raw; /* pairwise results, growing */
     int64_t nraw, cap;      /* used, allocated */
     int8_t first[GAME_MAX_PLAYERS]; /* side -> its first seat */
@@ -67,8 +68,9 @@ struct results_builder {
  * each deal's results (by_deal, what ratings' error bars and plots need)
  * or only their totals (what a tournament's summary prints: memory that
  * does not grow with the games, and no sorting at the end, which took
- * 3 % of a two-million-game run). Returns 0, ERR_RANGE or ERR_NOMEM with
- * a message. */
+ * 3 % of a two-million-game run). What the builder keeps grows with the
+ * games added, never with the number h claims (a journal's header is
+ * input). Returns 0, ERR_RANGE or ERR_NOMEM with a message. */
 int results_begin(struct results_builder *b, struct results *r,
                   const struct journal_header *h, bool by_deal, char *err,
                   size_t errlen);

@@ -1,9 +1,12 @@
-/* test_mem.c — checked allocation: blocks that own their cache lines. */
+/* test_mem.c — checked allocation: blocks that own their cache lines, the
+ * test hooks, and the calls that return NULL instead of aborting. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+
+#include <string.h>
 
 #include "common/mem.h"
 
@@ -45,11 +48,57 @@ static void test_hook_fails_it(void **state)
     mem_free(p);
 }
 
+/* Under AddressSanitizer a request no allocator can meet must return
+ * NULL, as it does in libc, not stop the program (test_try_returns_null);
+ * the sanitizer reads this hook at start-up, other builds ignore it. */
+const char *__asan_default_options(void);
+const char *__asan_default_options(void)
+{
+    return "allocator_may_return_null=1";
+}
+
+/* mem_fail_over fails every call for more than its bytes, from every
+ * function, and lets the others through; 0 disarms it. */
+static void test_fail_over(void **state)
+{
+    (void)state;
+    void *p;
+    mem_fail_over(100);
+    assert_null(mem_alloc(101));
+    assert_null(mem_try_alloc(101));
+    assert_null(mem_alloc_lines(101));
+    assert_non_null(p = mem_try_alloc(100));
+    assert_null(mem_try_realloc(p, 101)); /* p is kept */
+    assert_null(mem_realloc(p, 4096));
+    p = mem_realloc(p, 50);
+    assert_non_null(p);
+    mem_fail_over(0);
+    p = mem_realloc(p, 4096);
+    assert_non_null(p);
+    mem_free(p);
+}
+
+/* What no allocator can give: mem_try_alloc and mem_try_realloc say so
+ * with NULL (mem_alloc would abort), and the block kept stays whole. */
+static void test_try_returns_null(void **state)
+{
+    (void)state;
+    char *p = mem_try_alloc(16);
+    assert_non_null(p);
+    memcpy(p, "kept", 5);
+    assert_null(mem_try_alloc(SIZE_MAX / 2));
+    assert_null(mem_try_realloc(p, SIZE_MAX / 2));
+    assert_string_equal(p, "kept");
+    mem_free(p);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_blocks_own_their_lines),
         cmocka_unit_test(test_hook_fails_it),
+        cmocka_unit_test(test_fail_over),
+        cmocka_unit_test(test_try_returns_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,9 @@
 /* test_commands.c — `parlor tournament`, `rate` and `plot` run as a user
  * would (the built binary, PARLOR_BIN): exit codes, refusals with their
  * reasons, resuming from the journal's header, the JSON and CSV outputs,
- * a format 1 journal rated, replayed and reported, and the plots (or, without gnuplot, the tables and what to install).
+ * a format 1 journal rated, replayed and reported, a header that does not
+ * fit its game refused, and the plots (or, without gnuplot, the tables and
+ * what to install).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -393,6 +395,43 @@ static void test_format1_journal(void **state)
     free(o);
 }
 
+/* A journal whose header gives two seats to a six-player game (one
+ * record): replay and report refuse it with the mismatch and exit 1;
+ * replay once printed labels of seats never set and died of SIGSEGV. */
+static void test_header_not_its_game(void **state)
+{
+    (void)state;
+    struct out *o = malloc(sizeof *o);
+    char sub[1200], path[1300];
+    snprintf(sub, sizeof sub, "%s/six", dir);
+    snprintf(path, sizeof path, "%s/journal.jsonl", sub);
+    assert_int_equal(mkdir(sub, 0777), 0);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("{\"journal\":\"parlor-tournament\",\"format\":3,\"game\":"
+          "\"thirty_one(players=6)\",\"agents\":[{\"name\":\"random\","
+          "\"spec\":\"random\"},{\"name\":\"r2\",\"spec\":\"random(seed=2)\"}],"
+          "\"deals\":2,\"seed\":\"1\",\"max_lineups\":120,\"lineups\":1,"
+          "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":4,\"shard\":1,"
+          "\"shards\":1}\n"
+          "{\"type\":\"game\",\"deal\":0,\"lineup\":0,\"rotation\":0,"
+          "\"seats\":[\"random\",\"r2\"],\"returns\":[3,-3],\"length\":17,"
+          "\"wall_us\":6,\"end\":\"normal\",\"moves\":\"20A0R1t20R0k0y21n\"}\n",
+          f);
+    fclose(f);
+    static const char *const says =
+        "line 1: header: 2 seats in 2 sides, teams [0,1], but game "
+        "thirty_one(players=6) has 6 seats in 6 sides, teams [0,1,2,3,4,5]";
+    RUN(o, "replay", path, "0:0:0");
+    expect(o, 1, says);
+    RUN(o, "report", sub);
+    expect(o, 1, says);
+    RUN(o, "rate", sub);
+    expect(o, 1, says);
+    rm_tree(sub);
+    free(o);
+}
+
 /* --shard auto under the Slurm array variables of one case: task 7 of
  * the array 5-7 is shard 3 of 3; missing or inconsistent variables are
  * refused, naming them. NULL: the variable is not set. */
@@ -508,6 +547,7 @@ int main(void)
         cmocka_unit_test(test_summary_aligns_long_names),
         cmocka_unit_test(test_rate),
         cmocka_unit_test(test_format1_journal),
+        cmocka_unit_test(test_header_not_its_game),
         cmocka_unit_test(test_plot_without_gnuplot),
         cmocka_unit_test(test_plot),
     };

@@ -1,7 +1,9 @@
 /* test_journal.c — the results journal: lines written by the fast
  * formatter read back exactly by jansson, a torn last line ignored by
  * readers and cut off on resume, a torn header restarted, corruption and
- * other tournaments' journals refused, a second writer locked out; a
+ * other tournaments' journals refused, a second writer locked out,
+ * headers that do not fit their game or the schedule's limits refused,
+ * integers too wide for an int refused, not cut; a
  * committed format 1 journal read (and rewritten as format 2 and as
  * format 3 to the same records) and resumed in format 1; a format 2
  * journal read and resumed in format 2; format 3's moves written and
@@ -535,6 +537,136 @@ static void test_bad_records(void **state)
     }
 }
 
+/* Writes a journal at path whose header has game and the fields given
+ * (sides, seats, teams, games, and any replacing the defaults: a
+ * repeated key's last value wins in jansson), then line (may be NULL). */
+static void write_header(const char *path, const char *game,
+                         const char *fields, const char *line)
+{
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fprintf(fp,
+            "{\"journal\":\"parlor-tournament\",\"format\":3,\"game\":\"%s\","
+            "\"agents\":[{\"name\":\"random\",\"spec\":\"random\"},"
+            "{\"name\":\"b\",\"spec\":\"random(seed=2)\"}],\"deals\":10,"
+            "\"seed\":\"3\",\"max_lineups\":120,\"lineups\":1,\"shard\":1,"
+            "\"shards\":1,%s}\n%s",
+            game, fields, line ? line : "");
+    fclose(fp);
+}
+
+/* A header is refused, saying what is wrong and what is allowed, when
+ * its seats, sides or teams are not those of its game (readers size
+ * their seat loops by one or the other: two seats for a six-player game
+ * had `parlor replay` print labels never set), when its game is unknown,
+ * when it claims more deals than `parlor tournament` plays, and when an
+ * integer needs more than 32 bits (read as int, seats 2^32 + 2 passed as
+ * 2 and format 2^32 + 3 as 3). */
+static void test_bad_headers(void **state)
+{
+    struct fx *f = *state;
+    static const struct {
+        const char *game, *fields, *says;
+    } bad[] = {
+        {"thirty_one(players=6)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20",
+         "header: 2 seats in 2 sides, teams [0,1], but game "
+         "thirty_one(players=6) has 6 seats in 6 sides, teams "
+         "[0,1,2,3,4,5]"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[1,0],\"games\":20",
+         "teams [1,0], but game thirty_one(players=2) has 2 seats in 2 "
+         "sides, teams [0,1]"},
+        {"forty_two", "\"sides\":4,\"seats\":4,\"teams\":[0,1,2,3],\"games\":40",
+         "4 seats in 4 sides, teams [0,1,2,3], but game forty_two has 4 "
+         "seats in 2 sides, teams [0,1,0,1]"},
+        {"nosuch", "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20",
+         "header: game nosuch: "},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":4294967298,\"teams\":[0,1],\"games\":20",
+         "header: seats 4294967298 is out of range: 1 to 16 allowed"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"deals\":8589934592,"
+         "\"games\":17179869184",
+         "header: deals 8589934592 is out of range: 1 to 1000000000 "
+         "allowed"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20,"
+         "\"lineups\":4294967297",
+         "header: lineups 4294967297 is out of range: 1 to 100000 allowed"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20,"
+         "\"shard\":4294967297",
+         "header: shard 4294967297 is out of range: 1 to 1 allowed"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20,"
+         "\"format\":4294967299",
+         "journal format 4294967299; this parlor reads formats 1 to 3"},
+        {"thirty_one(players=2)",
+         "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":21",
+         "10 deals x 1 line-ups x 2 sides but 21 games"},
+    };
+    struct journal_header h;
+    struct journal_read_info info;
+    char err[512];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_header(f->path, bad[i].game, bad[i].fields, NULL);
+        int rc = journal_read(f->path, &h, NULL, NULL, &info, err, sizeof err);
+        if (rc != ERR_INVAL && rc != ERR_SYNTAX)
+            fail_msg("case %zu: rc %d, not refused (%s)", i, rc, err);
+        if (!strstr(err, bad[i].says) || !strstr(err, "line 1"))
+            fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].says);
+    }
+    /* The same header with its game's own seats and teams is read. */
+    write_header(f->path, "forty_two",
+                 "\"sides\":2,\"seats\":4,\"teams\":[0,1,0,1],\"games\":20",
+                 NULL);
+    assert_int_equal(journal_read(f->path, &h, NULL, NULL, &info, err,
+                                  sizeof err),
+                     0);
+    assert_int_equal(h.seats, 4);
+    assert_int_equal(h.sides, 2);
+}
+
+/* A game line's line-up, rotation or length that needs more than 32 bits
+ * is refused with its value and range: read as int, line-up 2^32 passed
+ * as line-up 0, a key the schedule knows. */
+static void test_wide_record_ints(void **state)
+{
+    struct fx *f = *state;
+    static const struct {
+        const char *field, *says;
+    } bad[] = {
+        {"\"lineup\":4294967296", "lineup 4294967296 is out of range: 0 to 0 "
+                                  "allowed"},
+        {"\"rotation\":4294967297", "rotation 4294967297 is out of range: 0 "
+                                    "to 1 allowed"},
+        {"\"length\":4294967299", "length 4294967299 is out of range: 0 to "
+                                  "2147483647 allowed"},
+        {"\"lineup\":-1", "lineup -1 is out of range"},
+    };
+    struct journal_header h;
+    struct journal_read_info info;
+    char err[512], line[1024];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        snprintf(line, sizeof line,
+                 "{\"type\":\"game\",\"deal\":0,\"lineup\":0,\"rotation\":0,"
+                 "\"seats\":[\"random\",\"b\"],\"returns\":[1,-1],"
+                 "\"length\":3,\"wall_us\":1,\"end\":\"normal\",%s}\n",
+                 bad[i].field);
+        write_header(f->path, "thirty_one(players=2)",
+                     "\"sides\":2,\"seats\":2,\"teams\":[0,1],\"games\":20",
+                     line);
+        int count = 0;
+        assert_int_equal(journal_read(f->path, &h, count_cb, &count, &info,
+                                      err, sizeof err),
+                         ERR_INVAL);
+        assert_int_equal(count, 0);
+        if (!strstr(err, bad[i].says) || !strstr(err, "line 2"))
+            fail_msg("case %zu: '%s' does not say '%s'", i, err, bad[i].says);
+    }
+}
+
 /* ---- format 1 ------------------------------------------------------------ */
 
 #define FORMAT1 "tests/tournament/fixtures/journal-format1.jsonl"
@@ -815,6 +947,9 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_sync_deferred, setup, teardown),
         cmocka_unit_test_setup_teardown(test_bad_records, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_bad_headers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wide_record_ints, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_format1_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format1_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_format3_rewrite, setup, teardown),

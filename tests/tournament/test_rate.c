@@ -1,6 +1,7 @@
 /* test_rate.c — Bradley–Terry ratings against cases solved by hand, the
- * prior, refusals, intervals from the deal bootstrap, and ratings
- * recovered from results simulated with known true ratings.
+ * prior, refusals, intervals from the deal bootstrap, ratings
+ * recovered from results simulated with known true ratings, and ratings
+ * of a journal whose header claims far more deals than it holds.
  *
  * The hand cases use the fact that the maximum-likelihood strengths g
  * solve W_i = sum_j N_ij g_i / (g_i + g_j): when every pair's observed
@@ -19,8 +20,11 @@
 #include <string.h>
 
 #include "common/err.h"
+#include "common/mem.h"
 #include "common/rng.h"
+#include "tour_test_util.h"
 #include "tournament/rate.h"
+#include "tournament/schedule.h"
 
 /* ---- helpers ------------------------------------------------------------ */
 
@@ -355,6 +359,76 @@ static void test_notes(void **state)
     results_free(r);
 }
 
+/* ---- ratings from journals --------------------------------------------- */
+
+/* Writes a journal of two games of random against r2 at path, claiming
+ * deals (and 2 x deals games): random wins deal `late`, read first, and
+ * draws deal 0. */
+static void write_two_games(const char *path, int64_t deals, int64_t late)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f,
+            "{\"journal\":\"parlor-tournament\",\"format\":3,"
+            "\"game\":\"thirty_one(players=2)\",\"agents\":[{\"name\":"
+            "\"random\",\"spec\":\"random\"},{\"name\":\"r2\",\"spec\":"
+            "\"random(seed=2)\"}],\"deals\":%lld,\"seed\":\"1\","
+            "\"max_lineups\":120,\"lineups\":1,\"sides\":2,\"seats\":2,"
+            "\"teams\":[0,1],\"games\":%lld,\"shard\":1,\"shards\":1}\n",
+            (long long)deals, 2 * (long long)deals);
+    for (int k = 0; k < 2; k++)
+        fprintf(f,
+                "{\"type\":\"game\",\"deal\":%lld,\"lineup\":0,"
+                "\"rotation\":0,\"seats\":[\"random\",\"r2\"],"
+                "\"returns\":[%d,%d],\"length\":1,\"wall_us\":1,"
+                "\"end\":\"normal\"}\n",
+                k ? 0 : (long long)late, k ? 0 : 3, k ? 0 : -3);
+    fclose(f);
+}
+
+/* Two games in a journal whose header claims SCHEDULE_DEALS_MAX deals
+ * (the most a tournament plays) rate as the same two games under a
+ * truthful header, with every block over 1 MiB refused: a header once
+ * made `parlor rate` set aside 8 bytes a claimed deal, 16 GiB at 2^31.
+ * By hand: random has a win and a draw, 1.5 of 2, and the prior's
+ * virtual draw makes it 2 of 3, so r2 rates 400 log10 2 = 120.41 Elo
+ * below random (rated 0). A resample of two deals holds two wins (2.5 of
+ * 3: -400 log10 5 = -279.59), a win and a draw (-120.41) or two draws
+ * (0): those bound the interval. */
+static void test_journal_claims_many_deals(void **state)
+{
+    (void)state;
+    char dir[1024], path[2][1100], err[512];
+    struct rate_opts o = {200, 1, 0, 7, 0.95};
+    struct ratings t[2];
+    memset(t, 0, sizeof t); /* padding too: compared whole */
+    tmp_dir(dir, sizeof dir);
+    snprintf(path[0], sizeof path[0], "%s/claims.jsonl", dir);
+    snprintf(path[1], sizeof path[1], "%s/truthful.jsonl", dir);
+    write_two_games(path[0], SCHEDULE_DEALS_MAX, SCHEDULE_DEALS_MAX - 1);
+    write_two_games(path[1], 2, 1);
+    mem_fail_over(1 << 20);
+    for (int k = 0; k < 2; k++) {
+        struct results r;
+        const char *one[] = {path[k]};
+        if (results_load(&r, one, 1, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(r.ndeals, 2);
+        assert_int_equal(r.deal[0], 0);
+        assert_int_equal(r.deal[1], k ? 1 : SCHEDULE_DEALS_MAX - 1);
+        assert_int_equal(rate_compute(&r, r.ndeals, &o, &t[k], err, sizeof err),
+                         0);
+        results_fini(&r);
+    }
+    mem_fail_over(0);
+    assert_near(t[0].elo[0], 0, 1e-9);
+    assert_near(t[0].elo[1], -400 * log10(2), 1e-6);
+    assert_near(t[0].lo[1], -400 * log10(5), 1e-6);
+    assert_near(t[0].hi[1], 0, 1e-6);
+    assert_memory_equal(&t[0], &t[1], sizeof t[0]);
+    rm_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +446,7 @@ int main(void)
         cmocka_unit_test(test_unbeaten_anchor),
         cmocka_unit_test(test_notes),
         cmocka_unit_test(test_mean_anchor),
+        cmocka_unit_test(test_journal_claims_many_deals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

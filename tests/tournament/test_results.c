@@ -1,7 +1,8 @@
 /* test_results.c — the results builder against tallies worked out by
  * hand: pairwise scores per deal and pair, per-agent counts, games read
  * twice, games out of order, and how much the builder keeps while it
- * gathers (a deal's results that arrive together share one entry).
+ * gathers (a deal's results that arrive together share one entry; a
+ * header's claim of many more games than arrive costs nothing).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +12,9 @@
 
 #include <cmocka.h>
 
+#include "common/mem.h"
 #include "tournament/results.h"
+#include "tournament/schedule.h"
 
 /* A two-seat game (seat s is side s), three agents, one line-up a deal
  * in these tests (the line-up is not checked by the builder). */
@@ -225,6 +228,56 @@ static void test_agent_in_two_seats(void **state)
     results_fini(&r);
 }
 
+/* A header may claim many more games than are read (it is input): the
+ * builder's memory follows the games added. With every block over 1 MiB
+ * refused (a bitmap of the claimed 1.6e10 games would be 2 GB), games
+ * of deals 0, 5e8 and 1e9 - 1, one read twice, arriving out of order,
+ * are summed by the hand tallies, with or without deals. */
+static void test_scattered_deals(void **state)
+{
+    (void)state;
+    struct journal_header h;
+    char err[256];
+    int64_t last = SCHEDULE_DEALS_MAX - 1, mid = 500000000;
+    header(&h, 1);
+    h.deals = SCHEDULE_DEALS_MAX;
+    h.lineups = 8;
+    h.games = h.deals * h.lineups * h.sides;
+    struct journal_record g[] = {
+        game(last, 1, 1, 0, 0, 5), /* 0 beats 1 */
+        game(0, 0, 0, 2, 2, 2),    /* 0 and 2 draw */
+        game(mid, 0, 2, 1, 1, 0),  /* 2 beats 1 */
+        game(last, 1, 1, 0, 0, 5), /* read again */
+        game(0, 1, 2, 0, 3, 1),    /* 2 beats 0 */
+    };
+    g[0].lineup = g[3].lineup = 7;
+    g[2].lineup = 3;
+    mem_fail_over(1 << 20);
+    for (int by_deal = 0; by_deal < 2; by_deal++) {
+        struct results r = {0};
+        struct results_builder b;
+        assert_int_equal(results_begin(&b, &r, &h, by_deal, err, sizeof err),
+                         0);
+        for (size_t i = 0; i < sizeof g / sizeof g[0]; i++)
+            add(&b, &h, g[i]);
+        assert_int_equal(results_end(&b, err, sizeof err), 0);
+        assert_int_equal(r.games, 4);
+        assert_int_equal(r.duplicates, 1);
+        assert_int_equal(r.ndeals, 3);
+        if (by_deal) {
+            assert_int_equal(r.deal[0], 0);
+            assert_int_equal(r.deal[1], mid);
+            assert_int_equal(r.deal[2], last);
+            assert_pair(&r, 0, 0, 0, 2, 0.5, 2);
+            assert_pair(&r, 1, 0, 1, 2, 0, 1);
+            assert_pair(&r, 2, 0, 0, 1, 1, 1);
+            assert_int_equal(r.start[3], 3);
+        }
+        results_fini(&r);
+    }
+    mem_fail_over(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_out_of_order),
         cmocka_unit_test(test_agent_in_two_seats),
         cmocka_unit_test(test_totals_without_deals),
+        cmocka_unit_test(test_scattered_deals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
