@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../common/routing_id.h"
 #include "../protocol/auth.h"
 #include "server_int.h"
 
@@ -269,6 +270,7 @@ static int bind_socket(struct server *s, char *err, size_t errlen)
 {
     int zero = 0, rcvhwm = RCV_HWM;
     int64_t cap = (int64_t)s->o.max_msg * HARD_CAP_FACTOR;
+    routing_id_seed(); /* else a client claiming libzmq's next id crashes it */
     s->sock = zmq_socket(s->ctx, ZMQ_ROUTER);
     if (!s->sock)
         return err_set(err, errlen, ERR_IO, "zmq_socket: %s",
@@ -281,7 +283,7 @@ static int bind_socket(struct server *s, char *err, size_t errlen)
     }
     /* No ZMQ_ROUTER_HANDOVER: a connection claiming the routing id of one
      * still connected is ignored by libzmq, so it cannot take over that
-     * client's envs (libzmq's own ids are predictable). */
+     * client's envs. */
     zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &cap, sizeof cap);
     /* Requests waiting per connection: past this libzmq stops reading
      * from it, which bounds what a flooding client makes the server
