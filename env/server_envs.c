@@ -125,14 +125,24 @@ static int check_limits(struct server *s, int need)
                             "%d clients hold envs, the server's limit "
                             "(parlor serve --max-clients)",
                             s->nsessions);
-    int same = 0;
-    for (int i = 0; !s->cur && i < s->nsessions; i++)
-        same += !strcmp(s->sessions[i]->peer, s->peer);
-    if (same >= s->o.max_per_peer)
+    int same = 0, peer_envs = 0;
+    for (int i = 0; i < s->nsessions; i++)
+        if (!strcmp(s->sessions[i]->peer, s->peer)) {
+            same++;
+            peer_envs += s->sessions[i]->envs;
+        }
+    const char *who = s->peer[0] ? s->peer : "local";
+    if (!s->cur && same >= s->o.max_per_peer)
         return server__fail(s, PROTO_E_LIMIT,
                             "%d clients of this peer (%s) hold envs, the "
                             "limit per peer (parlor serve --max-per-peer)",
-                            same, s->peer[0] ? s->peer : "local");
+                            same, who);
+    if (peer_envs + need > s->o.max_peer_envs)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "the clients of this peer (%s) hold %d envs; %d "
+                            "more would pass the limit of %d per peer "
+                            "(parlor serve --max-peer-envs)",
+                            who, peer_envs, need, s->o.max_peer_envs);
     if (s->total + need > s->o.max_total)
         return server__fail(s, PROTO_E_LIMIT,
                             "the server holds %d envs; %d more would pass "
