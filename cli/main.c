@@ -88,7 +88,8 @@ static const struct cli_cmd commands[] = {
      "  --reply-total BYTES   the same for all together, refusing only\n"
      "                        connections with unread replies (1073741824)\n"
      "  --opp-work N          playouts a move of every opponent of one make\n"
-     "                        may start, shared among them (default 2000)\n"
+     "                        may start, shared among them (default 2000;\n"
+     "                        pimc: samples x playouts x most legal actions)\n"
      "  --opp-time-ms MS      search time likewise (default 100)\n"
      "The first line on stdout is \"parlor serve: listening on ENDPOINT\".\n"
      "SIGINT or SIGTERM stops the server and closes every env.\n"},

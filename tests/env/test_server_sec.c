@@ -103,37 +103,60 @@ static void test_opponents_are_builtin_only(void **state)
 }
 
 /* The search budgets: 2000 playouts and 100 ms per move by default, shared
- * by every opponent seat of every env of one make. */
+ * by every opponent seat of every env of one make. Over them is LIMIT;
+ * what no budget allows (an external bot, a search rollout) BAD_SPEC. */
 static void test_opponent_search_is_bounded(void **state)
 {
     client_t *c = connect_client(*state);
     const char *two = "thirty_one(players=2)", *four = "thirty_one(players=4)";
     assert_int_equal(make_with(c, two, "ismcts(iters=2000,time_ms=100)", 0), 0);
-    assert_int_equal(make_with(c, two, "ismcts(iters=2001)", 0),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, two, "ismcts(iters=2001)", 0), PROTO_E_LIMIT);
     assert_non_null(strstr(client_errmsg(c), "iters=2001"));
     assert_non_null(strstr(client_errmsg(c), "--opp-work"));
     assert_int_equal(make_with(c, two, "ismcts(time_ms=15000)", 0),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
     assert_non_null(strstr(client_errmsg(c), "--opp-time-ms"));
     assert_int_equal(make_with(c, two, "ismcts(iters=10,nodes=16777216)", 0),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
     assert_int_equal(make_with(c, two, "ismcts(iters=10,rollout=ismcts)", 0),
                      PROTO_E_BAD_SPEC);
-    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=40)", 0), 0);
-    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=41)", 0),
-                     PROTO_E_BAD_SPEC);
-    assert_non_null(strstr(client_errmsg(c), "samples x playouts"));
+    /* pimc plays out every legal action, at most 4 in Thirty-One:
+     * 50 x 10 x 4 = 2000. */
+    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=10)", 0), 0);
+    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=11)", 0),
+                     PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "=2200 is more than"));
     /* Three opponent seats share 2000: 666 each. */
     assert_int_equal(make_with(c, four, "ismcts(iters=666)", 0), 0);
-    assert_int_equal(make_with(c, four, "ismcts(iters=667)", 0),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, four, "ismcts(iters=667)", 0), PROTO_E_LIMIT);
     /* Eight envs of one opponent: 250 each, and 12 ms of time_ms. */
     assert_int_equal(make_with(c, two, "ismcts(iters=250,time_ms=12)", 8), 0);
-    assert_int_equal(make_with(c, two, "ismcts(iters=251)", 8),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, two, "ismcts(iters=251)", 8), PROTO_E_LIMIT);
     assert_int_equal(make_with(c, two, "ismcts(iters=10,time_ms=13)", 8),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
+    assert_int_equal(client_ping(c), 0);
+}
+
+/* The report's attack: pimc on a long Casino, 2000 playouts for each of
+ * up to 39056 legal actions, each to the end of the game. One sample of
+ * one playout is 39056 playouts already; and a game of several deals
+ * refuses horizon=game, which a game of one deal (dice) accepts. */
+static void test_opponent_work_is_counted(void **state)
+{
+    client_t *c = connect_client(*state);
+    const char *casino = "casino(target=100,max_rounds=200)";
+    assert_int_equal(
+        make_with(c, casino, "pimc(samples=1,playouts=2000,horizon=game)", 0),
+        PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "most legal actions=78112000"));
+    assert_int_equal(make_with(c, casino, "pimc(samples=1,playouts=1)", 0),
+                     PROTO_E_LIMIT);
+    assert_int_equal(make_with(c, casino, "ismcts(iters=2000,horizon=game)", 0),
+                     PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "horizon=game is refused"));
+    assert_int_equal(make_with(c, casino, "ismcts(iters=2000)", 0), 0);
+    assert_int_equal(make_with(c, "dice", "ismcts(iters=10,horizon=game)", 0),
+                     0);
     assert_int_equal(client_ping(c), 0);
 }
 
@@ -565,6 +588,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
         T(test_opponents_are_builtin_only),
         T(test_opponent_search_is_bounded),
+        T(test_opponent_work_is_counted),
         T(test_no_session_takeover),
         T(test_error_msgs_are_utf8),
         T(test_refusal_order),
