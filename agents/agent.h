@@ -30,10 +30,15 @@ struct agent_outcome {
  * server's opponents): agent_new_bounded refuses a spec that could pass
  * them, naming the option and the bound. */
 struct agent_limits {
-    double max_work;    /* most playouts (or search iterations) a move may
-                           start, and the tree nodes it may hold */
-    double max_time_ms; /* most milliseconds a move may search (time_ms) */
-    const char *hint;   /* appended to refusals: how to raise the bounds */
+    double max_work;         /* most playouts (or search iterations) a move
+                                may start, and the tree nodes it may hold */
+    double max_time_ms;      /* most milliseconds a move may search
+                                (time_ms) */
+    const char *hint;        /* appended to refusals: how to raise the
+                                bounds */
+    const struct game *game; /* the game to be played, whose most legal
+                                actions and deals bound what a playout
+                                costs; NULL: not known, not counted */
 };
 
 struct agent_def {

@@ -14,6 +14,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../common/routing_id.h"
 #include "../protocol/auth.h"
 #include "botmsg.h"
 #include "remote.h"
@@ -418,6 +419,7 @@ static int bind_front(struct arena *a, const char *endpoint,
     int one = 1, zero = 0, ivl = HEARTBEAT_MS, dead = 3 * HEARTBEAT_MS;
     int64_t max = REMOTE_MSG_MAX;
     size_t len = sizeof a->endpoint;
+    routing_id_seed(); /* else a bot claiming libzmq's next id crashes it */
     a->front = zmq_socket(a->ctx, ZMQ_ROUTER);
     if (!a->front)
         return err_set(err, errlen, ERR_IO, "arena: no socket: %s",

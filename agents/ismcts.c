@@ -503,8 +503,9 @@ static int ismcts_check_limits(const struct param_values *p,
     if (p->v[I_NODES] > lim->max_work)
         return agent_limit_fail("ismcts", "nodes", p->v[I_NODES], lim->max_work,
                                 lim, err, errlen);
-    return search_check_limits("ismcts", (int)p->v[I_ROLLOUT], p->v[I_TIME_MS],
-                               lim, err, errlen);
+    return search_check_limits("ismcts", (int)p->v[I_ROLLOUT],
+                               (int)p->v[I_HORIZON], p->v[I_TIME_MS], lim, err,
+                               errlen);
 }
 
 static void ismcts_reseed(void *self, uint64_t seed)

@@ -162,8 +162,8 @@ static int pimc_create(const struct game *g, const struct param_values *p,
     a->seed = (uint64_t)p->v[P_SEED];
     rng_seed(&a->rng, a->seed);
     int rc = search_playout_init(&a->play, g, (int)p->v[P_ROLLOUT],
-                                 (int)p->v[P_DEPTH], (int)p->v[P_HORIZON],
-                                 err, errlen);
+                                 (int)p->v[P_DEPTH], (int)p->v[P_HORIZON], err,
+                                 errlen);
     if (!rc && alloc_buffers(a, g))
         rc = err_set(err, errlen, ERR_NOMEM, "out of memory");
     if (rc) {
@@ -209,12 +209,18 @@ static int pimc_check_limits(const struct param_values *p,
                              const struct agent_limits *lim, char *err,
                              size_t errlen)
 {
-    double work = p->v[P_SAMPLES] * p->v[P_PLAYOUTS];
+    /* Every legal action gets its playouts in every sample. */
+    double legal = lim->game ? lim->game->dims.max_legal : 1;
+    double work = p->v[P_SAMPLES] * p->v[P_PLAYOUTS] * legal;
     if (work > lim->max_work)
-        return agent_limit_fail("pimc", "samples x playouts", work,
-                                lim->max_work, lim, err, errlen);
-    return search_check_limits("pimc", (int)p->v[P_ROLLOUT], p->v[P_TIME_MS],
-                               lim, err, errlen);
+        return agent_limit_fail("pimc",
+                                lim->game ? "samples x playouts x the "
+                                            "game's most legal actions"
+                                          : "samples x playouts",
+                                work, lim->max_work, lim, err, errlen);
+    return search_check_limits("pimc", (int)p->v[P_ROLLOUT],
+                               (int)p->v[P_HORIZON], p->v[P_TIME_MS], lim, err,
+                               errlen);
 }
 
 const struct agent_def pimc_agent = {

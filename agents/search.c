@@ -45,10 +45,17 @@ int search_playout_init(struct search_playout *p, const struct game *g,
     return 0;
 }
 
-int search_check_limits(const char *agent, int rollout, double time_ms,
-                        const struct agent_limits *lim, char *err,
-                        size_t errlen)
+int search_check_limits(const char *agent, int rollout, int horizon,
+                        double time_ms, const struct agent_limits *lim,
+                        char *err, size_t errlen)
 {
+    if (horizon == SEARCH_HORIZON_GAME && lim->game && lim->game->def->deals)
+        return err_set(err, errlen, ERR_RANGE,
+                       "%s: horizon=game is refused here: %s is played "
+                       "over several deals and every playout would run to "
+                       "its end (horizon=deal only)%s%s",
+                       agent, lim->game->spec, lim->hint ? " " : "",
+                       lim->hint ? lim->hint : "");
     if (rollout != 0)
         return err_set(err, errlen, ERR_RANGE,
                        "%s: rollout=%s is refused here: a search agent's "

@@ -37,9 +37,9 @@ enum search_horizon {
 };
 
 /* The doc line of the horizon option, shared by both agents. */
-#define SEARCH_HORIZON_DOC                                                 \
-    "where playouts stop: the end of the deal being searched (a one-deal " \
-    "game: its end), scored by the lead in points or the returns so "     \
+#define SEARCH_HORIZON_DOC                                                     \
+    "where playouts stop: the end of the deal being searched (a one-deal "     \
+    "game: its end), scored by the lead in points or the returns so "          \
     "far, or the end of the game"
 
 struct search_playout {
@@ -82,11 +82,13 @@ int search_playout_run(struct search_playout *p, const struct game *g, void *st,
                        struct rng *rng, int deal, double *ret);
 
 /* The bounds both search agents share (check_limits): playouts by random
- * (index 0) only, since a search rollout multiplies a move's work, and
- * time_ms within lim. Returns 0 or ERR_RANGE with a message. */
-int search_check_limits(const char *agent, int rollout, double time_ms,
-                        const struct agent_limits *lim, char *err,
-                        size_t errlen);
+ * (index 0) only, since a search rollout multiplies a move's work;
+ * time_ms within lim; and in a game of several deals (lim->game has the
+ * deals op) horizon=deal, so that no playout runs on for the rest of the
+ * game. Returns 0 or ERR_RANGE with a message. */
+int search_check_limits(const char *agent, int rollout, int horizon,
+                        double time_ms, const struct agent_limits *lim,
+                        char *err, size_t errlen);
 
 /* Milliseconds on a monotonic clock, for time budgets only. */
 double search_clock_ms(void);

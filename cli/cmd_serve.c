@@ -43,12 +43,13 @@ static const struct {
     const char *name; /* the option, without "--" */
     double max;       /* its largest value (the smallest is 1) */
 } limits[] = {
-    {"max-msg", 1 << 30},      {"max-envs", 1 << 20},
-    {"max-clients", 1 << 16},  {"max-per-peer", 1 << 16},
-    {"max-total", 1 << 24},    {"idle-timeout", 1e7},
-    {"max-unused", 1e7},       {"max-reply", 1 << 30},
-    {"reply-budget", 1 << 30}, {"reply-total", 1ull << 40},
-    {"opp-work", 1e9},         {"opp-time-ms", 3.6e6},
+    {"max-msg", 1 << 30},       {"max-envs", 1 << 20},
+    {"max-clients", 1 << 16},   {"max-per-peer", 1 << 16},
+    {"max-total", 1 << 24},     {"idle-timeout", 1e7},
+    {"max-unused", 1e7},        {"max-reply", 1 << 30},
+    {"reply-budget", 1 << 30},  {"reply-total", 1ull << 40},
+    {"opp-work", 1e9},          {"opp-time-ms", 3.6e6},
+    {"max-peer-envs", 1 << 24}, {"reply-peer", 1ull << 40},
 };
 #define NLIMITS ((int)(sizeof limits / sizeof limits[0]))
 
@@ -89,8 +90,14 @@ static void set_limit(struct server_options *o, int i, double v)
     case 10:
         o->opp_work = (int)v;
         break;
-    default:
+    case 11:
         o->opp_time_ms = (int)v;
+        break;
+    case 12:
+        o->max_peer_envs = (int)v;
+        break;
+    default:
+        o->reply_peer = (size_t)v;
         break;
     }
 }

@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../common/routing_id.h"
 #include "../protocol/auth.h"
 #include "server_int.h"
 
@@ -74,6 +75,10 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->max_per_peer = SERVER_MAX_PER_PEER;
     if (!o->max_total)
         o->max_total = SERVER_MAX_TOTAL;
+    if (!o->max_peer_envs)
+        o->max_peer_envs = o->max_total / SERVER_PEER_SHARE
+                               ? o->max_total / SERVER_PEER_SHARE
+                               : 1;
     if (!o->idle_ms)
         o->idle_ms = SERVER_IDLE_MS;
     if (!o->max_unused_ms)
@@ -84,6 +89,10 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
         o->reply_budget = SERVER_REPLY_BUDGET;
     if (!o->reply_total)
         o->reply_total = SERVER_REPLY_TOTAL;
+    if (!o->reply_peer)
+        o->reply_peer = o->reply_total / SERVER_PEER_SHARE
+                            ? o->reply_total / SERVER_PEER_SHARE
+                            : 1;
     if (!o->opp_work)
         o->opp_work = SERVER_OPP_WORK;
     if (!o->opp_time_ms)
@@ -93,8 +102,8 @@ static int fill_defaults(struct server_options *o, char *err, size_t errlen)
     if (!o->make_game)
         o->make_game = game_make;
     if (o->max_envs < 0 || o->max_clients < 0 || o->max_total < 0 ||
-        o->max_per_peer < 0 || o->opp_work < 0 || o->opp_time_ms < 0 ||
-        o->max_msg > ((size_t)1 << 30))
+        o->max_per_peer < 0 || o->max_peer_envs < 0 || o->opp_work < 0 ||
+        o->opp_time_ms < 0 || o->max_msg > ((size_t)1 << 30))
         return err_set(err, errlen, ERR_RANGE,
                        "server limits must be positive and max_msg at most "
                        "1 GiB");
@@ -166,6 +175,10 @@ static int recv_frame(struct server *s, zmq_msg_t *m)
  * one's envs. */
 static void read_peer(struct server *s)
 {
+    if (s->o.name_peer) {
+        s->o.name_peer(s->ident, s->identlen, s->peer, sizeof s->peer);
+        return;
+    }
     const char *who = s->auth ? auth_user(&s->payload)
                               : zmq_msg_gets(&s->payload, "Peer-Address");
     snprintf(s->peer, sizeof s->peer, "%s", who ? who : "");
@@ -267,8 +280,10 @@ static int serve_one(struct server *s)
 
 static int bind_socket(struct server *s, char *err, size_t errlen)
 {
-    int zero = 0, rcvhwm = RCV_HWM;
+    int zero = 0, rcvhwm = RCV_HWM, ivl = SERVER_HEARTBEAT_MS,
+        dead = SERVER_HEARTBEAT_DEAD;
     int64_t cap = (int64_t)s->o.max_msg * HARD_CAP_FACTOR;
+    routing_id_seed(); /* else a client claiming libzmq's next id crashes it */
     s->sock = zmq_socket(s->ctx, ZMQ_ROUTER);
     if (!s->sock)
         return err_set(err, errlen, ERR_IO, "zmq_socket: %s",
@@ -281,12 +296,17 @@ static int bind_socket(struct server *s, char *err, size_t errlen)
     }
     /* No ZMQ_ROUTER_HANDOVER: a connection claiming the routing id of one
      * still connected is ignored by libzmq, so it cannot take over that
-     * client's envs (libzmq's own ids are predictable). */
+     * client's envs. */
     zmq_setsockopt(s->sock, ZMQ_MAXMSGSIZE, &cap, sizeof cap);
     /* Requests waiting per connection: past this libzmq stops reading
      * from it, which bounds what a flooding client makes the server
      * hold (replies are bounded by the reply budget). */
     zmq_setsockopt(s->sock, ZMQ_RCVHWM, &rcvhwm, sizeof rcvhwm);
+    /* A connection that answers no ZMTP ping for a minute (a dead peer,
+     * or one that reads nothing at all) is dropped, and with it the
+     * replies libzmq held for it. */
+    zmq_setsockopt(s->sock, ZMQ_HEARTBEAT_IVL, &ivl, sizeof ivl);
+    zmq_setsockopt(s->sock, ZMQ_HEARTBEAT_TIMEOUT, &dead, sizeof dead);
     if (zmq_bind(s->sock, s->o.endpoint))
         return err_set(err, errlen, ERR_IO, "cannot bind %s: %s", s->o.endpoint,
                        zmq_strerror(errno));

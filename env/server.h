@@ -8,8 +8,8 @@
  * envs are closed when it has been silent for idle_timeout, or has not
  * used them for max_unused. Nothing a request says starts a process or
  * names a file; every resource has a limit below (PROTOCOL.md §13): the
- * replies a connection has not read, the search of the built-in
- * opponents, clients per peer. With a CURVE key pair, only clients that
+ * replies a connection (and a peer) has not read, the search of the
+ * built-in opponents, clients and envs per peer. With a CURVE key pair, only clients that
  * pass CURVE (and the allow directory) are heard.
  *
  * Threads: server_run blocks the thread that calls it. server_stop may be
@@ -33,13 +33,16 @@
     32                         /* default clients of one peer (a key or an     \
                                   address) holding envs */
 #define SERVER_MAX_TOTAL 65536 /* default envs on the server */
+#define SERVER_PEER_SHARE 8    /* per peer by default: 1/8 of envs, bytes */
 #define SERVER_IDLE_MS 600000  /* default idle timeout, ms */
 #define SERVER_MAX_REPLY (16u << 20)    /* default largest reply */
 #define SERVER_REPLY_BUDGET (64u << 20) /* default unread bytes a client */
 #define SERVER_REPLY_TOTAL (1u << 30)   /* default unread bytes in all */
 #define SERVER_MAX_UNUSED_MS 3600000    /* default session life unused */
-#define SERVER_OPP_WORK 2000   /* default opponents' playouts per move */
-#define SERVER_OPP_TIME_MS 100 /* default opponents' search ms per move */
+#define SERVER_OPP_WORK 2000        /* default opponents' playouts per move */
+#define SERVER_OPP_TIME_MS 100      /* default opponents' search ms per move */
+#define SERVER_HEARTBEAT_MS 10000   /* ZMTP pings to each connection */
+#define SERVER_HEARTBEAT_DEAD 60000 /* no answer for so long: dropped */
 
 typedef struct server server_t;
 struct auth_keypair;
@@ -56,6 +59,8 @@ struct server_options {
     int max_per_peer;       /* most of them from one peer: one CURVE key,
                                or one IP address (ipc, inproc: one peer) */
     int max_total;          /* most envs on the server */
+    int max_peer_envs;      /* most envs of one peer, summed over its
+                               clients; 0: max_total / SERVER_PEER_SHARE */
     uint64_t idle_ms;       /* silence after which a client's envs close */
     uint64_t max_unused_ms; /* time after a client's last make, reset,
                                step or close after which its envs close,
@@ -63,7 +68,11 @@ struct server_options {
     size_t max_reply;       /* largest reply sent, bytes (LIMIT beyond) */
     size_t reply_budget;    /* reply bytes one connection may leave unread
                                before its requests are refused (LIMIT) */
-    size_t reply_total;     /* the same for all connections together */
+    size_t reply_peer;      /* the same for all connections of one peer
+                               together; 0: reply_total / SERVER_PEER_SHARE */
+    size_t reply_total;     /* the same for all connections together, for
+                               the connections that have unread replies
+                               (one that has none is always served) */
     int opp_work;           /* playouts (search iterations) the opponents of
                                one make may start for one move in each of
                                its envs, shared equally among them */
@@ -72,6 +81,11 @@ struct server_options {
                                      system's monotonic clock (tests pass
                                      a clock they move by hand) */
     void *clock_arg;              /* passed to clock */
+    void (*name_peer)(const uint8_t *id, size_t idlen, char *peer,
+                      size_t len); /* names the sender's peer after its
+                                      routing id (tests: inproc has no
+                                      addresses); NULL: its CURVE key's
+                                      name, else its IP address */
     int (*make_game)(struct game *g, const char *spec, char *err,
                      size_t errlen); /* resolves game specs; NULL:
                                         game_make (tests add games) */

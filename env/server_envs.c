@@ -7,6 +7,7 @@
  * keeps the buffers its steps need, so a step allocates nothing here.
  */
 #include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "../agents/agent.h"
@@ -125,14 +126,24 @@ static int check_limits(struct server *s, int need)
                             "%d clients hold envs, the server's limit "
                             "(parlor serve --max-clients)",
                             s->nsessions);
-    int same = 0;
-    for (int i = 0; !s->cur && i < s->nsessions; i++)
-        same += !strcmp(s->sessions[i]->peer, s->peer);
-    if (same >= s->o.max_per_peer)
+    int same = 0, peer_envs = 0;
+    for (int i = 0; i < s->nsessions; i++)
+        if (!strcmp(s->sessions[i]->peer, s->peer)) {
+            same++;
+            peer_envs += s->sessions[i]->envs;
+        }
+    const char *who = s->peer[0] ? s->peer : "local";
+    if (!s->cur && same >= s->o.max_per_peer)
         return server__fail(s, PROTO_E_LIMIT,
                             "%d clients of this peer (%s) hold envs, the "
                             "limit per peer (parlor serve --max-per-peer)",
-                            same, s->peer[0] ? s->peer : "local");
+                            same, who);
+    if (peer_envs + need > s->o.max_peer_envs)
+        return server__fail(s, PROTO_E_LIMIT,
+                            "the clients of this peer (%s) hold %d envs; %d "
+                            "more would pass the limit of %d per peer "
+                            "(parlor serve --max-peer-envs)",
+                            who, peer_envs, need, s->o.max_peer_envs);
     if (s->total + need > s->o.max_total)
         return server__fail(s, PROTO_E_LIMIT,
                             "the server holds %d envs; %d more would pass "
@@ -142,20 +153,28 @@ static int check_limits(struct server *s, int need)
 }
 
 /* Opponents come from the network: built-in agents only, and one move of
- * every opponent in every env of the make shares the search budgets. */
+ * every opponent in every env of the make shares the search budgets,
+ * counted as playouts of game g. Returns 0, or the wire code of the error
+ * reply packed: BAD_SPEC for a spec that names no built-in agent with
+ * valid options, LIMIT for one over the budgets. */
 static int check_opponents(struct server *s, const struct make_req *r,
-                           const struct game *g, char *err, size_t errlen)
+                           const struct game *g)
 {
-    char hint[160];
+    char hint[160], err[PROTO_ERRMSG_MAX - 32];
     int seats = g->dims.players > 1 ? g->dims.players - 1 : 1;
     int agents = (r->n ? r->n : 1) * seats;
+    struct agent_limits any = {HUGE_VAL, HUGE_VAL, NULL, NULL};
     struct agent_limits lim = {s->o.opp_work / agents,
-                               s->o.opp_time_ms / agents, hint};
+                               s->o.opp_time_ms / agents, hint, g};
     snprintf(hint, sizeof hint,
              "(the server's budget, parlor serve --opp-work %d "
              "--opp-time-ms %d, shared by %d opponent seats)",
              s->o.opp_work, s->o.opp_time_ms, agents);
-    return env_check_opponents(r->eo.opponents, &lim, err, errlen);
+    if (env_check_opponents(r->eo.opponents, &any, err, sizeof err))
+        return server__fail(s, PROTO_E_BAD_SPEC, "%s", err);
+    if (env_check_opponents(r->eo.opponents, &lim, err, sizeof err))
+        return server__fail(s, PROTO_E_LIMIT, "%s", err);
+    return 0;
 }
 
 /* The most bytes a reset or step of n envs of shape sh replies with,
@@ -176,10 +195,12 @@ static int create(struct server *s, const struct make_req *r, struct slot *t)
 {
     char err[PROTO_ERRMSG_MAX - 32];
     struct game g;
-    if (s->o.make_game(&g, r->spec, err, sizeof err) ||
-        (r->eo.opponents && r->eo.opponents[0] &&
-         check_opponents(s, r, &g, err, sizeof err)))
+    int rc;
+    if (s->o.make_game(&g, r->spec, err, sizeof err))
         return server__fail(s, PROTO_E_BAD_SPEC, "%s", err);
+    if (r->eo.opponents && r->eo.opponents[0] &&
+        (rc = check_opponents(s, r, &g)))
+        return rc;
     if (r->n)
         t->venv = venv_new_game(&g, &r->eo, r->n, err, sizeof err);
     else

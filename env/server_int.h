@@ -132,8 +132,9 @@ struct budget *server__budget_new(void);
 void server__budget_release(struct budget **b);
 
 /* 0 when the sender may be served; else packs LIMIT (its unread replies
- * are over reply_budget, all clients' over reply_total, or too many
- * connections hold unread replies) and returns its wire code. */
+ * are over reply_budget, its peer's over reply_peer, all clients' over
+ * reply_total while it has some, or too many connections hold unread
+ * replies) and returns its wire code. */
 int server__check_budget(struct server *s);
 
 /* Sends s->out as the payload frame, counted against the sender until

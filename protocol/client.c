@@ -18,6 +18,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../common/routing_id.h"
 #include "auth.h"
 #include "client_int.h"
 
@@ -371,17 +372,21 @@ client_t *client_new(const char *endpoint, void *ctx, char *err, size_t errlen)
     return client_new_opts(endpoint, ctx, NULL, err, errlen);
 }
 
-/* Applies o to c's socket before it connects. */
+/* Applies o to c's socket before it connects. Without o->routing_id the
+ * client takes a random one of its own ('c' and 15 random bytes), so that
+ * it never depends on the ids libzmq hands out (common/routing_id.h) and
+ * the server knows it again after a reconnection. */
 static int set_options(client_t *c, const struct client_options *o, char *err,
                        size_t errlen)
 {
-    if (!o)
-        return 0;
-    if (o->routing_id && zmq_setsockopt(c->sock, ZMQ_ROUTING_ID, o->routing_id,
-                                        strlen(o->routing_id)))
+    uint8_t mine[CLIENT_ID_BYTES];
+    routing_id_new(mine, sizeof mine, 'c');
+    const void *id = o && o->routing_id ? (const void *)o->routing_id : mine;
+    size_t idlen = o && o->routing_id ? strlen(o->routing_id) : sizeof mine;
+    if (zmq_setsockopt(c->sock, ZMQ_ROUTING_ID, id, idlen))
         return err_set(err, errlen, ERR_INVAL, "routing id: %s",
                        zmq_strerror(errno));
-    if (!o->server_key)
+    if (!o || !o->server_key)
         return 0;
     struct auth_keypair fresh;
     if (!o->keys && zmq_curve_keypair(fresh.pub, fresh.sec))

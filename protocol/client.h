@@ -22,6 +22,7 @@
 #include "codec.h"
 
 #define CLIENT_TIMEOUT_MS 60000 /* default wait for a reply */
+#define CLIENT_ID_BYTES 16      /* the random routing id a client takes */
 
 typedef struct client client_t;
 typedef struct client_env client_env_t;
@@ -72,9 +73,9 @@ struct auth_keypair;
 
 /* How a client connects; zero-initialised: as client_new does. */
 struct client_options {
-    const char *routing_id; /* ZMQ_ROUTING_ID (1..255 bytes), to find the
-                               envs again after reconnecting; NULL:
-                               libzmq's */
+    const char *routing_id; /* ZMQ_ROUTING_ID (1..255 bytes, not starting
+                               with a zero byte); NULL: CLIENT_ID_BYTES
+                               random ones, kept across reconnections */
     const char *server_key; /* the server's CURVE public key (Z85, e.g.
                                from auth_load_public): talk CURVE; NULL:
                                plain ZeroMQ */

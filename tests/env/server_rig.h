@@ -12,6 +12,7 @@
 #define PARLOR_SERVER_RIG_H
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -221,6 +222,46 @@ static inline void kv_uint(struct req *q, const char *key, uint64_t val)
 static inline int req_call(client_t *c, struct req *q)
 {
     return raw(c, q->sb.data, q->sb.size);
+}
+
+/* Sends the request in sb on a raw DEALER without reading the reply. */
+static inline void rig_send(void *sock, msgpack_sbuffer *sb)
+{
+    assert_int_equal(zmq_send(sock, sb->data, sb->size, 0), (int)sb->size);
+}
+
+/* Receives one reply on a raw socket into *in (it points into a buffer
+ * that the next call reuses): its error code (0: success) and length. */
+static inline int rig_recv_code(void *sock, struct proto_decoder *d,
+                                struct proto_in *in, size_t *len)
+{
+    static char buf[1 << 16];
+    int n = zmq_recv(sock, buf, sizeof buf, 0);
+    assert_true(n > 0 && (size_t)n <= sizeof buf);
+    assert_int_equal(proto_decode(d, PROTO_REPLY, buf, (size_t)n, in), 0);
+    *len = (size_t)n;
+    if (in->type != PROTO_MSG_ERROR)
+        return 0;
+    return (int)proto_uint(in, PROTO_R_ERROR_CODE, 0);
+}
+
+/* Waits (RIG_TIMEOUT_MS at most) for a line of r's server log holding
+ * what; what was read with it is forgotten. */
+static inline void rig_wait_log(struct rig *r, const char *what)
+{
+    static char seen[8192];
+    static size_t len;
+    while (!strstr(seen, what)) {
+        struct pollfd p = {r->log[0], POLLIN, 0};
+        assert_int_equal(poll(&p, 1, RIG_TIMEOUT_MS), 1);
+        assert_true(len < sizeof seen - 1);
+        ssize_t n = read(r->log[0], seen + len, sizeof seen - 1 - len);
+        assert_true(n > 0);
+        len += (size_t)n;
+        seen[len] = '\0';
+    }
+    len = 0;
+    seen[0] = '\0';
 }
 
 #endif

@@ -40,6 +40,7 @@ static int setup(void **state)
         .max_envs = MAX_ENVS,
         .max_clients = 3,
         .max_total = 40,
+        .max_peer_envs = 40, /* every inproc client is one peer */
         .idle_ms = IDLE_MS,
     };
     rig_start(&rig, &o);

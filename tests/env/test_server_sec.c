@@ -14,7 +14,6 @@
 #include <stdint.h>
 
 #include <cmocka.h>
-#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +27,8 @@
 #include "protocol/client.h"
 #include "tests/env/env_test_util.h"
 #include "tests/env/server_rig.h"
+
+#include "tests/env/curve_rig.h" /* after server_rig.h */
 
 #define IDLE_MS 10000
 
@@ -102,37 +103,60 @@ static void test_opponents_are_builtin_only(void **state)
 }
 
 /* The search budgets: 2000 playouts and 100 ms per move by default, shared
- * by every opponent seat of every env of one make. */
+ * by every opponent seat of every env of one make. Over them is LIMIT;
+ * what no budget allows (an external bot, a search rollout) BAD_SPEC. */
 static void test_opponent_search_is_bounded(void **state)
 {
     client_t *c = connect_client(*state);
     const char *two = "thirty_one(players=2)", *four = "thirty_one(players=4)";
     assert_int_equal(make_with(c, two, "ismcts(iters=2000,time_ms=100)", 0), 0);
-    assert_int_equal(make_with(c, two, "ismcts(iters=2001)", 0),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, two, "ismcts(iters=2001)", 0), PROTO_E_LIMIT);
     assert_non_null(strstr(client_errmsg(c), "iters=2001"));
     assert_non_null(strstr(client_errmsg(c), "--opp-work"));
     assert_int_equal(make_with(c, two, "ismcts(time_ms=15000)", 0),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
     assert_non_null(strstr(client_errmsg(c), "--opp-time-ms"));
     assert_int_equal(make_with(c, two, "ismcts(iters=10,nodes=16777216)", 0),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
     assert_int_equal(make_with(c, two, "ismcts(iters=10,rollout=ismcts)", 0),
                      PROTO_E_BAD_SPEC);
-    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=40)", 0), 0);
-    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=41)", 0),
-                     PROTO_E_BAD_SPEC);
-    assert_non_null(strstr(client_errmsg(c), "samples x playouts"));
+    /* pimc plays out every legal action, at most 4 in Thirty-One:
+     * 50 x 10 x 4 = 2000. */
+    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=10)", 0), 0);
+    assert_int_equal(make_with(c, two, "pimc(samples=50,playouts=11)", 0),
+                     PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "=2200 is more than"));
     /* Three opponent seats share 2000: 666 each. */
     assert_int_equal(make_with(c, four, "ismcts(iters=666)", 0), 0);
-    assert_int_equal(make_with(c, four, "ismcts(iters=667)", 0),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, four, "ismcts(iters=667)", 0), PROTO_E_LIMIT);
     /* Eight envs of one opponent: 250 each, and 12 ms of time_ms. */
     assert_int_equal(make_with(c, two, "ismcts(iters=250,time_ms=12)", 8), 0);
-    assert_int_equal(make_with(c, two, "ismcts(iters=251)", 8),
-                     PROTO_E_BAD_SPEC);
+    assert_int_equal(make_with(c, two, "ismcts(iters=251)", 8), PROTO_E_LIMIT);
     assert_int_equal(make_with(c, two, "ismcts(iters=10,time_ms=13)", 8),
-                     PROTO_E_BAD_SPEC);
+                     PROTO_E_LIMIT);
+    assert_int_equal(client_ping(c), 0);
+}
+
+/* The report's attack: pimc on a long Casino, 2000 playouts for each of
+ * up to 39056 legal actions, each to the end of the game. One sample of
+ * one playout is 39056 playouts already; and a game of several deals
+ * refuses horizon=game, which a game of one deal (dice) accepts. */
+static void test_opponent_work_is_counted(void **state)
+{
+    client_t *c = connect_client(*state);
+    const char *casino = "casino(target=100,max_rounds=200)";
+    assert_int_equal(
+        make_with(c, casino, "pimc(samples=1,playouts=2000,horizon=game)", 0),
+        PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "most legal actions=78112000"));
+    assert_int_equal(make_with(c, casino, "pimc(samples=1,playouts=1)", 0),
+                     PROTO_E_LIMIT);
+    assert_int_equal(make_with(c, casino, "ismcts(iters=2000,horizon=game)", 0),
+                     PROTO_E_LIMIT);
+    assert_non_null(strstr(client_errmsg(c), "horizon=game is refused"));
+    assert_int_equal(make_with(c, casino, "ismcts(iters=2000)", 0), 0);
+    assert_int_equal(make_with(c, "dice", "ismcts(iters=10,horizon=game)", 0),
+                     0);
     assert_int_equal(client_ping(c), 0);
 }
 
@@ -170,43 +194,11 @@ static void test_no_session_takeover(void **state)
 
 /* ---- issue 12.5: bounded resources ------------------------------------ */
 
-/* Sends a raw request on a raw DEALER without reading the reply. */
-static void send_raw(void *sock, msgpack_sbuffer *sb)
-{
-    assert_int_equal(zmq_send(sock, sb->data, sb->size, 0), (int)sb->size);
-}
-
-/* Receives one reply on a raw socket: its error code (0: success) and
- * length. */
 static struct proto_in last_in; /* the last reply recv_code decoded */
 
 static int recv_code(void *sock, struct proto_decoder *d, size_t *len)
 {
-    static char buf[1 << 16];
-    int n = zmq_recv(sock, buf, sizeof buf, 0);
-    assert_true(n > 0 && (size_t)n <= sizeof buf);
-    assert_int_equal(proto_decode(d, PROTO_REPLY, buf, (size_t)n, &last_in), 0);
-    *len = (size_t)n;
-    if (last_in.type != PROTO_MSG_ERROR)
-        return 0;
-    return (int)proto_uint(&last_in, PROTO_R_ERROR_CODE, 0);
-}
-
-/* Waits (30 s at most) for a line of the server's log holding what. */
-static void wait_log(int fd, const char *what)
-{
-    static char seen[8192];
-    static size_t len;
-    while (!strstr(seen, what)) {
-        struct pollfd p = {fd, POLLIN, 0};
-        assert_int_equal(poll(&p, 1, RIG_TIMEOUT_MS), 1);
-        ssize_t n = read(fd, seen + len, sizeof seen - 1 - len);
-        assert_true(n > 0);
-        len += (size_t)n;
-        seen[len] = '\0';
-    }
-    len = 0;
-    seen[0] = '\0';
+    return rig_recv_code(sock, d, &last_in, len);
 }
 
 /* A client that asks and never reads gets replies until REPLY_BUDGET
@@ -229,7 +221,7 @@ static void test_reply_budget(void **state)
     begin_req(&q, "make", 2);
     kv_str(&q, "game", "dice", 4);
     kv_int(&q, "n", 30);
-    send_raw(greedy, &q.sb);
+    rig_send(greedy, &q.sb);
     struct proto_decoder d;
     assert_int_equal(proto_decoder_init(&d, 1 << 20), 0);
     size_t len;
@@ -240,8 +232,8 @@ static void test_reply_budget(void **state)
     kv_int(&q, "seed", 1);
     int served = (int)((REPLY_BUDGET + one - 1) / one);
     for (int i = 0; i <= served; i++)
-        send_raw(greedy, &q.sb);
-    wait_log(r->log[0], "over its reply budget");
+        rig_send(greedy, &q.sb);
+    rig_wait_log(r, "over its reply budget");
     /* Another client is answered, and the server holds the budget and
      * one reply and one refusal at most. */
     assert_int_equal(client_ping(other), 0);
@@ -254,7 +246,7 @@ static void test_reply_budget(void **state)
             assert_int_equal(len, one);
     }
     /* All read: served again. */
-    send_raw(greedy, &q.sb);
+    rig_send(greedy, &q.sb);
     assert_int_equal(recv_code(greedy, &d, &len), 0);
     proto_decoder_fini(&d);
     req_fini(&q);
@@ -471,58 +463,17 @@ static void test_describe_flags(void **state)
 
 /* ---- CURVE ------------------------------------------------------------- */
 
-/* Keys in a private directory: the server's, alice's (in allow/) and
- * mallory's (not), and the ipc endpoint there. */
-struct curve_keys {
-    char dir[64];   /* the directory */
-    char allow[96]; /* dir/allow */
-    char ep[128];   /* ipc://dir/sock */
-    struct auth_keypair server, alice, mallory;
-};
-
-static void keypair(struct curve_keys *k, const char *name,
-                    struct auth_keypair *kp)
-{
-    char base[128], path[160], err[256];
-    snprintf(base, sizeof base, "%s/%s", k->dir, name);
-    assert_int_equal(auth_keygen(base, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s.key_secret", base);
-    assert_int_equal(auth_load_secret(path, kp, err, sizeof err), 0);
-}
-
 static int setup_curve(void **state)
 {
-    static struct rig rig;
-    static struct curve_keys k;
-    char from[128], to[160];
-    strcpy(k.dir, "/tmp/parlor-serve-XXXXXX");
-    assert_non_null(mkdtemp(k.dir));
-    keypair(&k, "server", &k.server);
-    keypair(&k, "alice", &k.alice);
-    keypair(&k, "mallory", &k.mallory);
-    snprintf(k.allow, sizeof k.allow, "%s/allow", k.dir);
-    assert_int_equal(mkdir(k.allow, 0700), 0);
-    snprintf(from, sizeof from, "%s/alice.key", k.dir);
-    snprintf(to, sizeof to, "%s/alice.key", k.allow);
-    assert_int_equal(link(from, to), 0);
-    snprintf(k.ep, sizeof k.ep, "ipc://%s/sock", k.dir);
-    struct server_options o = {
-        .endpoint = k.ep, .curve = &k.server, .allow_dir = k.allow};
-    rig_start(&rig, &o);
+    static struct curve_rig rig;
+    curve_rig_start(&rig, &(struct server_options){0});
     *state = &rig;
     return 0;
 }
 
 static int teardown_curve(void **state)
 {
-    struct rig *r = *state;
-    char cmd[160];
-    rig_stop(r);
-    /* The directory is the one in the endpoint. */
-    snprintf(cmd, sizeof cmd, "rm -rf '%.*s'",
-             (int)(strrchr(r->endpoint, '/') - r->endpoint - 6),
-             r->endpoint + 6);
-    assert_int_equal(system(cmd), 0);
+    curve_rig_stop(*state);
     return 0;
 }
 
@@ -559,27 +510,17 @@ static int next_event(void *m)
  * refused in the handshake, and alice goes on being served. */
 static void test_curve(void **state)
 {
-    struct rig *r = *state;
-    struct auth_keypair server, alice, mallory;
-    char dir[128], path[192], err[256];
-    snprintf(dir, sizeof dir, "%.*s",
-             (int)(strrchr(r->endpoint, '/') - r->endpoint - 6),
-             r->endpoint + 6);
-    snprintf(path, sizeof path, "%s/server.key", dir);
-    assert_int_equal(auth_load_public(path, server.pub, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s/alice.key_secret", dir);
-    assert_int_equal(auth_load_secret(path, &alice, err, sizeof err), 0);
-    snprintf(path, sizeof path, "%s/mallory.key_secret", dir);
-    assert_int_equal(auth_load_secret(path, &mallory, err, sizeof err), 0);
-
-    client_t *a = connect_client_opts(
-        r, &(struct client_options){.server_key = server.pub, .keys = &alice});
+    struct curve_rig *k = *state;
+    struct rig *r = &k->rig;
+    char err[256];
+    client_t *a = curve_client(k, &k->alice);
     client_env_t *e = make(a, "dice", 0, NULL, 0);
     assert_int_equal(client_reset(e, 1), 0);
 
     void *m = zmq_socket(r->ctx, ZMQ_DEALER);
     void *mm = monitor(r, m, "inproc://mallory-mon");
-    assert_int_equal(auth_client(m, server.pub, &mallory, err, sizeof err), 0);
+    assert_int_equal(
+        auth_client(m, k->server.pub, &k->mallory, err, sizeof err), 0);
     assert_int_equal(zmq_connect(m, r->endpoint), 0);
     r->socks[r->nsocks++] = m;
     assert_int_equal(next_event(mm), ZMQ_EVENT_HANDSHAKE_FAILED_AUTH);
@@ -647,6 +588,7 @@ int main(void)
 #define T(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
         T(test_opponents_are_builtin_only),
         T(test_opponent_search_is_bounded),
+        T(test_opponent_work_is_counted),
         T(test_no_session_takeover),
         T(test_error_msgs_are_utf8),
         T(test_refusal_order),

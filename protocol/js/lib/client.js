@@ -3,6 +3,7 @@
 // (so several may be in flight), Env for one game and VectorEnv for n games
 // stepped as one batch. Blobs come back as typed arrays.
 'use strict';
+const crypto = require('crypto');
 const zmq = require('zeromq');
 const { encode, decode } = require('@msgpack/msgpack');
 const { applyCurve } = require('./keys');
@@ -46,7 +47,11 @@ class Client {
   constructor(endpoint = DEFAULT_ENDPOINT, { timeoutMs = 30000, serverKey, clientKey } = {}) {
     this.endpoint = endpoint;
     this.timeoutMs = timeoutMs;
-    this.socket = new zmq.Dealer({ linger: 0 });
+    // Our own random routing id (not starting with a zero byte, which
+    // ZeroMQ reserves), as the Python and C clients take: the server then
+    // knows this client again after a reconnection (PROTOCOL.md §1).
+    const routingId = 'js' + crypto.randomBytes(14).toString('hex');
+    this.socket = new zmq.Dealer({ linger: 0, routingId });
     applyCurve(this.socket, serverKey, clientKey);
     this.socket.connect(endpoint);
     this.nextId = 1;
