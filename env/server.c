@@ -166,9 +166,7 @@ static int recv_frame(struct server *s, zmq_msg_t *m)
  * one's envs. */
 static void read_peer(struct server *s)
 {
-    const char *who = s->auth ? auth_user(&s->payload)
-                              : zmq_msg_gets(&s->payload, "Peer-Address");
-    snprintf(s->peer, sizeof s->peer, "%s", who ? who : "");
+    auth_peer(&s->payload, s->auth != NULL, s->peer, sizeof s->peer);
 }
 
 /* Receives one request's frames without waiting. Returns 1 with the
