@@ -1,6 +1,12 @@
 /* arena.c — the hub of named bots: binding, hellos, and routing requests
  * from the agents to the bots and answers back (arena.h). Only the hub
- * thread touches the two ROUTER sockets once it runs. */
+ * thread touches the two ROUTER sockets once it runs.
+ *
+ * A routing id alone does not name a bot: a bot's connection may close and
+ * another take its id. So a slot keeps who said hello (CURVE key or
+ * address) and the connection's socket, believes a message only when all
+ * three match, and hears from libzmq's socket monitor when a connection
+ * closes; a closed one is sent nothing more. */
 #include "arena.h"
 
 #include <errno.h>
@@ -26,27 +32,40 @@
 #define HEARTBEAT_MS 1000 /* pings to bots; silence for 3 of them: gone */
 #define LINGER_MS 1000    /* time the last messages have to leave */
 
+/* Who sent a message to the front socket. */
+struct sender {
+    const uint8_t *id;        /* its routing id (borrowed from the frame) */
+    size_t idlen;             /* bytes of id */
+    char peer[AUTH_PEER_MAX]; /* its CURVE key's name, else its address */
+    int fd;                   /* its connection's socket; -1: unknown */
+};
+
 /* A connection that said hello. seq 0: free slot. A gone one keeps its
  * name (its agents then fail at once) until a newcomer needs the slot. */
 struct conn {
     uint8_t id[ID_MAX];         /* its routing id */
     size_t idlen;               /* bytes of id */
+    char peer[AUTH_PEER_MAX];   /* who said hello (struct sender) */
+    int fd;                     /* its socket, to hear that it closed */
     char name[BOTMSG_NAME_MAX]; /* the name it said hello with */
     uint64_t seq;               /* hello order: the latest wins */
-    bool gone;                  /* a send to it failed: disconnected */
+    uint64_t gen;               /* which connection holds the slot */
+    bool gone;                  /* closed, or replaced: sent nothing */
 };
 
 /* An act request forwarded to a bot. used false: free slot. */
 struct pending {
     bool used;
-    uint64_t id, seq;    /* request id; forwarding order */
-    uint8_t conn[ID_MAX], inst[ID_MAX]; /* the bot's, the agent's ids */
-    size_t connlen, instlen;
+    uint64_t id, seq;     /* request id; forwarding order */
+    uint64_t gen;         /* the connection asked (its struct conn's gen) */
+    uint8_t inst[ID_MAX]; /* the agent's routing id */
+    size_t instlen;       /* bytes of inst */
 };
 
 struct arena {
     void *ctx;                /* ZeroMQ context, shared with the agents */
     void *front, *back;       /* ROUTERs: bots, agents (hub thread's) */
+    void *mon;                /* PAIR: front's closed connections */
     char endpoint[256];       /* bound endpoint, port resolved */
     char inproc[64];          /* the agents' endpoint */
     char game[GAME_SPEC_MAX]; /* told in the welcome */
@@ -136,23 +155,27 @@ static int route(void *sock, const void *to, size_t tolen, const char *kind,
 
 /* ---- bots -------------------------------------------------------------- */
 
-static struct conn *conn_by_id(struct arena *a, const void *id, size_t len)
+static bool holds_id(const struct conn *c, const struct sender *s)
 {
-    for (int i = 0; i < ARENA_BOTS_MAX; i++)
-        if (a->conn[i].seq && a->conn[i].idlen == len &&
-            !memcmp(a->conn[i].id, id, len))
-            return &a->conn[i];
-    return NULL;
+    return c->idlen == s->idlen && !memcmp(c->id, s->id, s->idlen);
 }
 
-/* The connected bot that said hello as name most recently; else a gone
- * one of that name; else NULL. */
-static struct conn *conn_by_name(struct arena *a, const void *name, size_t len)
+/* Whether s is the connection that said hello in c. */
+static bool is_conn(const struct conn *c, const struct sender *s)
+{
+    return holds_id(c, s) && c->fd == s->fd && !strcmp(c->peer, s->peer);
+}
+
+/* The connected bot that said hello as name most recently, from peer
+ * when peer is not NULL; else a gone one of that name; else NULL. */
+static struct conn *conn_by_name(struct arena *a, const void *name, size_t len,
+                                 const char *peer)
 {
     struct conn *best = NULL;
     for (int i = 0; i < ARENA_BOTS_MAX; i++) {
         struct conn *c = &a->conn[i];
         if (c->seq && strlen(c->name) == len && !memcmp(c->name, name, len) &&
+            (!peer || !strcmp(c->peer, peer)) &&
             (!best || (best->gone && !c->gone) ||
              (best->gone == c->gone && c->seq > best->seq)))
             best = c;
@@ -175,6 +198,75 @@ static struct conn *conn_free(struct arena *a)
     return best;
 }
 
+/* Connection c is gone (closed, or its routing id or slot taken by
+ * another connection): nothing more is sent to it, and its open requests
+ * fail now, as gone, rather than at their deadlines. */
+static void conn_lost(struct arena *a, struct conn *c)
+{
+    c->gone = true;
+    for (int i = 0; i < PENDING_MAX; i++) {
+        struct pending *p = &a->pend[i];
+        if (p->used && p->gen == c->gen) {
+            route(a->back, p->inst, p->instlen, "gone", NULL, 0);
+            p->used = false;
+        }
+    }
+}
+
+/* The slot of the connection that sent s's message, or NULL. A slot that
+ * holds s's routing id for another connection has lost it (libzmq gives
+ * an id to one connection at a time): it is gone. */
+static struct conn *conn_of(struct arena *a, const struct sender *s)
+{
+    struct conn *found = NULL;
+    for (int i = 0; i < ARENA_BOTS_MAX; i++) {
+        struct conn *c = &a->conn[i];
+        if (!c->seq || c->gone || !holds_id(c, s))
+            continue;
+        if (is_conn(c, s))
+            found = c;
+        else
+            conn_lost(a, c);
+    }
+    return found;
+}
+
+/* The connection whose socket was fd has closed: its slot is gone. */
+static void closed(struct arena *a, int fd)
+{
+    for (int i = 0; fd >= 0 && i < ARENA_BOTS_MAX; i++)
+        if (a->conn[i].seq && !a->conn[i].gone && a->conn[i].fd == fd)
+            conn_lost(a, &a->conn[i]);
+}
+
+/* Reads the front socket's monitor: a slot whose connection closed is
+ * gone. libzmq reports a close before the socket is freed, hence before a
+ * later connection can reuse its fd or take its routing id: so this runs
+ * after a bot's message is received and before it is believed, and before
+ * anything is sent to a bot (once front has taken in libzmq's news). */
+static void watch(struct arena *a)
+{
+    int ev = 0;
+    size_t sz = sizeof ev;
+    zmq_getsockopt(a->front, ZMQ_EVENTS, &ev, &sz);
+    for (;;) {
+        struct frames f;
+        uint16_t what;
+        int32_t fd;
+        sz = sizeof ev;
+        if (zmq_getsockopt(a->mon, ZMQ_EVENTS, &ev, &sz) || !(ev & ZMQ_POLLIN))
+            return;
+        frames_recv(a->mon, &f);
+        if (f.n && fsize(&f, 0) == sizeof what + sizeof fd) {
+            memcpy(&what, fdata(&f, 0), sizeof what);
+            memcpy(&fd, (const char *)fdata(&f, 0) + sizeof what, sizeof fd);
+            if (what == ZMQ_EVENT_DISCONNECTED)
+                closed(a, fd);
+        }
+        frames_close(&f);
+    }
+}
+
 /* Sends the message built in out to the bot at id. */
 static void reply(struct arena *a, const void *id, size_t idlen,
                   msgpack_sbuffer *out)
@@ -183,21 +275,42 @@ static void reply(struct arena *a, const void *id, size_t idlen,
     msgpack_sbuffer_destroy(out);
 }
 
-/* Registers (or renames) the connection id (c, if it said hello before)
- * as name, and welcomes it. With names bound to keys, user is the name of
- * its key and must be name. A refused hello gets an error message. */
-static void hello(struct arena *a, struct conn *c, const void *id, size_t idlen,
-                  const char *name, const char *user)
+/* Gives slot c to the connection s, as name. Another connection that held
+ * it has lost it; the same one is only renamed. */
+static void conn_take(struct arena *a, struct conn *c, const struct sender *s,
+                      const char *name)
+{
+    if (!c->seq || !is_conn(c, s)) {
+        if (c->seq && !c->gone)
+            conn_lost(a, c);
+        memcpy(c->id, s->id, s->idlen);
+        c->idlen = s->idlen;
+        memcpy(c->peer, s->peer, sizeof c->peer);
+        c->fd = s->fd;
+        c->gen = ++a->seq;
+    }
+    snprintf(c->name, sizeof c->name, "%s", name);
+    c->seq = ++a->seq;
+    c->gone = false;
+}
+
+/* Registers (or renames) the connection s (c, if it said hello before) as
+ * name, and welcomes it: in the slot of name that the same peer holds, if
+ * any (a restarted bot), else in a free one. With names bound to keys,
+ * s's key must be name. A refused hello gets an error message. */
+static void hello(struct arena *a, struct conn *c, const struct sender *s,
+                  const char *name)
 {
     char why[256];
     msgpack_sbuffer out;
     msgpack_sbuffer_init(&out);
+    c = c ? c : conn_by_name(a, name, strlen(name), s->peer);
     c = c ? c : conn_free(a);
-    if (a->bind_names && (!user || strcmp(user, name))) {
+    if (a->bind_names && strcmp(s->peer, name)) {
         snprintf(why, sizeof why,
                  "hello as '%s' refused: this connection's key is '%s'; a "
                  "bot may only use the name of its key",
-                 name, user ? user : "(none)");
+                 name, s->peer[0] ? s->peer : "(none)");
         botmsg_error(&out, why);
     } else if (!c) {
         snprintf(why, sizeof why,
@@ -206,14 +319,10 @@ static void hello(struct arena *a, struct conn *c, const void *id, size_t idlen,
                  name, ARENA_BOTS_MAX);
         botmsg_error(&out, why);
     } else {
-        memcpy(c->id, id, idlen);
-        c->idlen = idlen;
-        snprintf(c->name, sizeof c->name, "%s", name);
-        c->seq = ++a->seq;
-        c->gone = false;
+        conn_take(a, c, s, name);
         botmsg_welcome(&out, a->game);
     }
-    reply(a, id, idlen, &out);
+    reply(a, s->id, s->idlen, &out);
 }
 
 /* The oldest open request of connection c, or NULL. */
@@ -222,8 +331,7 @@ static struct pending *oldest(struct arena *a, const struct conn *c)
     struct pending *best = NULL;
     for (int i = 0; i < PENDING_MAX; i++) {
         struct pending *p = &a->pend[i];
-        if (p->used && p->connlen == c->idlen &&
-            !memcmp(p->conn, c->id, c->idlen) && (!best || p->seq < best->seq))
+        if (p->used && p->gen == c->gen && (!best || p->seq < best->seq))
             best = p;
     }
     return best;
@@ -249,23 +357,40 @@ static struct pending *answered(struct arena *a, const struct conn *c,
     if (botmsg_read_id(buf, len, &id))
         return oldest(a, c);
     struct pending *p = pending_by_id(a, id);
-    if (p && p->connlen == c->idlen && !memcmp(p->conn, c->id, c->idlen))
+    if (p && p->gen == c->gen)
         return p;
     return id < atomic_load(&a->ids) ? NULL : oldest(a, c);
 }
 
-/* A message from a bot: a hello, or an answer. */
+/* Who sent the message in f (at least its routing id and one frame). */
+static void read_sender(struct arena *a, struct frames *f, struct sender *s)
+{
+    s->id = fdata(f, 0);
+    s->idlen = fsize(f, 0) < ID_MAX ? fsize(f, 0) : ID_MAX;
+    auth_peer(&f->m[1], a->auth != NULL, s->peer, sizeof s->peer);
+    s->fd = zmq_msg_get(&f->m[1], ZMQ_SRCFD);
+}
+
+/* A message from a bot: a hello, or an answer. Only the connection that
+ * said hello is heard for its slot: a message from another on the same
+ * routing id is dropped, or, a hello, taken as a newcomer's. */
 static void from_bot(struct arena *a)
 {
     struct frames f;
+    struct sender s;
     char name[BOTMSG_NAME_MAX];
     frames_recv(a->front, &f);
+    watch(a);
+    if (f.n < 2) {
+        frames_close(&f);
+        return;
+    }
     const char *buf = f.n == 2 ? fdata(&f, 1) : "";
     size_t len = f.n == 2 ? fsize(&f, 1) : 0;
-    struct conn *c = f.n ? conn_by_id(a, fdata(&f, 0), fsize(&f, 0)) : NULL;
+    read_sender(a, &f, &s);
+    struct conn *c = conn_of(a, &s);
     if (f.n == 2 && !botmsg_read_hello(buf, len, name))
-        hello(a, c, fdata(&f, 0), fsize(&f, 0), name,
-              a->bind_names ? auth_user(&f.m[1]) : NULL);
+        hello(a, c, &s, name);
     else if (c) {
         struct pending *p = answered(a, c, buf, len);
         if (p) {
@@ -295,13 +420,12 @@ static void forward_act(struct arena *a, struct frames *f, struct conn *c)
     if (!p ||
         route(a->front, c->id, c->idlen, NULL, fdata(f, 4), fsize(f, 4))) {
         if (p && zmq_errno() == EHOSTUNREACH) /* the bot is gone */
-            c->gone = true;
+            conn_lost(a, c);
         route(a->back, fdata(f, 0), fsize(f, 0), "gone", NULL, 0);
         return;
     }
     *p = (struct pending){.used = true, .id = id, .seq = ++a->seq,
-                          .connlen = c->idlen, .instlen = fsize(f, 0)};
-    memcpy(p->conn, c->id, c->idlen);
+                          .gen = c->gen, .instlen = fsize(f, 0)};
     memcpy(p->inst, fdata(f, 0), fsize(f, 0));
 }
 
@@ -314,15 +438,18 @@ static void from_agent(struct arena *a)
         frames_close(&f);
         return;
     }
-    struct conn *c = conn_by_name(a, fdata(&f, 2), fsize(&f, 2));
+    watch(a);
+    struct conn *c = conn_by_name(a, fdata(&f, 2), fsize(&f, 2), NULL);
     uint64_t id = 0;
     memcpy(&id, fdata(&f, 3), sizeof id);
     struct pending *p = pending_by_id(a, id);
     if (fis(&f, 1, "cancel") && p)
         p->used = false;
     else if (fis(&f, 1, "result") && c && !c->gone &&
-             route(a->front, c->id, c->idlen, NULL, fdata(&f, 4), fsize(&f, 4)))
-        c->gone = zmq_errno() == EHOSTUNREACH;
+             route(a->front, c->id, c->idlen, NULL, fdata(&f, 4),
+                   fsize(&f, 4)) &&
+             zmq_errno() == EHOSTUNREACH)
+        conn_lost(a, c);
     else if (fis(&f, 1, "act") && c && c->gone)
         route(a->back, fdata(&f, 0), fsize(&f, 0), "gone", NULL, 0);
     else if (fis(&f, 1, "act") && c)
@@ -342,6 +469,7 @@ static void closing(struct arena *a)
     int linger = LINGER_MS;
     while (zmq_poll(&it, 1, 0) > 0)
         from_agent(a);
+    watch(a);
     msgpack_sbuffer out;
     msgpack_sbuffer_init(&out);
     botmsg_bye(&out);
@@ -356,11 +484,14 @@ static void closing(struct arena *a)
 static void *hub_main(void *arg)
 {
     struct arena *a = arg;
-    zmq_pollitem_t it[2] = {{.socket = a->front, .events = ZMQ_POLLIN},
-                            {.socket = a->back, .events = ZMQ_POLLIN}};
+    zmq_pollitem_t it[3] = {{.socket = a->front, .events = ZMQ_POLLIN},
+                            {.socket = a->back, .events = ZMQ_POLLIN},
+                            {.socket = a->mon, .events = ZMQ_POLLIN}};
     while (!atomic_load(&a->stop)) {
-        if (zmq_poll(it, 2, HUB_TICK_MS) < 0 && zmq_errno() != EINTR)
+        if (zmq_poll(it, 3, HUB_TICK_MS) < 0 && zmq_errno() != EINTR)
             break;
+        if (it[2].revents & ZMQ_POLLIN)
+            watch(a);
         if (it[0].revents & ZMQ_POLLIN)
             from_bot(a);
         if (it[1].revents & ZMQ_POLLIN)
@@ -454,6 +585,19 @@ static int bind_back(struct arena *a)
     return zmq_bind(a->back, a->inproc) ? -1 : 0;
 }
 
+/* Connects a->mon to a monitor of the front socket that reports closed
+ * connections (the hub reads it: libzmq's I/O thread waits when it
+ * falls 1000 reports behind). */
+static int watch_front(struct arena *a)
+{
+    char ep[64];
+    snprintf(ep, sizeof ep, "inproc://parlor-arena-mon-%p", (void *)a);
+    if (zmq_socket_monitor(a->front, ep, ZMQ_EVENT_DISCONNECTED))
+        return -1;
+    a->mon = zmq_socket(a->ctx, ZMQ_PAIR);
+    return a->mon && !zmq_connect(a->mon, ep) ? 0 : -1;
+}
+
 struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
                         const struct arena_auth *auth, char *err, size_t errlen)
 {
@@ -474,7 +618,8 @@ struct arena *arena_new(const char *endpoint, const char *game, int wait_ms,
         arena_destroy(&a);
         return NULL;
     }
-    if (bind_back(a) || pthread_create(&a->tid, NULL, hub_main, a)) {
+    if (bind_back(a) || watch_front(a) ||
+        pthread_create(&a->tid, NULL, hub_main, a)) {
         err_set(err, errlen, ERR_IO, "arena: cannot start its hub");
         arena_destroy(&a);
         return NULL;
@@ -491,6 +636,10 @@ void arena_destroy(struct arena **ap)
     atomic_store(&a->stop, true);
     if (a->running)
         pthread_join(a->tid, NULL);
+    if (a->front) /* its monitor first: it must not report to no one */
+        zmq_socket_monitor(a->front, NULL, 0);
+    if (a->mon)
+        zmq_close(a->mon);
     if (a->front)
         zmq_close(a->front);
     if (a->back)

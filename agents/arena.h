@@ -8,7 +8,11 @@
  * with its name; the hub answers with a welcome, or with an error when the
  * hello is refused: with CURVE and an allow directory a hello as NAME is
  * accepted only from the key NAME.key, and when ARENA_BOTS_MAX bots are
- * connected a newcomer is refused (a connected bot is never pushed out).
+ * connected a newcomer is refused (a connected bot is never pushed out by
+ * another; a hello as NAME from the key, or address, of the bot already
+ * known as NAME takes over its slot). A bot is its connection, not its
+ * routing id: only the connection that said hello is heard for it, and
+ * once libzmq reports that connection closed nothing more is sent to it.
  * Every "bot:NAME" agent of the tournament (one instance per worker and
  * seat, as for every agent) then sends its act requests and results to the
  * connected bot that most recently said hello as NAME, through the hub:

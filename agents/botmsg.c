@@ -6,6 +6,7 @@
 
 #include "../common/err.h"
 #include "../common/mem.h"
+#include "../protocol/codec.h"
 
 /* ---- building ---------------------------------------------------------- */
 
@@ -177,12 +178,15 @@ static bool get_int(const msgpack_object *o, const char *k, int64_t *v)
     return false;
 }
 
-/* Unpacks buf, which must hold exactly one msgpack map. */
+/* Unpacks buf, which must hold exactly one msgpack map. The bytes come
+ * from a bot: proto_scan bounds them first, since msgpack-c reserves a
+ * container's items from its header before it reads them. */
 static bool unpack_map(msgpack_unpacked *u, const char *buf, size_t len)
 {
     size_t off = 0;
     msgpack_unpacked_init(u);
-    return msgpack_unpack_next(u, buf, len, &off) == MSGPACK_UNPACK_SUCCESS &&
+    return !proto_scan(buf, len, NULL, 0) &&
+           msgpack_unpack_next(u, buf, len, &off) == MSGPACK_UNPACK_SUCCESS &&
            off == len && u->data.type == MSGPACK_OBJECT_MAP;
 }
 

@@ -179,9 +179,7 @@ static void read_peer(struct server *s)
         s->o.name_peer(s->ident, s->identlen, s->peer, sizeof s->peer);
         return;
     }
-    const char *who = s->auth ? auth_user(&s->payload)
-                              : zmq_msg_gets(&s->payload, "Peer-Address");
-    snprintf(s->peer, sizeof s->peer, "%s", who ? who : "");
+    auth_peer(&s->payload, s->auth != NULL, s->peer, sizeof s->peer);
 }
 
 /* Receives one request's frames without waiting. Returns 1 with the

@@ -460,6 +460,13 @@ const char *auth_user(zmq_msg_t *msg)
     return u && *u ? u : NULL;
 }
 
+void auth_peer(zmq_msg_t *msg, bool curve, char *peer, size_t len)
+{
+    const char *who =
+        curve ? auth_user(msg) : zmq_msg_gets(msg, "Peer-Address");
+    snprintf(peer, len, "%s", who ? who : "");
+}
+
 bool auth_endpoint_is_public(const char *endpoint)
 {
     if (strncmp(endpoint, "tcp://", 6))

@@ -19,6 +19,7 @@
 #define AUTH_KEY_LEN 40      /* Z85 text of a 32-byte CURVE key */
 #define AUTH_ALLOW_MAX 1024  /* most keys an allow directory may hold */
 #define AUTH_NAME_MAX 64     /* longest key name (file name less ".key") */
+#define AUTH_PEER_MAX 72     /* a peer (auth_peer), NUL included */
 #define AUTH_FILE_MAX 4096   /* largest key file read, bytes */
 #define AUTH_DOMAIN "parlor" /* the ZAP domain of parlor's CURVE servers */
 
@@ -72,6 +73,12 @@ int auth_client(void *sock, const char *server_pub,
  * long as msg), or NULL on a socket without CURVE. msg must be a frame
  * the peer sent, not the routing-id frame a ROUTER socket adds. */
 const char *auth_user(zmq_msg_t *msg);
+
+/* Who sent msg (a frame the peer sent, as for auth_user), for binding what
+ * a server keeps to it: with curve, the name its key authenticated as;
+ * else its IP address (Peer-Address); else "" (ipc, inproc). Copied into
+ * peer (len bytes, NUL-terminated; AUTH_PEER_MAX holds any). */
+void auth_peer(zmq_msg_t *msg, bool curve, char *peer, size_t len);
 
 /* True when endpoint is tcp:// on an address other than loopback
  * (127.0.0.0/8, ::1, localhost, lo), where plain traffic can be read or

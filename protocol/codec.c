@@ -331,6 +331,15 @@ static int scan(struct proto_decoder *d, const uint8_t *p, size_t len,
     return 0;
 }
 
+/* Refuses bytes after the object that scan() found used bytes long. */
+static int check_rest(struct proto_decoder *d, size_t used, size_t len)
+{
+    return used < len ? fail(d, PROTO_E_MALFORMED,
+                             "%zu bytes follow the message's msgpack object",
+                             len - used)
+                      : 0;
+}
+
 /* ---- decode: header and fields ------------------------------------------ */
 
 static enum proto_msg find_msg(enum proto_dir dir, const msgpack_object *o)
@@ -615,12 +624,9 @@ int proto_decode(struct proto_decoder *d, enum proto_dir dir, const void *data,
         return fail(d, PROTO_E_TOO_BIG,
                     "the message has %zu bytes, more than the limit of %zu",
                     len, d->max_len);
+    rc = rc ? rc : check_rest(d, used, len);
     if (rc)
         return rc;
-    if (used < len)
-        return fail(d, PROTO_E_MALFORMED,
-                    "%zu bytes follow the message's msgpack object",
-                    len - used);
     msgpack_zone_clear(&d->zone);
     msgpack_object root;
     size_t off = 0;
@@ -633,6 +639,20 @@ int proto_decode(struct proto_decoder *d, enum proto_dir dir, const void *data,
                     object_kind(&root));
     rc = read_header(d, dir, &root.via.map, in);
     return rc ? rc : read_fields(d, dir, &root.via.map, in);
+}
+
+int proto_scan(const void *data, size_t len, char *msg, size_t msglen)
+{
+    struct proto_decoder d; /* only its code and msg are used */
+    struct proto_in in;
+    size_t used = 0;
+    memset(&in, 0, sizeof in);
+    d.msg[0] = '\0';
+    int rc = scan(&d, data, len, &in, &used);
+    rc = rc ? rc : check_rest(&d, used, len);
+    if (rc && msg && msglen)
+        snprintf(msg, msglen, "%s", d.msg);
+    return rc;
 }
 
 /* ---- API: reading values ------------------------------------------------ */

@@ -150,6 +150,15 @@ void proto_decoder_fini(struct proto_decoder *d);
 int proto_decode(struct proto_decoder *d, enum proto_dir dir, const void *data,
                  size_t len, struct proto_in *in);
 
+/* Checks, without building anything, that data[0..len) is exactly one
+ * msgpack object that msgpack-c can unpack without reserving more than
+ * the bytes justify: no item cut short, no container claiming more items
+ * than bytes remain, no nesting deeper than PROTO_MAX_DEPTH, nothing after
+ * it. proto_decode runs it; run it before msgpack_unpack_next on any other
+ * bytes from outside. Returns 0, or ERR_PROTO with a sentence in msg
+ * (msglen bytes; NULL for none). */
+int proto_scan(const void *data, size_t len, char *msg, size_t msglen);
+
 /* ---- reading decoded values (f must belong to in->type) ----------------- */
 
 /* True when field f was given (and not nil). */

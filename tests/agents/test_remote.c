@@ -52,14 +52,17 @@
 
 /* Every test bot connects (to PARLOR_ENDPOINT when spawned, else to its
  * first argument; with CURVE keys when PARLOR_SERVER_KEY names the
- * arena's) and says hello (as its second argument, or "test", with the
- * secret of a spawned bot); msgs() yields what the arena sends until its
- * bye, acts() only the act requests. */
+ * arena's; sock() may set a routing id) and says hello (as its second
+ * argument, or "test", with the secret of a spawned bot); msgs() yields
+ * what the arena sends until its bye, acts() only the act requests. */
 static const char preamble[] =
     "import os, sys, time, zmq, zmq.auth, msgpack\n"
     "ep = os.environ.get('PARLOR_ENDPOINT') or sys.argv[1]\n"
-    "def sock(key):\n"
+    "def sock(key, ident=None):\n"
     "    k = zmq.Context.instance().socket(zmq.DEALER)\n"
+    "    k.linger = 0\n"
+    "    if ident:\n"
+    "        k.routing_id = ident\n"
     "    if os.environ.get('PARLOR_SERVER_KEY'):\n"
     "        k.curve_serverkey = zmq.auth.load_certificate("
     "os.environ['PARLOR_SERVER_KEY'])[0]\n"
@@ -222,20 +225,30 @@ static void stop_bot(pid_t pid)
     waitpid(pid, NULL, 0);
 }
 
-/* Runs random against the named bot dir/name.py, connected to an arena
- * on an ipc endpoint in dir; returns the journal's text. */
-static char *play_named(const char *dir, const char *name, int wait_ms,
-                        struct run_stats *st)
+/* Runs a tournament of agents on jobs threads with the bot dir/name.py
+ * started first, connected to an arena on an ipc endpoint in dir; returns
+ * the journal's text. */
+static char *play_with_bot(const char *dir, const char *name,
+                           const char *agents, int jobs, int wait_ms,
+                           struct run_stats *st)
 {
-    char ep[DIR_MAX * 2], agents[DIR_MAX];
+    char ep[DIR_MAX * 2];
     snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
-    snprintf(agents, sizeof agents, "random,bot:%s", name);
     pid_t pid = start_bot(dir, name, ep);
     struct setup su = {
-        .agents = agents, .arena = ep, .wait_ms = wait_ms, .jobs = 1};
+        .agents = agents, .arena = ep, .wait_ms = wait_ms, .jobs = jobs};
     char *text = run(&su, st);
     stop_bot(pid);
     return text;
+}
+
+/* Runs random against the named bot dir/name.py (play_with_bot). */
+static char *play_named(const char *dir, const char *name, int wait_ms,
+                        struct run_stats *st)
+{
+    char agents[DIR_MAX];
+    snprintf(agents, sizeof agents, "random,bot:%s", name);
+    return play_with_bot(dir, name, agents, 1, wait_ms, st);
 }
 
 static void test_example_bot_plays_clean(void **state)
@@ -532,18 +545,12 @@ static void test_named_bot_plays_and_is_told(void **state)
 static void test_named_bot_serves_many_tables(void **state)
 {
     (void)state;
-    char dir[DIR_MAX], ep[DIR_MAX * 2];
+    char dir[DIR_MAX];
     struct run_stats st;
     tmp_dir(dir, DIR_MAX);
-    snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
     write_bot(dir, "first", "for m in acts():\n    ans(m, m['legal'][0])\n");
-    pid_t pid = start_bot(dir, "first", ep);
-    struct setup su = {.agents = "random,x=bot:first,y=bot:first",
-                       .arena = ep,
-                       .wait_ms = CONNECT_MS,
-                       .jobs = 2};
-    char *text = run(&su, &st);
-    stop_bot(pid);
+    char *text = play_with_bot(dir, "first", "random,x=bot:first,y=bot:first",
+                               2, CONNECT_MS, &st);
     /* Three agents, two seats: 3 line-ups x 2 rotations per deal. */
     assert_int_equal(st.played, DEALS * 3 * 2);
     assert_int_equal(count_forfeits(text), 0);
@@ -873,6 +880,145 @@ static void test_curve_binds_name_to_key(void **state)
     rm_tree(dir);
 }
 
+/* With CURVE and an allow directory: alice (routing id "alice-id") says
+ * hello, gets her first act and drops without answering; mallory, an
+ * allowed key, then connects with alice's routing id and says nothing
+ * (a hello as alice would be refused) but answers what it gets, while a
+ * connection of mallory's own plays mallory's games. The id alone must
+ * not make mallory alice: she is sent none of alice's requests. The bot
+ * counts the requests the hijacking connection got by the bye and writes
+ * the count to HIJACK_OUT. */
+static const char hijack_bot[] =
+    "a = sock(os.environ['ALICE_KEY'], b'alice-id')\n"
+    "hello(a, 'alice')\n"
+    "h, got, bye = None, 0, False\n"
+    "p = zmq.Poller()\n"
+    "p.register(s, zmq.POLLIN)\n"
+    "p.register(a, zmq.POLLIN)\n"
+    "while not bye:\n"
+    "    for k, _ in p.poll():\n"
+    "        m = msgpack.unpackb(k.recv())\n"
+    "        if k is a and m['type'] == 'act':\n"
+    "            p.unregister(a)\n"
+    "            a.close()\n"
+    "            h = sock(os.environ['PARLOR_KEY'], b'alice-id')\n"
+    "            p.register(h, zmq.POLLIN)\n"
+    "        elif k is h and m['type'] == 'act':\n"
+    "            got += 1\n"
+    "            h.send(msgpack.packb({'v': 1, 'id': m['id'], 'type':"
+    " 'action', 'action': m['legal'][0]}))\n"
+    "        elif k is s and m['type'] == 'act':\n"
+    "            ans(m, m['legal'][0])\n"
+    "        bye = bye or (k is s and m['type'] == 'bye')\n"
+    "while h and h.poll(500):\n"
+    "    got += msgpack.unpackb(h.recv())['type'] == 'act'\n"
+    "open(os.environ['HIJACK_OUT'], 'w').write('%d\\n' % got)\n";
+
+/* Sets (value) or clears (NULL) the environment variables of a CURVE
+ * test in dir: the arena's public key and the keys of the bots named. */
+static void curve_env(const char *dir, const char *const *var,
+                      const char *const *name, int n, bool set)
+{
+    char path[DIR_MAX * 2];
+    for (int i = 0; i < n; i++) {
+        snprintf(path, sizeof path, "%s/allow/%s.key_secret", dir, name[i]);
+        if (set)
+            setenv(var[i], path, 1);
+        else
+            unsetenv(var[i]);
+    }
+    snprintf(path, sizeof path, "%s/arena.key", dir);
+    if (set)
+        setenv("PARLOR_SERVER_KEY", path, 1);
+    else
+        unsetenv("PARLOR_SERVER_KEY");
+}
+
+static void test_curve_routing_id_is_not_identity(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], ep[DIR_MAX * 2], path[DIR_MAX * 2];
+    char sec[DIR_MAX * 2], allow[DIR_MAX * 2];
+    const char *const name[] = {"alice", "mallory"};
+    const char *const var[] = {"ALICE_KEY", "PARLOR_KEY"};
+    struct run_stats st;
+    tmp_dir(dir, DIR_MAX);
+    make_keys(dir, name, 2);
+    write_bot(dir, "mallory", hijack_bot);
+    snprintf(ep, sizeof ep, "ipc://%s/arena", dir);
+    snprintf(sec, sizeof sec, "%s/arena.key_secret", dir);
+    snprintf(allow, sizeof allow, "%s/allow", dir);
+    snprintf(path, sizeof path, "%s/hijack.txt", dir);
+    curve_env(dir, var, name, 2, true);
+    setenv("HIJACK_OUT", path, 1);
+    pid_t pid = start_bot(dir, "mallory", ep);
+    struct setup su = {"random,bot:alice,bot:mallory", ep, CONNECT_MS, 1, sec,
+                       allow, NULL};
+    char *text = run(&su, &st);
+    assert_true(wait_until(pid_ended, &(long){pid}));
+    stop_bot(pid);
+    curve_env(dir, var, name, 2, false);
+    unsetenv("HIJACK_OUT");
+    /* Three agents, two seats: 3 line-ups x 2 rotations per deal; alice
+     * is in two line-ups, and she forfeits each of her games, as gone
+     * (IO): mallory answers none of them. mallory's own games end
+     * normally. */
+    assert_int_equal(st.played, DEALS * 3 * 2);
+    assert_int_equal(count_forfeits(text), DEALS * 2 * 2);
+    assert_int_equal(count(text, "(IO)"), DEALS * 2 * 2);
+    char got[64] = "";
+    read_text(path, got, sizeof got);
+    assert_string_equal(got, "0\n");
+    free(text);
+    rm_tree(dir);
+}
+
+/* Connections that said hello and closed, 64 under names of their own and
+ * 64 more that stay open but all say hello as "mallory" (one name, one
+ * peer): none of them keeps alice, who says hello last, out. Each hello
+ * is said again while refused, until the arena has seen the closes (a
+ * bound of a minute). The bot writes each hello's final reply type (how
+ * many welcomes, how many errors) to SLOTS_OUT, then plays as alice. */
+static const char slots_bot[] =
+    "end = time.time() + 60\n"
+    "def enter(k, name):\n"
+    "    while True:\n"
+    "        hello(k, name)\n"
+    "        kind = msgpack.unpackb(k.recv())['type']\n"
+    "        if kind == 'welcome' or time.time() > end:\n"
+    "            return kind\n"
+    "        time.sleep(0.05)\n"
+    "kind = []\n"
+    "for i in range(64):\n"
+    "    j = sock(None)\n"
+    "    kind.append(enter(j, 'junk%d' % i))\n"
+    "    j.close()\n"
+    "keep = [sock(None) for i in range(64)]\n"
+    "kind += [enter(k, 'mallory') for k in keep]\n"
+    "s = sock(None)\n"
+    "kind.append(enter(s, 'alice'))\n"
+    "open(os.environ['SLOTS_OUT'], 'w').write('%d %d\\n' %"
+    " (kind.count('welcome'), kind.count('error')))\n"
+    "for m in acts():\n"
+    "    ans(m, m['legal'][0])\n";
+
+static void test_closed_and_repeated_hellos_free_slots(void **state)
+{
+    (void)state;
+    char dir[DIR_MAX], path[DIR_MAX * 2];
+    struct run_stats st;
+    tmp_dir(dir, DIR_MAX);
+    snprintf(path, sizeof path, "%s/slots.txt", dir);
+    write_bot(dir, "slots", slots_bot);
+    setenv("SLOTS_OUT", path, 1);
+    /* Its first hello, as "slots", takes a slot and holds it. */
+    char *text =
+        play_with_bot(dir, "slots", "random,bot:alice", 1, CONNECT_MS, &st);
+    unsetenv("SLOTS_OUT");
+    expect_clean_report(text, &st, path, "129 0\n");
+    rm_tree(dir);
+}
+
 static void test_bad_specs_rejected(void **state)
 {
     (void)state;
@@ -927,6 +1073,8 @@ int main(void)
         cmocka_unit_test(test_late_answer_not_charged_to_next_game),
         cmocka_unit_test(test_full_arena_keeps_connected_bot),
         cmocka_unit_test(test_curve_binds_name_to_key),
+        cmocka_unit_test(test_curve_routing_id_is_not_identity),
+        cmocka_unit_test(test_closed_and_repeated_hellos_free_slots),
         cmocka_unit_test(test_bad_specs_rejected),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -608,6 +608,34 @@ static void test_limits(void **state)
     msgpack_sbuffer_destroy(&sb);
 }
 
+/* proto_scan alone, as botmsg.c uses it on bots' messages: the bounds of
+ * proto_decode, each refusal with its sentence, and nothing else checked
+ * (any one object passes, map or not). */
+static void test_scan(void **state)
+{
+    (void)state;
+    char msg[PROTO_ERRMSG_MAX] = "";
+    /* {"x": [ with an array32 header claiming 2^28 items, then 5 bytes. */
+    const uint8_t claim[] = {0x81, 0xa1, 'x',  0xdd, 0x10, 0x00, 0x00,
+                             0x00, 0x90, 0x90, 0x90, 0x90, 0x90};
+    assert_int_equal(proto_scan(claim, sizeof claim, msg, sizeof msg),
+                     ERR_PROTO);
+    assert_string_equal(msg, "a container claims 268435456 items but only 5 "
+                             "bytes follow it");
+    const uint8_t two[] = {0x01, 0x02};
+    assert_int_equal(proto_scan(two, 1, msg, sizeof msg), 0);
+    assert_int_equal(proto_scan(two, 2, msg, sizeof msg), ERR_PROTO);
+    assert_string_equal(msg, "1 bytes follow the message's msgpack object");
+    assert_int_equal(proto_scan(claim, 2, NULL, 0), ERR_PROTO);
+    /* 33 nested arrays of one item: one deeper than msgpack-c goes. */
+    uint8_t deep[PROTO_MAX_DEPTH + 2];
+    memset(deep, 0x91, sizeof deep);
+    deep[PROTO_MAX_DEPTH + 1] = 0x00;
+    assert_int_equal(proto_scan(deep + 1, sizeof deep - 1, msg, sizeof msg), 0);
+    assert_int_equal(proto_scan(deep, sizeof deep, msg, sizeof msg), ERR_PROTO);
+    assert_string_equal(msg, "containers nest deeper than 32");
+}
+
 /* ---- the catalogue and its document ------------------------------------- */
 
 static void test_catalogue(void **state)
@@ -683,6 +711,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_number_refusals),
         cmocka_unit_test(test_header_refusals),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_scan),
         cmocka_unit_test(test_catalogue),
         cmocka_unit_test(test_doc_has_catalogue),
     };
