@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <zmq.h>
 
+#include "../protocol/auth.h"
 #include "../protocol/codec.h"
 #include "env.h"
 #include "server.h"
@@ -25,7 +26,7 @@
 #define SERVER_IDENT_MAX 255     /* longest ZeroMQ routing id */
 #define SERVER_TEXT_MAX 1024     /* longest spec text accepted */
 #define SERVER_BUDGET_CONNS 1024 /* connections with unread replies */
-#define SERVER_PEER_MAX 72       /* longest peer name kept, with its NUL */
+#define SERVER_PEER_MAX AUTH_PEER_MAX /* a peer name kept (auth_peer) */
 
 struct session {
     uint8_t ident[SERVER_IDENT_MAX]; /* the client's routing id */
