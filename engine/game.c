@@ -117,6 +117,16 @@ int game_init(const struct game *g, void *st, uint64_t seed,
     return g->def->init(g, st, seed, deck, ndeck);
 }
 
+int game_first_dealer(uint64_t seed, int players, const uint8_t *deck,
+                      int ndeck)
+{
+    if (deck && ndeck > 0)
+        return 0;
+    struct rng r;
+    rng_seed(&r, rng_derive(seed, GAME_FIRST_DEALER_STREAM));
+    return (int)rng_below(&r, (uint32_t)players);
+}
+
 bool game_is_terminal(const struct game *g, const void *st)
 {
     return g->def->to_move(g, st) == 0;

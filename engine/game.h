@@ -83,7 +83,10 @@ struct game_def {
                      char *err, size_t errlen);
     /* Starts a game in st (state_size bytes, any content). deck (card ids,
      * may be NULL) fixes the top of the first deal's pack in order; the
-     * rest comes from the RNG seeded with seed. Returns 0 or ERR_INVAL. */
+     * rest comes from the RNG seeded with seed. A game whose book draws
+     * for the first deal takes its dealer from game_first_dealer: seeded
+     * random, but seat 0 whenever a deck is given, so that a deck always
+     * reads from seat 0's left. Returns 0 or ERR_INVAL. */
     int (*init)(const struct game *g, void *st, uint64_t seed,
                 const uint8_t *deck, int ndeck);
     /* Bitmask of the seats to act; 0 once terminal. */
@@ -162,6 +165,16 @@ double game_param(const struct game *g, const char *name);
 /* Starts a game in st from seed and an optional deck prefix. */
 int game_init(const struct game *g, void *st, uint64_t seed,
               const uint8_t *deck, int ndeck);
+
+/* The first dealer of a game whose book draws or deals cards to choose
+ * one: each of the players seats equally likely, drawn from the seed's
+ * own derivation rng_derive(seed, GAME_FIRST_DEALER_STREAM), so the
+ * game's shuffle stream is left alone. Seat 0 when an explicit deck is
+ * given (deck non-NULL, ndeck > 0): decks are written from seat 0's left,
+ * as seat 0 deals them. */
+#define GAME_FIRST_DEALER_STREAM 0x4445414c4552ull /* "DEALER" */
+int game_first_dealer(uint64_t seed, int players, const uint8_t *deck,
+                      int ndeck);
 
 /* True once no seat acts. */
 bool game_is_terminal(const struct game *g, const void *st);

@@ -9,9 +9,11 @@
  * cards 0-0 .. 6-6 are ids 0..27, so a hand is a 28-bit uint32_t here.
  *
  * Decisions (docs/games/call_suit_forty_two.md explains the main ones):
- * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. Seat 0
- *   deals the first hand; the deal then passes left (docs/games/README.md,
- *   "First dealer"; tests need to know who deals).
+ * - Seats 0..3 clockwise, partners opposite: sides {0,2} and {1,3}. The deal
+ *   passes left after each hand. For the first the book has each player draw a
+ *   card, the lowest sum dealing: the first dealer is a seeded random seat
+ *   (game_first_dealer; docs/games/README.md, "First dealer"), and seat 0 when
+ *   an explicit deck is given, so that deck[0] goes to seat 1.
  * - Pack order: deck[0] goes to the dealer's left, one card at a time
  *   clockwise, the dealer last, seven each (Forty-two's deal). Later hands
  *   are shuffled from the state RNG.
@@ -149,6 +151,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->c.rng, seed);
     st->c.winner = NO_SEAT;
+    st->c.dealer = (uint8_t)game_first_dealer(seed, NP, deck, ndeck);
     return deal(st, deck, ndeck);
 }
 

@@ -10,8 +10,11 @@
  * Decisions (docs/games/gyp.md explains the main ones):
  * - Pack: suits 7..10 for three players (38 cards), 6..10 for four (45),
  *   5..10 for five (51) (the book).
- * - Seats clockwise; seat 0 deals first, then the deal passes left
- *   (docs/games/README.md, "First dealer"; tests need to know who deals).
+ * - Seats clockwise; the deal passes left after each deal. For the first the
+ *   book has each player draw a card, the lowest sum dealing: the first dealer
+ *   is a seeded random seat (game_first_dealer; docs/games/README.md, "First
+ *   dealer"), and seat 0 when an explicit deck is given, so that deck[0] goes
+ *   to seat 1.
  * - Pack order: deck[0] goes to the dealer's left, then one card at a time
  *   clockwise until the pack is out, so the extra cards of an uneven deal
  *   go to the first players from the dealer's left. Later deals are
@@ -153,6 +156,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
     st->winner = MAXP;
+    st->dealer = (uint8_t)game_first_dealer(seed, trick_np(g), deck, ndeck);
     return deal(g, st, deck, ndeck);
 }
 

@@ -8,11 +8,13 @@
  * here.
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are numbered to the left; play and the deal pass to seat + 1. Seat 0
- *   deals first (docs/games/README.md, "First dealer": a fixed one lets tests
- *   know who deals). Ten cards go one at a time from deck[0] to the seat left
- *   of the dealer (the eldest), round by round, the dealer last; the 52 - 10n
- *   cards left are not used. Later deals draw only what they deal (lazy
+ * - Seats are numbered to the left; play and the deal pass to seat + 1. The
+ *   book has each player draw a card, the lowest sum dealing: the first dealer
+ *   is a seeded random seat (game_first_dealer; docs/games/README.md, "First
+ *   dealer"), and seat 0 when an explicit deck is given, so that deck[0] goes
+ *   to seat 1. Ten cards go one at a time from deck[0] to the seat left of the
+ *   dealer (the eldest), round by round, the dealer last; the 52 - 10n cards
+ *   left are not used. Later deals draw only what they deal (lazy
  *   Fisher–Yates).
  * - Sides: with players=4 and partnerships=true (default) seats
  *   0,2 play 1,3; 2, 3 and 5 players (and partnerships=false) play alone.
@@ -379,6 +381,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     if (ft_deck_start(st->deck, deck, ndeck))
         return ERR_INVAL; /* outside Fives..Tens + Trixie, or twice */
     st->deck_fixed = (uint8_t)ndeck;
+    st->dealer = (uint8_t)game_first_dealer(seed, st->tb.n, deck, ndeck);
     start_deal(st);
     return 0;
 }

@@ -12,11 +12,13 @@
  *   0..65) for 5+ (the book). In trix_pack.h id order the building order
  *   1-0, 1-1, 2-0, 2-1, 2-2, ... is simply ids 1, 2, 3, ...: the card
  *   wanted next is the id after the last played.
- * - Seats clockwise; seat 0 deals first, then the deal passes left
- *   (docs/games/README.md, "First dealer"; tests need to know who deals).
- *   deck[0] goes to the dealer's left, one card at a time clockwise, until the
- *   pack is out (uneven hands allowed). Later deals are shuffled from the
- *   state RNG.
+ * - Seats clockwise; the deal passes left after each deal. For the first the
+ *   book has each player draw a card, the lowest sum dealing: the first dealer
+ *   is a seeded random seat (game_first_dealer; docs/games/README.md, "First
+ *   dealer"), and seat 0 when an explicit deck is given, so that deck[0] goes
+ *   to seat 1. deck[0] goes to the dealer's left, one card at a time clockwise,
+ *   until the pack is out (uneven hands allowed). Later deals are shuffled from
+ *   the state RNG.
  * - The holder of 1-0 acts first (the book). Every move is forced by the
  *   rules: a seat holding the wanted card must play it ("play 2-1"), a
  *   seat without it must draw ("draw"). The actions still go through the
@@ -170,6 +172,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
     st->winner = NO_SEAT;
+    st->dealer = (uint8_t)game_first_dealer(seed, trick_np(g), deck, ndeck);
     return deal(g, st, deck, ndeck);
 }
 

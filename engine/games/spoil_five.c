@@ -7,9 +7,11 @@
  * Card order: the ranking table of that page (A♥ always the third trump).
  *
  * Decisions where the sources are silent or leave a choice:
- * - Seats are numbered clockwise; play and the deal pass to seat + 1. Seat 0
- *   deals first (docs/games/README.md, "First dealer": a fixed one lets tests
- *   know who deals, and tournaments rotate seats anyway).
+ * - Seats are numbered clockwise; play and the deal pass to seat + 1. Peel
+ *   deals round until a knave falls, its receiver dealing: the first dealer is
+ *   a seeded random seat (game_first_dealer; docs/games/README.md, "First
+ *   dealer"), and seat 0 when an explicit deck is given, so that deck[0..4] go
+ *   to seat 1.
  * - Pack order: deck[0..4] go to the eldest hand (left of the dealer),
  *   the next five to the seat after, ..., the dealer's five last; deck[5n]
  *   is turned up; fiving turns deck[5n+1], deck[5n+2], ... Peel deals 2+3 or
@@ -659,6 +661,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
             st->deck[c] = (uint8_t)c;
     }
     st->victor = st->last_winner = NO_SEAT;
+    st->dealer = (uint8_t)game_first_dealer(seed, st->cfg.n, deck, ndeck);
     start_deal(st);
     return 0;
 }

@@ -10,8 +10,11 @@
  * engine/trix_pack.h.
  *
  * Decisions (docs/games/trix.md explains the main ones):
- * - Seats clockwise; seat 0 deals first, then the deal passes left
- *   (docs/games/README.md, "First dealer"; tests need to know who deals).
+ * - Seats clockwise; the deal passes left after each deal. For the first the
+ *   book has each player draw a card, the lowest sum dealing: the first dealer
+ *   is a seeded random seat (game_first_dealer; docs/games/README.md, "First
+ *   dealer"), and seat 0 when an explicit deck is given, so that deck[0] goes
+ *   to seat 1.
  * - Pack order: deck[0] goes to the dealer's left, one card at a time
  *   clockwise, four each; the rest is a single face-down stock drawn
  *   from the next card on. Later deals are shuffled from the state RNG.
@@ -124,6 +127,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
     st->winner = NO_SEAT;
+    st->dealer = (uint8_t)game_first_dealer(seed, trick_np(g), deck, ndeck);
     return deal(g, st, deck, ndeck);
 }
 

@@ -12,10 +12,13 @@
  *   blocks of eight are Gold, Zinc, Iron, Salt, Lime, Coal, Lead, Mica,
  *   Alum: commodity = card id / 8. Only the commodity matters, so
  *   hands are counts per commodity.
- * - Seats clockwise; seat 0 deals (docs/games/README.md, "First dealer"; tests
- *   need to know who deals). Pack order: deck[0] goes to the dealer's left,
- *   one card at a time clockwise, six each; the rest is the pack, drawn from
- *   the next card on. The player left of the dealer asks first.
+ * - Seats clockwise; one deal. The book has each player draw a card, the lowest
+ *   sum dealing: the first dealer is a seeded random seat (game_first_dealer;
+ *   docs/games/README.md, "First dealer"), and seat 0 when an explicit deck is
+ *   given, so that deck[0] goes to seat 1. Pack order: deck[0] goes to the
+ *   dealer's left, one card at a time clockwise, six each; the rest is the
+ *   pack, drawn from the next card on. The player left of the dealer asks
+ *   first.
  * - An ask names another player who holds at least one card (asking an
  *   empty hand could only miss) and a commodity the asker holds. A
  *   hit hands over exactly one card, shown to all, and the asker asks
@@ -239,6 +242,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     for (int i = 0; i < TRIX_CARDS; i++)
         st->pack[i] = (uint8_t)(cards[i] / COPIES);
     int n = np(g);
+    st->dealer = (uint8_t)game_first_dealer(seed, n, deck, ndeck);
     for (int i = 0; i < DEAL * n; i++) {
         int s = (st->dealer + 1 + i) % n;
         st->hand[s][st->pack[i]]++;

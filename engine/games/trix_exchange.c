@@ -12,9 +12,13 @@
  *   are the pack-order blocks of eight (ids 0..7 Gold, 8..15 Zinc, ...);
  *   n players use the first n + 1 commodities, 8(n + 1) cards. Cards of a
  *   commodity are interchangeable, so hands are counts per commodity.
- * - Seat 0 deals first, then the deal passes left. deck[0] goes to
- *   the dealer's left, one card at a time clockwise, all dealt (uneven for
- *   3, 5, 6, 7 players). Later deals are shuffled from the state RNG.
+ * - The deal passes left after each deal. For the first the book has each
+ *   player draw a card, the lowest sum dealing: the first dealer is a seeded
+ *   random seat (game_first_dealer; docs/games/README.md, "First dealer"), and
+ *   seat 0 when an explicit deck is given, so that deck[0] goes to seat 1.
+ *   deck[0] goes to the dealer's left, one card at a time clockwise, all dealt
+ *   (uneven for 3, 5, 6, 7 players). Later deals are shuffled from the state
+ *   RNG.
  * - Simultaneous trading rounds. Every seat submits "pass" or
  *   "offer j Gold" (j = 1..3, needs j of Gold). Offers of equal j are
  *   paired at random (an odd one stays unpaired); paired seats swap their
@@ -209,6 +213,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     memset(st, 0, sizeof *st);
     rng_seed(&st->rng, seed);
     st->winner = NO_SEAT;
+    st->dealer = (uint8_t)game_first_dealer(seed, np(g), deck, ndeck);
     return deal(g, st, deck, ndeck);
 }
 

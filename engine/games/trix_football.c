@@ -33,8 +33,10 @@
  *
  * Decisions where the sources are silent (besides those
  * docs/games/trix_football.md lists):
- * - First chooser (kick or receive) is a seeded random seat; tests
- *   read it from to_move.
+ * - First chooser (kick or receive): the captains draw, the lowest sum
+ *   choosing; here a seeded random seat (game_first_dealer, not the shuffle
+ *   stream), and seat 0 when an explicit deck is given. Tests read it from
+ *   to_move.
  * - Kick-offs, free kicks, safety kicks, tries and punt-return field-goal
  *   tries have no play call: the deal is dealt at once.
  * - "yield 20" is offered only on 2nd or 3rd down (on 1st down it
@@ -616,7 +618,7 @@ static int init(const struct game *g, void *vst, uint64_t seed,
     if (ndeck > 0)
         memcpy(st->script, deck, (size_t)ndeck);
     st->nscript = (uint8_t)ndeck;
-    begin_choose(st, (int)rng_below(&st->rng, 2)); /* a random first chooser */
+    begin_choose(st, game_first_dealer(seed, 2, deck, ndeck));
     return 0;
 }
 

@@ -6,6 +6,7 @@
 
 #include <msgpack.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "engine/game.h"
@@ -59,14 +60,16 @@ static inline double steps_ret(const struct game *g, const void *st, int seat)
     return r[seat];
 }
 
-/* Asserts the value under key of seat's view, in msgpack's text form. */
-static inline void steps_view_is(const struct game *g, const void *st, int seat,
-                                 const char *key, const char *want)
+/* Writes the value under key of seat's view into got, in msgpack's text
+ * form ("(missing)" when the view has no such key). */
+static inline void steps_view_text(const struct game *g, const void *st,
+                                   int seat, const char *key, char *got,
+                                   size_t len)
 {
     msgpack_sbuffer sb;
     msgpack_packer pk;
     msgpack_unpacked u;
-    char got[512] = "(missing)";
+    snprintf(got, len, "(missing)");
     msgpack_sbuffer_init(&sb);
     msgpack_packer_init(&pk, &sb, msgpack_sbuffer_write);
     assert_int_equal(game_view(g, st, seat, &pk), 0);
@@ -78,11 +81,32 @@ static inline void steps_view_is(const struct game *g, const void *st, int seat,
         msgpack_object_kv *kv = &o.via.map.ptr[i];
         if (kv->key.via.str.size == strlen(key) &&
             !memcmp(kv->key.via.str.ptr, key, strlen(key)))
-            msgpack_object_print_buffer(got, sizeof got, kv->val);
+            msgpack_object_print_buffer(got, len, kv->val);
     }
     msgpack_unpacked_destroy(&u);
     msgpack_sbuffer_destroy(&sb);
+}
+
+/* Asserts the value under key of seat's view, in msgpack's text form. */
+static inline void steps_view_is(const struct game *g, const void *st, int seat,
+                                 const char *key, const char *want)
+{
+    char got[512];
+    steps_view_text(g, st, seat, key, got, sizeof got);
     assert_string_equal(got, want);
+}
+
+/* The integer under key of seat's view; fails the test if it is missing
+ * or not an integer. */
+static inline int steps_view_int(const struct game *g, const void *st,
+                                 int seat, const char *key)
+{
+    char got[512], *end;
+    steps_view_text(g, st, seat, key, got, sizeof got);
+    long v = strtol(got, &end, 10);
+    if (end == got || *end)
+        fail_msg("view key %s: \"%s\" is not an integer", key, got);
+    return (int)v;
 }
 
 #endif

@@ -1,7 +1,8 @@
 /* test_gyp.c — Gyp rule facts from Read & White's Standard Trix Cards (1904)
  * and docs/games/gyp.md.
  *
- * Seat 0 deals the first hand; pack position i goes to seat
+ * Given a pack, seat 0 deals the first hand (without one the first dealer
+ * is drawn and read from the view); pack position i goes to seat
  * (1 + i) % players until the pack is out. With three players the prefix
  * "a1 a2 a0 b1 b2 b0 ..." gives seat 1 a1 b1 ..., seat 2 a2 b2 ..., seat 0
  * a0 b0 ..., and seat 1 plays first, so a prefix in play order is dealt
@@ -281,7 +282,9 @@ static void test_cap(void **state)
 }
 
 /* Five players use the Fives too (51 cards: 11 to the first player, 10 to
- * the rest) and 5-3 is a starter; four players 45 cards (12, 11, 11, 11). */
+ * the rest) and 5-3 is a starter; four players 45 cards (12 to the
+ * dealer's left, 11 to each other seat; without a deck the first dealer
+ * is drawn, so it is read from the view). */
 static void test_packs(void **state)
 {
     (void)state;
@@ -294,8 +297,11 @@ static void test_packs(void **state)
     legal_names(&t, names, sizeof names);
     assert_non_null(strstr(names, "play 5-3"));
     start(&t, "gyp(players=4)", NULL);
-    assert_int_equal(view_int(&t, 0, "hand_sizes", 1), 12);
-    assert_int_equal(view_int(&t, 0, "hand_sizes", 0), 11);
+    int d = view_int(&t, 0, "dealer", 0);
+    assert_true(d >= 0 && d < 4);
+    for (int s = 0; s < 4; s++)
+        assert_int_equal(view_int(&t, 0, "hand_sizes", s),
+                         s == (d + 1) % 4 ? 12 : 11);
     /* A Four is not in the four-player pack. */
     char err[256];
     uint8_t cards[4];

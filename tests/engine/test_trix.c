@@ -1,7 +1,8 @@
 /* test_trix.c — Trix rule facts from Read & White's Standard Trix Cards (1904)
  * and docs/games/trix.md.
  *
- * Seat 0 deals the first deal; pack position i goes to seat
+ * Given a pack, seat 0 deals the first deal (without one the first dealer
+ * is drawn, and tests read the seat to act); pack position i goes to seat
  * (1 + i) % players for the first 4 * players cards, then the stock is
  * drawn in play order (each player right after playing). So with four
  * players the prefix "a1 a2 a3 a0 b1 b2 b3 b0 ..." gives seat 1 a1 b1 ...

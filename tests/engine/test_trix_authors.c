@@ -2,7 +2,8 @@
  * Trix Cards (1904) and docs/games/trix_authors.md, with its commodities (card
  * id / 8: Gold = ids 0..7, Zinc 8..15, ..., Alum 64..71).
  *
- * Seat 0 deals; pack position i goes to seat (1 + i) % players for the
+ * Given a pack, seat 0 deals (without one the dealer is drawn); pack
+ * position i goes to seat (1 + i) % players for the
  * first 6 * players cards, and the pack is drawn from the next card on.
  * Decks are built here as commodities (deal_deck) and turned into distinct
  * card ids. Results are read through the views and returns. Games are made

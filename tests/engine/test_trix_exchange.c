@@ -2,7 +2,8 @@
  * Trix Cards (1904) and docs/games/trix_exchange.md, and its simultaneous
  * rounds through env and venv.
  *
- * Seat 0 deals the first deal; pack position i goes to seat
+ * Given a pack, seat 0 deals the first deal (without one the first dealer
+ * is drawn); pack position i goes to seat
  * (1 + i) % players, all dealt. Commodities are the pack-order blocks of
  * eight: ids 0..7 Gold, 8..15 Zinc, 16..23 Iron, 24..31 Salt, ...
  * build_deck turns wanted counts per seat into such a deck. Every round
