@@ -364,6 +364,19 @@ static void start_two(struct tb *t)
     assert_int_equal(game_init(&t->g, t->st, 3, deck, n), 0);
 }
 
+/* Seat's legal actions name neither a nor b. */
+static void offers_neither(struct tb *t, int seat, const char *a,
+                           const char *b)
+{
+    int ids[64], n = t->g.def->legal(&t->g, t->st, seat, ids);
+    char name[GAME_NAME_MAX];
+    for (int i = 0; i < n; i++) {
+        game_action_name(&t->g, t->st, ids[i], name, sizeof name);
+        assert_string_not_equal(name, a);
+        assert_string_not_equal(name, b);
+    }
+}
+
 static void test_two_players(void **state)
 {
     (void)state;
@@ -383,13 +396,7 @@ static void test_two_players(void **state)
     act(&t, 1, "play 7♦");
     act(&t, 0, "play 7♣");
     /* The spade marriage is part of the declared family now. */
-    int ids[64], n = t.g.def->legal(&t.g, t.st, 1, ids);
-    char name[GAME_NAME_MAX];
-    for (int i = 0; i < n; i++) {
-        game_action_name(&t.g, t.st, ids[i], name, sizeof name);
-        assert_string_not_equal(name, "meld marriage spades");
-        assert_string_not_equal(name, "meld family spades");
-    }
+    offers_neither(&t, 1, "meld marriage spades", "meld family spades");
     act(&t, 1, "meld diss"); /* 10 */
     assert_int_equal(view_at(&t, "melds", 1, 0), 110);
     steps_view_is(&t.g, t.st, 0, "declared",
@@ -425,13 +432,7 @@ static void test_two_players_no_meld_inside(void **state)
     act(&t, 1, "meld double family hearts"); /* 1,500 */
     act(&t, 1, "play K♣");
     act(&t, 0, "play 7♣");
-    int ids[64], k = t.g.def->legal(&t.g, t.st, 1, ids);
-    char name[GAME_NAME_MAX];
-    for (int i = 0; i < k; i++) {
-        game_action_name(&t.g, t.st, ids[i], name, sizeof name);
-        assert_string_not_equal(name, "meld marriage hearts");
-        assert_string_not_equal(name, "meld family hearts");
-    }
+    offers_neither(&t, 1, "meld marriage hearts", "meld family hearts");
     act(&t, 1, "no meld");
     assert_int_equal(view_at(&t, "melds", 1, 0), 1500);
 }

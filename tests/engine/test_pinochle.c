@@ -308,6 +308,18 @@ static void test_card_points_490(void **state)
     check_deal_total("pinochle(last_trick=20)", 500);
 }
 
+/* Deals spec (six players, an auction) and every seat from the dealer's
+ * left passes: the dealer may only bid the minimum, 500. */
+static void all_pass_to_dealer(struct tp *t, const char *spec)
+{
+    const char *want[6] = {NULL};
+    const uint32_t allow[6] = {ANY, ANY, ANY, ANY, ANY, ANY};
+    build(t, spec, want, allow, NULL);
+    for (int s = 1; s <= 5; s++)
+        steps_act(&t->g, t->st, s, "pass");
+    steps_legal_is(&t->g, t->st, "bid 500");
+}
+
 /* One-bid auction: each bids once; all pass to the dealer, who must bid
  * the minimum; the bidder names trumps and leads. */
 static void test_auction(void **state)
@@ -330,10 +342,7 @@ static void test_auction(void **state)
     steps_view_is(&t.g, t.st, 0, "leader", "3");
     steps_view_is(&t.g, t.st, 0, "high_bid", "600");
 
-    build(&t, "pinochle(trump=auction)", want, allow, NULL);
-    for (int s = 1; s <= 5; s++)
-        steps_act(&t.g, t.st, s, "pass");
-    steps_legal_is(&t.g, t.st, "bid 500");
+    all_pass_to_dealer(&t, "pinochle(trump=auction)");
 }
 
 /* A failed bid loses the bid; the other teams score meld and cards. */
@@ -385,10 +394,7 @@ static void test_free_auction(void **state)
     steps_view_is(&t.g, t.st, 0, "high_bid", "610");
     steps_view_is(&t.g, t.st, 0, "bidder", "0");
 
-    build(&t, "pinochle(trump=free)", want, allow, NULL);
-    for (int s = 1; s <= 5; s++)
-        steps_act(&t.g, t.st, s, "pass");
-    steps_legal_is(&t.g, t.st, "bid 500");
+    all_pass_to_dealer(&t, "pinochle(trump=free)");
     steps_act(&t.g, t.st, 0, "bid 500");
     steps_act(&t.g, t.st, 0, "name spades");
     steps_view_is(&t.g, t.st, 0, "high_bid", "500");
