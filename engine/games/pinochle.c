@@ -159,13 +159,11 @@ struct pinochle_state {
 
 /* ==== melds ============================================================ */
 
-/* The value of k of a meld (one to four: a to d); copies past most, the
- * most that count (three with eight players: the book's "quadruple melds
- * cannot be made"), add nothing. */
-static int table4(int k, int most, int a, int b, int c, int d)
+/* The value of k of a meld (one to four: a to d). Callers cap k at the
+ * most that count first (meld_value_most), as the cards shown follow it. */
+static int table4(int k, int a, int b, int c, int d)
 {
     const int v[5] = {0, a, b, c, d};
-    k = k < most ? k : most;
     return v[k > 4 ? 4 : k];
 }
 
@@ -199,8 +197,7 @@ static int arounds(const uint8_t *h, int most, uint8_t *shown)
         k = k < most ? k : most;
         if (!k)
             continue;
-        pts += table4(k, most, base[i], base[i] * 10, base[i] * 20,
-                      base[i] * 30);
+        pts += table4(k, base[i], base[i] * 10, base[i] * 20, base[i] * 30);
         for (int s = 0; s < 4; s++)
             meld_need(shown, meld_face(s, place[i]), k);
     }
@@ -216,7 +213,7 @@ static int meld_value_most(const uint8_t *h, int trump, int most,
     int flushes = meld_runs(h, trump, FLUSH_PLACES), pts = 0;
     flushes = flushes < most ? flushes : most;
     if (flushes) {
-        pts += table4(flushes, most, 150, 1500, 3000, 3000);
+        pts += table4(flushes, 150, 1500, 3000, 3000);
         for (int p = MELD_A; p <= MELD_J; p++)
             meld_need(shown, meld_face(trump, p), flushes);
     }
@@ -225,7 +222,7 @@ static int meld_value_most(const uint8_t *h, int trump, int most,
     int pin = meld_pairs(h, qs, jd);
     pin = pin < most ? pin : most;
     if (pin) {
-        pts += table4(pin, most, 40, 300, 600, 1200);
+        pts += table4(pin, 40, 300, 600, 1200);
         meld_need(shown, qs, pin);
         meld_need(shown, jd, pin);
     }
